@@ -1,0 +1,226 @@
+"""`$ref`s: internal, across files, escaped, chained, circular; remote and out-of-tree refused."""
+
+from __future__ import annotations
+
+import http.server
+import threading
+import typing
+
+import pytest
+
+from workbench.spec import RefPolicy, load_spec
+
+HEAD = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\n"
+
+
+def codes(spec):
+    return [p.code for p in spec.problems]
+
+
+def test_internal_refs_to_parameters_bodies_responses(write):
+    spec = load_spec(write("s.yaml", HEAD + """
+paths:
+  /items/{item-id}:
+    get:
+      parameters:
+        - $ref: '#/components/parameters/Limit'
+        - {name: item-id, in: path, required: true, schema: {type: string}}
+      responses:
+        '200': {$ref: '#/components/responses/Item'}
+    post:
+      requestBody: {$ref: '#/components/requestBodies/New'}
+      responses: {'201': {description: created}}
+components:
+  parameters:
+    Limit: {name: limit, in: query, schema: {type: integer}}
+  requestBodies:
+    New: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/Item'}}}}
+  responses:
+    Item: {description: one, content: {application/json: {schema: {$ref: '#/components/schemas/Item'}}}}
+  schemas:
+    Item: {type: object, properties: {id: {type: string}}}
+"""))
+    get, post = spec.operations
+    assert [(p.name, p.location) for p in get.parameters] == [("limit", "query"), ("item-id", "path")]
+    assert get.parameters[0].origin.pointer == "/components/parameters/Limit"  # reported at the definition
+    assert get.responses[0].content["application/json"].schema == {"$ref": "#/components/schemas/Item"}
+    assert post.request_body.required and post.request_body.origin.pointer == "/components/requestBodies/New"
+    assert spec.resolve_schema("#/components/schemas/Item")["properties"] == {"id": {"type": "string"}}
+    assert spec.problems == ()
+
+
+def test_pointer_escaping_and_percent_encoding(write):
+    spec = load_spec(write("s.yaml", HEAD + """
+paths:
+  /a/{id}:
+    get:
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {type: object, properties: {"x~y": {type: integer}}}
+  /b:
+    get:
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: '#/paths/~1a~1%7Bid%7D/get/responses/200/content/application~1json/schema/properties/x~0y'}
+"""))
+    assert spec.problems == ()
+    ref = spec.operations[1].responses[0].content["application/json"].schema["$ref"]
+    assert spec.resolve_schema(ref) == {"type": "integer"}
+
+
+def test_ref_to_ref_chain_and_circular_chain(write):
+    spec = load_spec(write("s.yaml", HEAD + """
+paths:
+  /a:
+    get:
+      parameters: [{$ref: '#/components/parameters/A'}, {$ref: '#/components/parameters/Loop1'}]
+      responses: {'200': {description: ok}}
+components:
+  parameters:
+    A: {$ref: '#/components/parameters/B'}
+    B: {name: b, in: query}
+    Loop1: {$ref: '#/components/parameters/Loop2'}
+    Loop2: {$ref: '#/components/parameters/Loop1'}
+"""))
+    assert [p.name for p in spec.operations[0].parameters] == ["b"]
+    assert "ref-circular" in codes(spec)
+
+
+def test_recursive_schema_is_kept_as_a_cycle(write):
+    spec = load_spec(write("s.yaml", HEAD + """
+paths: {}
+components:
+  schemas:
+    Node:
+      type: object
+      properties:
+        children: {type: array, items: {$ref: '#/components/schemas/Node'}}
+"""))
+    node = spec.components.schemas["Node"]
+    assert node["properties"]["children"]["items"] == {"$ref": "#/components/schemas/Node"}
+    assert spec.resolve_schema("#/components/schemas/Node") is node
+
+
+def test_multi_file_spec(write, tmp_path):
+    write("schemas/pet.yaml", "Pet:\n  type: object\n  properties:\n    owner: {$ref: 'owner.yaml#/Owner'}\n")
+    write("schemas/owner.yaml", "Owner: {type: object, nullable: true, properties: {name: {type: string}}}\n")
+    write("params.yaml", "limit: {name: limit, in: query, schema: {type: integer}}\n")
+    root = write("api.yaml", HEAD.replace("3.1.0", "3.0.3") + """
+paths:
+  /pets:
+    get:
+      parameters: [{$ref: 'params.yaml#/limit'}]
+      responses:
+        '200':
+          description: ok
+          content: {application/json: {schema: {$ref: 'schemas/pet.yaml#/Pet'}}}
+""")
+    spec = load_spec(root)
+    assert spec.problems == ()
+    op = spec.operations[0]
+    assert op.parameters[0].origin.document.name == "params.yaml"
+    assert op.parameters[0].origin.locate().start.line == 1
+    pet_ref = op.responses[0].content["application/json"].schema["$ref"]
+    assert pet_ref == "schemas/pet.yaml#/Pet"
+    owner_ref = spec.resolve_schema(pet_ref)["properties"]["owner"]["$ref"]
+    assert owner_ref == "schemas/owner.yaml#/Owner"
+    assert spec.resolve_schema(owner_ref)["type"] == ["object", "null"]  # normalised like the root
+    assert sorted(spec.documents) == sorted([str(root), "params.yaml", "schemas/pet.yaml", "schemas/owner.yaml"])
+
+
+def test_missing_target_and_missing_file_are_reported_not_fatal(write):
+    spec = load_spec(write("s.yaml", HEAD + """
+paths:
+  /a:
+    get:
+      parameters: [{$ref: '#/components/parameters/Nope'}, {$ref: 'nofile.yaml#/x'}]
+      responses: {'200': {description: ok}}
+"""))
+    assert len(spec.operations) == 1 and spec.operations[0].parameters == ()
+    assert codes(spec) == ["ref-unresolved", "ref-unresolved"]
+    assert [p.line for p in spec.problems] == [7, 7]  # the `parameters:` line holding both refs
+
+
+class _CountingHandler(http.server.BaseHTTPRequestHandler):
+    hits: typing.ClassVar[list[str]] = []
+
+    def do_GET(self):
+        self.hits.append(self.path)
+        body = b"Limit: {name: limit, in: query, schema: {type: integer}}\n"
+        self.send_response(200)
+        self.send_header("Content-Type", "application/yaml")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def local_server():
+    _CountingHandler.hits = []
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _CountingHandler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}", _CountingHandler.hits
+    server.shutdown()
+    server.server_close()
+
+
+def _remote_spec(write, url):
+    return write("s.yaml", HEAD + f"""
+paths:
+  /a:
+    get:
+      parameters: [{{$ref: '{url}/params.yaml#/Limit'}}]
+      responses: {{'200': {{description: ok}}}}
+""")
+
+
+def test_remote_ref_is_refused_and_never_fetched(write, local_server):
+    url, hits = local_server
+    spec = load_spec(_remote_spec(write, url))
+    assert codes(spec) == ["ref-remote"]
+    assert hits == []
+
+
+def test_remote_ref_is_fetched_when_allowed(write, local_server):
+    url, hits = local_server
+    spec = load_spec(_remote_spec(write, url), RefPolicy(allow_remote=True))
+    assert spec.problems == ()
+    assert [p.name for p in spec.operations[0].parameters] == ["limit"]
+    assert hits == ["/params.yaml"]
+
+
+def test_out_of_tree_ref_is_refused_unless_allowed(write):
+    write("outside.yaml", "Limit: {name: limit, in: query}\n")
+    root = write("api/s.yaml", HEAD + """
+paths:
+  /a:
+    get:
+      parameters: [{$ref: '../outside.yaml#/Limit'}]
+      responses: {'200': {description: ok}}
+""")
+    spec = load_spec(root)
+    assert codes(spec) == ["ref-outside"] and len(spec.documents) == 1
+    allowed = load_spec(root, RefPolicy(allow_outside=True))
+    assert allowed.problems == () and allowed.operations[0].parameters[0].name == "limit"
+
+
+def test_refs_inside_example_values_are_data(write):
+    spec = load_spec(write("s.yaml", HEAD + """
+paths: {}
+components:
+  examples:
+    e: {value: {members: [{$ref: 'https://example.com/users/1'}]}}
+  schemas:
+    S: {type: object, examples: [{$ref: 'not-a-ref'}]}
+"""))
+    assert spec.problems == ()

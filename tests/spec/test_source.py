@@ -1,0 +1,131 @@
+"""Reading files: encodings, formats by content, bad input, and exact positions."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from workbench.spec import SpecError
+from workbench.spec.pointer import lookup
+from workbench.spec.source import parse_document, parse_text
+
+
+def test_json_detected_by_content_whatever_the_extension(write):
+    doc = parse_document(write("spec.yaml", '{"openapi": "3.1.0"}'))
+    assert doc.format == "json"
+    doc = parse_document(write("spec.json.txt", "openapi: 3.1.0\n"))
+    assert doc.format == "yaml"
+
+
+def test_flow_yaml_starting_with_a_brace_still_loads(write):
+    doc = parse_document(write("spec.yaml", "{openapi: 3.1.0, info: {title: t}}\n"))
+    assert doc.data == {"openapi": "3.1.0", "info": {"title": "t"}}
+
+
+def test_empty_file(write):
+    with pytest.raises(SpecError, match="empty"):
+        parse_document(write("e.yaml", "  \n\n"))
+
+
+def test_not_utf8_names_line_and_column(write):
+    with pytest.raises(SpecError) as info:
+        parse_document(write("bad.yaml", b"a: 1\nb: caf\xe9\n"))
+    assert (info.value.line, info.value.column) == (2, 7)
+    assert "not UTF-8" in str(info.value)
+
+
+def test_utf8_bom_is_accepted_and_offsets_are_after_it(write):
+    doc = parse_document(write("bom.json", b'\xef\xbb\xbf{"a": "b"}'))
+    assert doc.bom and doc.data == {"a": "b"}
+    assert doc.locate("/a").start.column == 7
+
+
+def test_utf16_with_bom(write):
+    doc = parse_document(write("u16.json", '{"a": "b"}'.encode("utf-16")))
+    assert doc.data == {"a": "b"}
+
+
+def test_missing_file_and_folder(tmp_path):
+    with pytest.raises(SpecError, match="no such file"):
+        parse_document(tmp_path / "nope.yaml")
+    with pytest.raises(SpecError, match="folder"):
+        parse_document(tmp_path)
+
+
+def test_json_syntax_error_line_and_column(write):
+    with pytest.raises(SpecError) as info:
+        parse_document(write("bad.json", '{\n  "a": 1,\n  "b": \n}\n'))
+    assert (info.value.line, info.value.column) == (4, 1)
+
+
+def test_json_duplicate_keys_are_located(write):
+    doc = parse_document(write("d.json", '{\n "info": {"title": "a",\n  "title": "b"}}'))
+    assert [(p.code, p.pointer, p.line, p.column) for p in doc.problems] == [("duplicate-key", "/info/title", 3, 3)]
+
+
+def test_json_too_deep_is_refused(write):
+    with pytest.raises(SpecError, match="nesting deeper"):
+        parse_document(write("deep.json", "[" * 50_000 + "]" * 50_000))
+
+
+def test_locate_gives_one_based_lines_and_falls_back_to_ancestor(write):
+    text = 'openapi: 3.1.0\npaths:\n  /a:\n    get:\n      summary: "Hi"\n'
+    doc = parse_document(write("s.yaml", text))
+    where = doc.locate("/paths/~1a/get/summary")
+    assert (where.start.line, where.start.column, where.end.line, where.end.column) == (5, 16, 5, 20)
+    assert (where.key_start.line, where.key_start.column) == (5, 7)
+    assert where.kind == '"' and where.exact
+    missing = doc.locate("/paths/~1a/get/description")
+    assert not missing.exact and missing.start.line == 5  # the operation's mapping starts at `summary`
+
+
+def test_crlf_is_kept_byte_for_byte(write):
+    doc = parse_document(write("c.yaml", b"a: 1\r\nb: two\r\n"))
+    assert doc.text == "a: 1\r\nb: two\r\n" and doc.newline == "\r\n"
+    where = doc.locate("/b")
+    assert (where.start.line, where.start.column) == (2, 4)
+    assert doc.text[where.start.offset:where.end.offset] == "two"
+
+
+# Property: for any JSON-able document, written as JSON (indented or not) or as YAML (block or flow),
+# every node's span re-parses to exactly the node.
+_keys = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), max_size=8)
+_scalars = st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.text(
+    alphabet=st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), max_size=12)
+_values = st.recursive(_scalars, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_keys, inner, max_size=4),
+                       max_leaves=25)
+
+
+def _check_spans(doc, parse_fragment):
+    for pointer, (start, end, key_start, key_end, _kind) in doc.index.items():
+        assert parse_fragment(doc.text[start:end]) == lookup(doc.data, pointer), pointer
+        if key_start >= 0:
+            assert parse_fragment(doc.text[key_start:key_end]) == pointer.rsplit("/", 1)[1].replace(
+                "~1", "/").replace("~0", "~") or doc.text[key_start:key_end] in ("", "''", '""')
+
+
+@settings(max_examples=150, deadline=None)
+@given(value=st.dictionaries(_keys, _values, min_size=1, max_size=5), indent=st.sampled_from([None, 2, 4]))
+def test_json_spans_round_trip(tmp_path_factory, value, indent):
+    text = json.dumps(value, indent=indent, ensure_ascii=False)
+    doc = parse_text(text, tmp_path_factory.getbasetemp() / "x.json", "x.json")
+    _check_spans(doc, json.loads)
+
+
+@settings(max_examples=150, deadline=None)
+@given(value=st.dictionaries(_keys, _values, min_size=1, max_size=5), flow=st.booleans())
+def test_yaml_spans_round_trip(tmp_path_factory, value, flow):
+    text = yaml.safe_dump(value, allow_unicode=True, default_flow_style=flow, sort_keys=False)
+    doc = parse_text(text, tmp_path_factory.getbasetemp() / "x.yaml", "x.yaml")
+    assert doc.data == value
+    for pointer, (start, end, _ks, _ke, kind) in doc.index.items():
+        if kind in ("'", '"') or (kind == "plain" and start < end):
+            # A scalar's span is the scalar as written: alone, it reads back as the same value.
+            assert yaml.safe_load(doc.text[start:end]) == lookup(doc.data, pointer), pointer
+        if pointer:
+            parent = doc.index[pointer.rsplit("/", 1)[0]]
+            assert parent[0] <= start <= end <= parent[1], pointer

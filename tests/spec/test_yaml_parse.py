@@ -1,0 +1,125 @@
+"""YAML as an API description needs it: 1.1 traps, duplicates, aliases, nesting, positions."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from workbench.spec import SpecError, limits
+from workbench.spec.yaml_parse import parse_yaml
+
+
+def load(text: str):
+    data, index, problems = parse_yaml(text, "t.yaml")
+    return data, index, problems
+
+
+def test_response_codes_written_as_ints_are_string_keys():
+    data, _, _ = load("responses:\n  200:\n    description: ok\n  '404':\n    description: nf\n  4XX: {}\n")
+    assert list(data["responses"]) == ["200", "404", "4XX"]
+
+
+def test_yaml_11_booleans_stay_strings_as_keys_and_values():
+    data, _, _ = load("on: push\nyes: 1\nenum: [yes, no, on, off, y, n]\nflag: true\nother: False\n")
+    assert data == {"on": "push", "yes": 1, "enum": ["yes", "no", "on", "off", "y", "n"], "flag": True,
+                    "other": False}
+
+
+def test_timestamps_and_versions_stay_as_written():
+    data, _, _ = load("created: 2001-12-14t21:59:43.10-05:00\nday: 2024-01-31\nopenapi: 3.0.3\nv: 1.10\n")
+    assert data["created"] == "2001-12-14t21:59:43.10-05:00"
+    assert data["day"] == "2024-01-31"
+    assert data["openapi"] == "3.0.3"
+    assert data["v"] == 1.1  # a plain number is a number; the text is kept in the span index
+
+
+def test_core_schema_scalars():
+    data, _, _ = load("a: ~\nb: null\nc: 12\nd: -3.5e2\ne: 0x1F\nf: 0o17\ng: .inf\nh: '12'\ni: 012\nj: 1_000\n")
+    assert data == {"a": None, "b": None, "c": 12, "d": -350.0, "e": 31, "f": 15, "g": float("inf"), "h": "12",
+                    "i": 12, "j": "1_000"}
+
+
+def test_explicit_tags():
+    data, _, _ = load("a: !!str 12\nb: !!int '7'\nc: !Custom text\n")
+    assert data == {"a": "12", "b": 7, "c": "text"}
+
+
+def test_duplicate_keys_are_reported_with_place():
+    data, _, problems = load("info:\n  title: A\n  title: B\n")
+    assert data["info"]["title"] == "B"
+    assert [(p.code, p.pointer, p.line) for p in problems] == [("duplicate-key", "/info/title", 3)]
+
+
+def test_merge_keys_and_aliases():
+    text = "base: &b {type: string, maxLength: 5}\nuse:\n  <<: *b\n  maxLength: 9\nsame: *b\nquoted:\n  '<<': x\n"
+    data, index, _ = load(text)
+    assert data["use"] == {"type": "string", "maxLength": 9}
+    assert data["same"] is data["base"]
+    assert data["quoted"] == {"<<": "x"}
+    assert index["/same"][4] == "alias"
+
+
+def test_alias_bomb_is_refused_fast():
+    lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    for i in range(1, 10):
+        prev, cur = chr(ord("a") + i - 1), chr(ord("a") + i)
+        lines.append(f"{cur}: &{cur} [{','.join(['*' + prev] * 9)}]")
+    started = time.monotonic()
+    with pytest.raises(SpecError, match="alias bomb"):
+        load("\n".join(lines) + "\n")
+    assert time.monotonic() - started < 5
+
+
+def test_recursive_alias_is_refused():
+    with pytest.raises(SpecError, match="recursive alias"):
+        load("a: &x\n  b: *x\n")
+
+
+@pytest.mark.parametrize("text", [
+    "[" * 100_000 + "]" * 100_000,
+    "a: " + "{b: " * 100_000 + "}" * 100_000,
+    "- " * 100_000 + "x\n",
+])
+def test_nesting_past_the_limit_is_refused_fast_without_crashing(text):
+    started = time.monotonic()
+    with pytest.raises(SpecError, match=f"nesting deeper than {limits.MAX_NESTING}"):
+        load(text)
+    assert time.monotonic() - started < 5
+
+
+def test_nesting_below_the_limit_loads():
+    depth = limits.MAX_NESTING - 1
+    data, _, _ = load("[" * depth + "1" + "]" * depth)
+    for _ in range(depth):
+        data = data[0]
+    assert data == 1
+
+
+def test_syntax_error_names_line_and_column():
+    with pytest.raises(SpecError) as info:
+        load("a: 1\nb: [1, 2\nc: 3\n")
+    assert info.value.line == 3
+    assert info.value.column is not None
+    assert "YAML syntax error" in str(info.value)
+
+
+def test_spans_use_character_offsets_and_survive_crlf():
+    text = "a: 1\r\nb:\r\n  c: 'é x'\r\n"
+    _, index, _ = load(text)
+    start, end, key_start, key_end, style = index["/b/c"]
+    assert text[start:end] == "'é x'"
+    assert text[key_start:key_end] == "c"
+    assert style == "'"
+
+
+def test_block_scalar_style_and_span():
+    text = "d: |\n  line one\n  line two\ne: x\n"
+    data, index, _ = load(text)
+    assert data["d"] == "line one\nline two\n"
+    assert index["/d"][4] == "|"
+
+
+def test_second_document_is_reported():
+    _, _, problems = load("a: 1\n---\nb: 2\n")
+    assert [p.code for p in problems] == ["multiple-documents"]

@@ -1,0 +1,209 @@
+"""The normalised model: one OpenAPI-3.1-like shape for Swagger 2.0, OpenAPI 3.0, 3.1 and 3.2.
+
+Objects are immutable. Every one keeps its `origin`: the file and JSON pointer it was read from (for a
+`$ref`'d component: where the component is defined, so a finding in it is reported once). Schemas are
+plain JSON Schema 2020-12 dicts with `$ref`s rewritten to refs into this model (`#/components/...`, or
+`other.yaml#/...` relative to the root document for multi-file specs).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from workbench.spec.errors import Problem
+    from workbench.spec.source import Location, SourceDocument
+
+Schema = dict[str, Any]
+
+HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+SAFE_METHODS = frozenset(("get", "head", "options", "trace"))
+
+
+class SpecVersion(StrEnum):
+    SWAGGER_2_0 = "2.0"
+    OPENAPI_3_0 = "3.0"
+    OPENAPI_3_1 = "3.1"
+    OPENAPI_3_2 = "3.2"
+
+
+@dataclass(frozen=True, slots=True)
+class Origin:
+    document: SourceDocument
+    pointer: str
+
+    def locate(self) -> Location:
+        return self.document.locate(self.pointer)
+
+    def __str__(self) -> str:
+        return f"{self.document.name}#{self.pointer}"
+
+
+@dataclass(frozen=True, slots=True)
+class ServerVariable:
+    default: str
+    enum: tuple[str, ...] = ()
+    description: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Server:
+    url: str
+    description: str | None = None
+    variables: dict[str, ServerVariable] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Tag:
+    name: str
+    description: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MediaType:
+    schema: Schema | None
+    example: Any = None
+    examples: dict[str, Any] = field(default_factory=dict)
+    # per-property serialisation of form bodies: {property: {"contentType", "style", "explode", ...}}
+    encoding: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Parameter:
+    name: str
+    location: str  # "path" | "query" | "header" | "cookie"
+    origin: Origin
+    required: bool = False
+    description: str | None = None
+    schema: Schema | None = None
+    content: dict[str, MediaType] = field(default_factory=dict)  # the `content` form instead of `schema`
+    style: str = "simple"
+    explode: bool = False
+    allow_reserved: bool = False
+    allow_empty_value: bool = False
+    deprecated: bool = False
+    example: Any = None
+    examples: dict[str, Any] = field(default_factory=dict)
+    extensions: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def key(self) -> tuple[str, str]:
+        """Parameters are identified by (name, in); header names are case-insensitive."""
+        return (self.name.lower() if self.location == "header" else self.name, self.location)
+
+
+@dataclass(frozen=True, slots=True)
+class RequestBody:
+    origin: Origin
+    content: dict[str, MediaType]
+    required: bool = False
+    description: str | None = None
+    extensions: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Header:
+    name: str
+    origin: Origin
+    schema: Schema | None = None
+    description: str | None = None
+    required: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Response:
+    status: str  # "200", "4XX", "default"
+    origin: Origin
+    description: str | None = None
+    content: dict[str, MediaType] = field(default_factory=dict)
+    headers: tuple[Header, ...] = ()
+    extensions: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Operation:
+    method: str  # lower case
+    path: str  # the path template, or the webhook's name
+    origin: Origin
+    operation_id: str | None = None
+    summary: str | None = None
+    description: str | None = None
+    tags: tuple[str, ...] = ()
+    deprecated: bool = False
+    parameters: tuple[Parameter, ...] = ()
+    request_body: RequestBody | None = None
+    responses: tuple[Response, ...] = ()
+    security: tuple[dict[str, tuple[str, ...]], ...] | None = None  # None: the spec-wide default applies
+    servers: tuple[Server, ...] = ()  # operation/path-level overrides; empty: the spec's servers
+    extensions: dict[str, Any] = field(default_factory=dict)
+    webhook: bool = False
+
+    @property
+    def is_safe(self) -> bool:
+        return self.method in SAFE_METHODS
+
+    def label(self) -> str:
+        return f"{self.method.upper()} {self.path}"
+
+
+@dataclass(frozen=True, slots=True)
+class PathItem:
+    path: str
+    origin: Origin
+    operations: tuple[Operation, ...]
+    extensions: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Components:
+    schemas: dict[str, Schema] = field(default_factory=dict)
+    parameters: dict[str, Parameter] = field(default_factory=dict)
+    request_bodies: dict[str, RequestBody] = field(default_factory=dict)
+    responses: dict[str, Response] = field(default_factory=dict)
+    security_schemes: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Spec:
+    """A loaded, normalised API description."""
+
+    root: SourceDocument
+    documents: dict[str, SourceDocument]  # every file read, by name (the root included)
+    version: SpecVersion
+    spec_version: str  # as declared: "2.0", "3.0.3", "3.1.0"
+    info: dict[str, Any]
+    servers: tuple[Server, ...]
+    tags: tuple[Tag, ...]
+    paths: tuple[PathItem, ...]
+    webhooks: tuple[PathItem, ...]
+    components: Components
+    security: tuple[dict[str, tuple[str, ...]], ...]
+    extensions: dict[str, Any]
+    problems: tuple[Problem, ...]  # everything wrong that did not stop loading
+    ref_targets: dict[str, Schema] = field(default_factory=dict, repr=False)  # model $ref → schema
+
+    @property
+    def operations(self) -> tuple[Operation, ...]:
+        """Path operations (webhooks are kept apart: see `webhook_operations`)."""
+        return tuple(op for item in self.paths for op in item.operations)
+
+    @property
+    def webhook_operations(self) -> tuple[Operation, ...]:
+        return tuple(op for item in self.webhooks for op in item.operations)
+
+    def tag_names(self) -> list[str]:
+        """Declared tags in order, then tags used by operations but never declared, in order of use."""
+        names = [tag.name for tag in self.tags]
+        seen = set(names)
+        for op in self.operations:
+            for name in op.tags:
+                if name not in seen:
+                    seen.add(name)
+                    names.append(name)
+        return names
+
+    def resolve_schema(self, ref: str) -> Schema | None:
+        """The normalised schema that a model `$ref` names (`#/components/schemas/X`, `other.yaml#/X`)."""
+        return self.ref_targets.get(ref)

@@ -1,0 +1,56 @@
+"""JSON pointers (RFC 6901) and the URI-fragment form used inside `$ref`."""
+
+from __future__ import annotations
+
+from urllib.parse import unquote
+
+
+def escape(token: str) -> str:
+    """Escape one reference token (`~` before `/`, as the RFC requires)."""
+    if "~" in token or "/" in token:
+        return token.replace("~", "~0").replace("/", "~1")
+    return token
+
+
+def unescape(token: str) -> str:
+    """Undo `escape` (`~1` before `~0`, so `~01` stays `~1`)."""
+    if "~" in token:
+        return token.replace("~1", "/").replace("~0", "~")
+    return token
+
+
+def join(pointer: str, *tokens: str | int) -> str:
+    for token in tokens:
+        pointer = f"{pointer}/{escape(str(token))}"
+    return pointer
+
+
+def split(pointer: str) -> list[str]:
+    """Split a pointer into unescaped tokens; `""` is the whole document."""
+    if pointer == "":
+        return []
+    if not pointer.startswith("/"):
+        raise ValueError(f"JSON pointer must start with '/': {pointer!r}")
+    return [unescape(t) for t in pointer[1:].split("/")]
+
+
+def from_fragment(fragment: str) -> str:
+    """A `$ref` fragment (after `#`) is a URI fragment: percent-decode it, then it is a JSON pointer."""
+    return unquote(fragment)
+
+
+def lookup(document: object, pointer: str) -> object:
+    """The value at `pointer`; raises KeyError naming the first token that does not exist."""
+    node = document
+    for token in split(pointer):
+        if isinstance(node, dict):
+            if token not in node:
+                raise KeyError(token)
+            node = node[token]
+        elif isinstance(node, list):
+            if not token.isdigit() or int(token) >= len(node) or (token != "0" and token.startswith("0")):
+                raise KeyError(token)
+            node = node[int(token)]
+        else:
+            raise KeyError(token)
+    return node

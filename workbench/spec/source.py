@@ -1,0 +1,203 @@
+"""A source file: its text exactly as on disk, its parsed data, and where every node sits in the text.
+
+Offsets are indices into the decoded text (characters, not bytes). Lines and columns are 1-based and
+computed on demand from the offsets.
+"""
+
+from __future__ import annotations
+
+import bisect
+import codecs
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from workbench.spec import limits
+from workbench.spec.errors import Problem, SpecError
+from workbench.spec.json_parse import index_json, parse_json
+from workbench.spec.pointer import split
+from workbench.spec.yaml_parse import SpanEntry, parse_yaml
+
+Format = Literal["json", "yaml"]
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    line: int  # 1-based
+    column: int  # 1-based, in characters
+    offset: int  # 0-based index into the text
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    """Where a node is: the file, its JSON pointer, its value's span and (for mapping members) its key's."""
+
+    file: str
+    pointer: str
+    start: Position
+    end: Position
+    key_start: Position | None
+    key_end: Position | None
+    kind: str  # "map", "seq", "alias", "json" (a JSON string), or a YAML scalar style: plain ' " | >
+    exact: bool  # False when the pointer does not exist and this is its nearest existing ancestor
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.start.line}:{self.start.column}"
+
+
+@dataclass(eq=False)
+class SourceDocument:
+    """One parsed file. `data` is plain dicts/lists/scalars; mapping keys are always strings."""
+
+    path: Path
+    name: str  # how the file is named to the user (as given, or relative to the root document)
+    text: str
+    format: Format
+    data: Any
+    bom: bool = False
+    problems: list[Problem] = field(default_factory=list)
+    _index: dict[str, SpanEntry] | None = field(default=None, repr=False)
+    _line_starts: list[int] | None = field(default=None, repr=False)
+
+    @property
+    def newline(self) -> str:
+        """The line ending the file uses (for edits written in the file's own style)."""
+        return "\r\n" if "\r\n" in self.text[: 64 * 1024] else "\n"
+
+    @property
+    def index(self) -> dict[str, SpanEntry]:
+        if self._index is None:
+            self._index, _ = index_json(self.text, self.name)
+        return self._index
+
+    def position(self, offset: int) -> Position:
+        if self._line_starts is None:
+            starts = [0]
+            find = self.text.find
+            at = find("\n")
+            while at >= 0:
+                starts.append(at + 1)
+                at = find("\n", at + 1)
+            self._line_starts = starts
+        line = bisect.bisect_right(self._line_starts, offset)
+        return Position(line, offset - self._line_starts[line - 1] + 1, offset)
+
+    def span(self, pointer: str) -> SpanEntry | None:
+        return self.index.get(pointer)
+
+    def locate(self, pointer: str) -> Location:
+        """The node at `pointer`, or its nearest existing ancestor (then `exact` is False)."""
+        index = self.index
+        probe = pointer
+        while probe not in index and probe:
+            probe = probe.rsplit("/", 1)[0]
+        start, end, key_start, key_end, kind = index.get(probe, (0, 0, -1, -1, "map"))
+        return Location(
+            file=self.name,
+            pointer=pointer,
+            start=self.position(start),
+            end=self.position(end),
+            key_start=self.position(key_start) if key_start >= 0 else None,
+            key_end=self.position(key_end) if key_end >= 0 else None,
+            kind=kind,
+            exact=probe == pointer,
+        )
+
+    def source_text(self, pointer: str) -> str | None:
+        """The exact text of the node at `pointer` (for declared-as-written values like `openapi: 3.0`)."""
+        entry = self.index.get(pointer)
+        return None if entry is None else self.text[entry[0] : entry[1]]
+
+    def has(self, pointer: str) -> bool:
+        try:
+            node = self.data
+            for token in split(pointer):
+                node = node[int(token)] if isinstance(node, list) else node[token]
+        except (KeyError, IndexError, TypeError, ValueError):
+            return False
+        return True
+
+
+_BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+         (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+
+
+def read_text(path: Path, name: str) -> tuple[str, bool]:
+    """Read a file as text, byte for byte (no newline translation). Returns (text, had_bom)."""
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        raise SpecError("no such file", name, code="file-missing") from None
+    except OSError as exc:
+        raise SpecError(f"cannot read: {exc.strerror}", name) from None
+    if path.is_dir():
+        raise SpecError("is a folder, not a file", name)
+    if size > limits.MAX_FILE_BYTES:
+        raise SpecError(f"file is {size / 2**20:.0f} MiB; the limit is {limits.MAX_FILE_BYTES // 2**20} MiB", name)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise SpecError(f"cannot read: {exc.strerror}", name) from None
+    encoding, bom = "utf-8", False
+    for mark, codec in _BOMS:
+        if raw.startswith(mark):
+            encoding, bom = codec, True
+            raw = raw[len(mark):] if codec == "utf-8" else raw
+            break
+    try:
+        text = raw.decode(encoding)
+    except UnicodeDecodeError as exc:
+        before = raw[: exc.start]
+        line = before.count(b"\n") + 1
+        column = exc.start - (before.rfind(b"\n") + 1) + 1
+        raise SpecError(f"not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start})", name,
+                        line=line, column=column) from None
+    if encoding != "utf-8":
+        text = text.lstrip("\ufeff")
+    return text, bom
+
+
+def detect_format(text: str, path: Path) -> Format:
+    """By content: a document whose first meaningful character opens a JSON object or array is JSON."""
+    stripped = text.lstrip()
+    if stripped[:1] in ("{", "["):
+        return "json"
+    return "yaml"
+
+
+def parse_document(path: Path, name: str | None = None) -> SourceDocument:
+    """Read and parse one file. Raises SpecError for anything that makes it unusable."""
+    name = name if name is not None else os.fspath(path)
+    text, bom = read_text(path, name)
+    if not text.strip():
+        raise SpecError("the file is empty", name, code="file-empty")
+    return parse_text(text, path, name, bom=bom)
+
+
+def parse_text(text: str, path: Path, name: str, *, bom: bool = False) -> SourceDocument:
+    fmt = detect_format(text, path)
+    problems: list[Problem] = []
+    if fmt == "json":
+        try:
+            data, duplicates = parse_json(text, name)
+        except SpecError as json_error:
+            # A flow-style YAML document also starts with `{`; only a .json file is held to JSON.
+            if path.suffix.lower() == ".json" or json_error.message.startswith("nesting"):
+                raise
+            try:
+                data, index, problems = parse_yaml(text, name)
+            except SpecError:
+                raise json_error from None
+            return SourceDocument(path, name, text, "yaml", data, bom, problems, index)
+        document = SourceDocument(path, name, text, "json", data, bom)
+        if duplicates:
+            document._index, found = index_json(text, name, find_duplicates=True)
+            for problem in found:
+                where = document.locate(problem.pointer)
+                at = where.key_start or where.start
+                problems.append(Problem(problem.code, problem.message, name, problem.pointer, at.line, at.column))
+            document.problems = problems
+        return document
+    data, index, problems = parse_yaml(text, name)
+    return SourceDocument(path, name, text, "yaml", data, bom, problems, index)
