@@ -1,0 +1,1 @@
+"""Data shipped with the package: example specs, JSON Schemas of our file formats."""
