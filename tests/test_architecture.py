@@ -34,3 +34,11 @@ def test_the_check_itself_sees_a_qt_import(tmp_path):
     sample = tmp_path / "x.py"
     sample.write_text("import importlib\nfrom PySide6.QtWidgets import QWidget\nimportlib.import_module('PyQt6')\n")
     assert {"PySide6.QtWidgets", "PyQt6"} <= imported_modules(sample)
+
+
+def test_every_package_is_listed_for_installation():
+    import tomllib
+
+    listed = set(tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    on_disk = {".".join(p.parent.relative_to(PACKAGE.parent).parts) for p in PACKAGE.rglob("__init__.py")}
+    assert on_disk | {"workbench.resources"} == listed

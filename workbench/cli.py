@@ -6,16 +6,21 @@ Exit codes: 0 success; 2 the input could not be used (one line on stderr, never 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from workbench import __version__
 from workbench.examples import example_path
+from workbench.lint import RULES, LintConfig, Severity, find_config, lint, load_config
+from workbench.lint import report as lint_report
 from workbench.spec import RefPolicy, Spec, SpecError, load_spec
 from workbench.summary import summarize
 
 EXIT_OK = 0
+EXIT_FINDINGS = 1
 EXIT_UNUSABLE = 2
 
 
@@ -37,6 +42,15 @@ def _build_parser() -> argparse.ArgumentParser:
     info.add_argument("--format", choices=("text", "json"), default="text")
     _add_ref_options(info)
 
+    lint = commands.add_parser("lint", help="agent-readiness findings, with exit codes for CI")
+    lint.add_argument("spec", metavar="SPEC")
+    lint.add_argument("--format", choices=("text", "json"), default="text")
+    lint.add_argument("--fail-severity", choices=("error", "warn", "info", "hint"), default="error",
+                      help="exit 1 when a finding is at least this severe (default: error)")
+    lint.add_argument("--config", metavar="FILE", help="lint config (default: .workbench.yaml beside the spec)")
+    lint.add_argument("--output", metavar="FILE", help="write the report here instead of stdout")
+    _add_ref_options(lint)
+
     audit = commands.add_parser("audit", help="the headless audit of a spec (default: the bundled example)")
     audit.add_argument("spec", metavar="SPEC", nargs="?")
     _add_ref_options(audit)
@@ -56,12 +70,46 @@ def _info(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _config_for(args: argparse.Namespace, spec_path: str) -> LintConfig:
+    path = Path(args.config) if getattr(args, "config", None) else find_config(Path(spec_path))
+    return load_config(path, set(RULES))
+
+
+def _lint(args: argparse.Namespace) -> int:
+    config = _config_for(args, args.spec)
+    try:
+        spec = load_spec(args.spec, RefPolicy(allow_remote=args.allow_remote_refs,
+                                              allow_outside=args.allow_outside_refs))
+    except SpecError as exc:
+        if exc.code != "syntax":
+            raise
+        # Like Spectral: a spec that does not parse is a `parser` finding, and the lint fails (exit 1).
+        report = f"{exc.file}:{exc.line}:{exc.column} error parser {exc.message}"
+        _emit(args, report if args.format == "text" else json.dumps([{
+            "code": "parser", "path": [], "message": exc.message, "severity": 0, "source": exc.file,
+            "range": {"start": {"line": (exc.line or 1) - 1, "character": (exc.column or 1) - 1},
+                      "end": {"line": (exc.line or 1) - 1, "character": (exc.column or 1) - 1}}}], indent=2))
+        return EXIT_FINDINGS
+    result = lint(spec, config)
+    _emit(args, lint_report.to_json(result) if args.format == "json" else lint_report.to_text(result))
+    return result.exit_code(Severity.parse(args.fail_severity))
+
+
+def _emit(args: argparse.Namespace, text: str) -> None:
+    if args.output:
+        Path(args.output).write_text(text + "\n", encoding="utf-8")
+    else:
+        print(text)
+
+
 def _audit(args: argparse.Namespace) -> int:
     path = args.spec or str(example_path())
     spec = _load(args, path)
     print(summarize(spec).to_text())
     print(f"{'problems:':<12}{len(spec.problems)} found while loading" if spec.problems else
           f"{'problems:':<12}none found while loading")
+    print()
+    print(lint_report.to_text(lint(spec, _config_for(args, path))))
     return EXIT_OK
 
 
@@ -71,13 +119,14 @@ def _default(args: argparse.Namespace) -> int:
           "example.\n", file=sys.stderr)
     args.spec = None
     args.allow_remote_refs = args.allow_outside_refs = False
+    args.config = None
     return _audit(args)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _build_parser()
     args = parser.parse_args(argv)
-    handler = {"info": _info, "audit": _audit}.get(args.command, _default)
+    handler = {"info": _info, "lint": _lint, "audit": _audit}.get(args.command, _default)
     try:
         return handler(args)
     except SpecError as exc:

@@ -32,7 +32,8 @@ def parse_json(text: str, file: str) -> tuple[Any, bool]:
     try:
         return json.loads(text, object_pairs_hook=pairs_hook), duplicates
     except json.JSONDecodeError as exc:
-        raise SpecError(f"JSON syntax error: {exc.msg}", file, line=exc.lineno, column=exc.colno) from None
+        raise SpecError(f"JSON syntax error: {exc.msg}", file, line=exc.lineno, column=exc.colno,
+                        code="syntax") from None
     except RecursionError:
         raise SpecError(f"nesting deeper than {limits.MAX_NESTING} levels", file) from None
 

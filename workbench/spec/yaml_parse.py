@@ -245,7 +245,7 @@ def parse_yaml(text: str, file: str) -> tuple[Any, dict[str, SpanEntry], list[Pr
             raise SpecError(what, file, line=mark.line + 1 if mark else None,
                             column=mark.column + 1 if mark else None) from None
         raise SpecError(f"YAML syntax error: {what}", file, line=mark.line + 1 if mark else None,
-                        column=mark.column + 1 if mark else None) from None
+                        column=mark.column + 1 if mark else None, code="syntax") from None
     except yaml.YAMLError as exc:
         raise SpecError(f"YAML error: {exc}", file) from None
     finally:

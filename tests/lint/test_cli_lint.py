@@ -1,0 +1,77 @@
+"""`workbench lint` as CI runs it: formats, exit codes, config files."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from workbench.examples import CLEAN_EXAMPLE_SPEC, example_path
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "workbench", "lint", *args], capture_output=True, text=True,
+                          timeout=60, check=False)
+
+
+def test_text_format_and_exit_1_on_errors():
+    result = run(str(example_path()))
+    assert result.returncode == 1
+    first = result.stdout.splitlines()[0]
+    assert first.startswith(f"{example_path()}:47:11 warn parameter-description-missing ")
+    assert result.stdout.splitlines()[-1] == "12 finding(s): 3 error, 6 warn, 3 info, 0 hint"
+
+
+def test_fail_severity():
+    assert run(str(example_path(CLEAN_EXAMPLE_SPEC))).returncode == 0
+    assert run(str(example_path(CLEAN_EXAMPLE_SPEC)), "--fail-severity", "hint").returncode == 0
+
+
+def test_json_is_spectral_shaped_and_zero_based(tmp_path):
+    out = tmp_path / "report.json"
+    result = run(str(example_path()), "--format", "json", "--output", str(out))
+    assert result.returncode == 1 and result.stdout == ""
+    items = json.loads(out.read_text())
+    first = items[0]
+    assert set(first) == {"code", "path", "message", "severity", "range", "source"}
+    assert first["path"] == ["paths", "/customers", "get", "parameters", "2"]
+    assert first["range"]["start"] == {"line": 46, "character": 10}
+    assert first["severity"] == 1
+    assert {i["severity"] for i in items} == {0, 1, 2}
+
+
+def test_syntax_error_is_a_parser_finding(write):
+    path = write("bad.yaml", "openapi: 3.1.0\ninfo: [1\n")
+    result = run(str(path))
+    assert result.returncode == 1
+    assert result.stdout.startswith(f"{path}:3:1 error parser YAML syntax error")
+    result = run(str(path), "--format", "json")
+    assert json.loads(result.stdout)[0]["code"] == "parser"
+
+
+def test_unusable_input_is_exit_2(tmp_path):
+    result = run(str(tmp_path / "missing.yaml"))
+    assert result.returncode == 2 and "no such file" in result.stderr
+
+
+def test_config_beside_the_spec_and_given_explicitly(write):
+    spec = write("api/s.yaml", example_path().read_text())
+    write("api/.workbench.yaml", "rules:\n  operation-id-missing: off\n  operation-id-tool-name-invalid: warn\n"
+                                 "  operation-description-missing: info\n")
+    result = run(str(spec))
+    assert result.returncode == 0, result.stdout
+    assert "operation-id-missing" not in result.stdout
+    other = write("strict.yaml", "thresholds: {description-min-chars: 5}\nignore:\n"
+                                 "  - {rule: parameter-description-missing, pointer: /paths}\n")
+    result = run(str(spec), "--config", str(other))
+    assert "parameter-description-missing" not in result.stdout
+    assert "operation-description-thin" not in result.stdout
+    assert result.returncode == 1
+
+
+def test_bad_config_is_one_line_exit_2(write):
+    spec = write("s.yaml", example_path().read_text())
+    config = write("c.yaml", "rules:\n  no-such-rule: warn\n")
+    result = run(str(spec), "--config", str(config))
+    assert result.returncode == 2
+    assert result.stderr.strip() == f"workbench: {config} (#/rules/no-such-rule): unknown rule 'no-such-rule' in config"

@@ -1,0 +1,175 @@
+"""Each rule fires where it should and stays quiet where it should not."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.conftest import corpus_dir
+from workbench.examples import CLEAN_EXAMPLE_SPEC, example_path
+from workbench.lint import RULES, LintConfig, Severity, lint
+from workbench.spec import load_spec
+
+HEAD = """openapi: 3.1.0
+info: {title: t, version: '1'}
+servers: [{url: 'https://api.example.com'}]
+components:
+  securitySchemes: {bearer: {type: http, scheme: bearer}}
+security: [{bearer: []}]
+"""
+GOOD_OP = """      operationId: {op_id}
+      tags: [things]
+      summary: Find things that match the query and return them
+      description: Use this to look up things; returns a page of things.
+      responses:
+        '200': {{description: ok, content: {{application/json: {{schema: {{type: object}}}}}}}}
+        '404': {{description: not found}}
+"""
+
+
+def run(write, paths: str, **thresholds) -> list[tuple[str, str]]:
+    spec = load_spec(write("s.yaml", HEAD + "paths:\n" + paths))
+    config = LintConfig(thresholds={**LintConfig().thresholds, **thresholds})
+    return [(f.rule, f.pointer) for f in lint(spec, config).findings]
+
+
+def op(path: str, method: str = "get", op_id: str = "findThings", extra: str = "") -> str:
+    return f"  {path}:\n    {method}:\n" + GOOD_OP.format(op_id=op_id) + extra
+
+
+def test_a_good_operation_has_no_findings(write):
+    assert run(write, op("/things")) == []
+
+
+def annotated_gaps(path) -> set[tuple[str, int]]:
+    """`# lint-gap: rule` comments in the example, each applying to the next non-comment line."""
+    lines = path.read_text().splitlines()
+    gaps = set()
+    for i, line in enumerate(lines):
+        match = re.match(r"\s*# lint-gap: ([\w-]+)", line)
+        if match:
+            target = next(j for j in range(i + 1, len(lines)) if not lines[j].strip().startswith("#"))
+            gaps.add((match.group(1), target + 1))
+    return gaps
+
+
+def test_example_findings_match_its_annotations_for_every_implemented_rule():
+    path = example_path()
+    result = lint(load_spec(path))
+    found = {(f.rule, (f.locate().key_start or f.locate().start).line) for f in result.findings}
+    expected = {(rule, line) for rule, line in annotated_gaps(path) if rule in RULES}
+    assert len(expected) >= 10
+    assert found == expected
+
+
+def test_clean_twin_has_no_findings():
+    assert lint(load_spec(example_path(CLEAN_EXAMPLE_SPEC))).findings == ()
+
+
+def test_operation_id_missing_suggests_a_unique_valid_name(write):
+    listing = op("/orders/{orderId}/refunds", op_id="listOrdersRefundsByOrderId")
+    spec = load_spec(write("s.yaml", HEAD + "paths:\n" + listing
+                           + "    post:\n      summary: Create a refund for the order now\n      tags: [x]\n"
+                           "      responses: {'201': {description: ok}, '400': {description: bad}}\n"))
+    findings = [f for f in lint(spec).findings if f.rule == "operation-id-missing"]
+    assert [f.fix.value for f in findings] == ["createOrdersRefundsByOrderId"]
+
+
+@pytest.mark.parametrize("op_id, fires", [("repos/get", True), ("1stThing", True), ("a" * 65, True),
+                                          ("get_thing-2", False), ("getThing", False)])
+def test_tool_name_invalid(write, op_id, fires):
+    findings = run(write, op("/things", op_id=f"'{op_id}'"))
+    assert (("operation-id-tool-name-invalid", "/paths/~1things/get/operationId") in findings) is fires
+
+
+def test_duplicate_and_reserved_ids(write):
+    findings = run(write, op("/a", op_id="delete") + op("/b", op_id="delete"))
+    assert ("operation-id-duplicate", "/paths/~1b/get/operationId") in findings
+    assert ("operation-id-duplicate", "/paths/~1a/get/operationId") not in findings
+    assert ("operation-id-reserved-word", "/paths/~1a/get/operationId") in findings
+
+
+def test_thin_description_uses_the_threshold(write):
+    assert ("operation-description-thin", "/paths/~1things/get/description") in run(
+        write, op("/things"), **{"description-min-chars": 80})
+    assert run(write, op("/things"), **{"description-min-chars": 10}) == []
+
+
+def test_path_params_mismatch(write):
+    findings = run(write, op("/things/{id}", extra="      parameters: [{name: thingId, in: path, required: true, "
+                                                      "description: the thing, schema: {type: string}}]\n"))
+    assert ("path-params-mismatch", "/paths/~1things~1{id}/get") in findings
+    assert ("path-params-mismatch", "/paths/~1things~1{id}/get/parameters/0") in findings
+
+
+def test_parameter_description_reported_once_at_a_shared_component(write):
+    text = HEAD.replace("components:\n", "components:\n  parameters:\n    Limit: {name: limit, in: query}\n")
+    text += "paths:\n" + op("/a", op_id="a", extra="      parameters: [{$ref: '#/components/parameters/Limit'}]\n")
+    text += op("/b", op_id="b", extra="      parameters: [{$ref: '#/components/parameters/Limit'}]\n")
+    findings = [(f.rule, f.pointer) for f in lint(load_spec(write("s.yaml", text))).findings]
+    assert findings == [("parameter-description-missing", "/components/parameters/Limit")]
+
+
+def test_destructive_operations(write):
+    marked = op("/things/{id}", "delete", "deleteThing", "      x-agent-requires-approval: true\n"
+                "      parameters: [{name: id, in: path, required: true, description: d, schema: {type: string}}]\n")
+    assert run(write, marked) == []
+    unmarked = marked.replace("      x-agent-requires-approval: true\n", "")
+    assert ("destructive-operation-unmarked", "/paths/~1things~1{id}/delete") in run(write, unmarked)
+    described = unmarked.replace("returns a page of things.", "this cannot be undone.")
+    assert run(write, described) == []
+    refund = op("/orders/{id}/refund", "post", "refundOrder",
+                "      parameters: [{name: id, in: path, required: true, description: d, schema: {type: string}}]\n")
+    assert ("destructive-operation-unmarked", "/paths/~1orders~1{id}~1refund/post") in run(write, refund)
+    create = op("/orders", "post", "createOrder")
+    assert run(write, create) == []
+
+
+def test_responses_rules(write):
+    ok = "'200': {description: ok, content: {application/json: {schema: {type: object}}}}"
+    not_found = "        '404': {description: not found}\n"
+    only_default = op("/things").replace(ok, "default: {description: any}").replace(not_found, "")
+    findings = run(write, only_default)
+    assert ("success-response-missing", "/paths/~1things/get/responses") in findings
+    assert ("default-only-responses", "/paths/~1things/get/responses") in findings
+    no_errors = op("/things").replace("        '404': {description: not found}\n", "")
+    assert run(write, no_errors) == [("error-responses-missing", "/paths/~1things/get/responses")]
+
+
+def test_scope_rules(write):
+    many = "".join(op(f"/t{i}", op_id=f"find{i}") for i in range(5))
+    assert ("too-many-operations", "/paths") in run(write, many, **{"tool-budget": 4})
+    assert run(write, many, **{"tool-budget": 5}) == []
+    deprecated = op("/old", extra="      deprecated: true\n")
+    assert run(write, deprecated) == [("deprecated-operation-exposed", "/paths/~1old/get")]
+
+
+def test_structure_rules(write):
+    spec = load_spec(write("s.yaml", "openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n" + op(
+        "/a", extra="      parameters: [{$ref: '#/components/parameters/Nope'}]\n")))
+    rules = {f.rule for f in lint(spec).findings}
+    assert {"unresolved-ref", "servers-missing", "security-undeclared"} <= rules
+
+
+def test_config_severity_ignore_and_inline_ignore(write):
+    text = op("/things", extra="      deprecated: true\n")
+    spec = load_spec(write("s.yaml", HEAD + "paths:\n" + text))
+    assert [f.severity for f in lint(spec).findings] == [Severity.INFO]
+    raised = lint(spec, LintConfig(severities={"deprecated-operation-exposed": Severity.ERROR}))
+    assert [f.severity for f in raised.findings] == [Severity.ERROR] and raised.exit_code(Severity.ERROR) == 1
+    assert lint(spec, LintConfig(severities={"deprecated-operation-exposed": Severity.OFF})).findings == ()
+    assert lint(spec, LintConfig(ignores=(("deprecated-operation-exposed", "/paths/~1things"),))).findings == ()
+    inline = load_spec(write("i.yaml", HEAD + "paths:\n  /things:\n    x-lint-ignore: [deprecated-operation-exposed]\n"
+                             + text.split("\n", 1)[1]))
+    assert lint(inline).findings == ()
+
+
+def test_every_rule_has_a_category_and_summary():
+    assert all(rule.category and rule.summary for rule in RULES.values())
+
+
+def test_github_every_operation_id_is_an_invalid_tool_name():
+    spec = load_spec(corpus_dir() / "github-api.github.com-2022-07-18.json")
+    invalid = [f for f in lint(spec).findings if f.rule == "operation-id-tool-name-invalid"]
+    assert len(invalid) == 874

@@ -1,0 +1,95 @@
+"""The lint configuration: one YAML file used by the CLI and the desktop workbench alike.
+
+    rules:            {rule-id: off|hint|info|warn|error}
+    thresholds:       {description-min-chars: 30, tool-budget: 40, ...}
+    ignore:           [{rule: rule-id, pointer: /paths/~1a/get}]   # the pointer and everything under it
+
+Found as `.workbench.yaml` (or `workbench.yaml`) beside the spec, or given with `--config`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from workbench.lint.finding import Severity
+from workbench.spec import SpecError
+from workbench.spec.source import parse_document
+
+CONFIG_NAMES = (".workbench.yaml", "workbench.yaml")
+
+DEFAULT_THRESHOLDS: dict[str, float] = {
+    "description-min-chars": 30,
+    "tool-budget": 40,
+    "max-parameters": 15,
+    "max-required-parameters": 7,
+}
+
+
+@dataclass(frozen=True)
+class LintConfig:
+    severities: dict[str, Severity] = field(default_factory=dict)
+    thresholds: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_THRESHOLDS))
+    ignores: tuple[tuple[str, str], ...] = ()  # (rule id or "*", JSON pointer)
+    source: str | None = None
+
+    def threshold(self, name: str) -> float:
+        return self.thresholds.get(name, DEFAULT_THRESHOLDS[name])
+
+    def ignored(self, rule: str, pointer: str) -> bool:
+        return any((r == rule or r == "*") and (pointer == p or pointer.startswith(p + "/"))
+                   for r, p in self.ignores)
+
+
+def find_config(spec_path: Path) -> Path | None:
+    for name in CONFIG_NAMES:
+        candidate = spec_path.parent / name
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def load_config(path: Path | None, known_rules: set[str]) -> LintConfig:
+    if path is None:
+        return LintConfig()
+    name = str(path)
+    # The spec reader, so the config gets the same YAML 1.2 reading (`off` is the word, not False), the
+    # same encodings and the same one-line errors with line and column.
+    raw = parse_document(path, name).data or {}
+    if not isinstance(raw, dict):
+        raise SpecError("config must be a mapping with rules/thresholds/ignore", name)
+    unknown = set(raw) - {"rules", "thresholds", "ignore"}
+    if unknown:
+        raise SpecError(f"unknown config key(s): {', '.join(sorted(unknown))}", name)
+    severities: dict[str, Severity] = {}
+    for rule, level in _mapping(raw.get("rules"), "rules", name).items():
+        if rule not in known_rules:
+            raise SpecError(f"unknown rule {rule!r} in config", name, pointer=f"/rules/{rule}")
+        try:
+            severities[rule] = Severity.parse(str(level))
+        except ValueError as exc:
+            raise SpecError(str(exc), name, pointer=f"/rules/{rule}") from None
+    thresholds = dict(DEFAULT_THRESHOLDS)
+    for key, value in _mapping(raw.get("thresholds"), "thresholds", name).items():
+        if key not in DEFAULT_THRESHOLDS:
+            raise SpecError(f"unknown threshold {key!r} (known: {', '.join(DEFAULT_THRESHOLDS)})", name,
+                            pointer=f"/thresholds/{key}")
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            raise SpecError(f"threshold {key!r} must be a number", name, pointer=f"/thresholds/{key}")
+        thresholds[key] = value
+    ignores = []
+    for i, entry in enumerate(raw.get("ignore") or []):
+        if not isinstance(entry, dict) or not isinstance(entry.get("rule"), str) or not isinstance(
+                entry.get("pointer", ""), str):
+            raise SpecError("each ignore needs a `rule` and a `pointer`", name, pointer=f"/ignore/{i}")
+        ignores.append((entry["rule"], entry.get("pointer", "")))
+    return LintConfig(severities, thresholds, tuple(ignores), name)
+
+
+def _mapping(value: Any, key: str, name: str) -> dict:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise SpecError(f"`{key}` must be a mapping", name, pointer=f"/{key}")
+    return value

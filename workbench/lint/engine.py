@@ -1,0 +1,77 @@
+"""Run the rules over a spec: severities from config, ignores (config and inline `x-lint-ignore`),
+one finding per place (a `$ref`'d component is reported once, at its definition), stable order."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from workbench.lint import rules as _rules  # noqa: F401  (importing registers every rule)
+from workbench.lint.config import LintConfig
+from workbench.lint.finding import Finding, Severity
+from workbench.lint.registry import RULES
+from workbench.spec import SourceDocument, Spec
+from workbench.spec.pointer import split
+
+
+@dataclass(frozen=True)
+class LintContext:
+    config: LintConfig
+
+
+@dataclass(frozen=True)
+class LintResult:
+    spec: Spec | None
+    findings: tuple[Finding, ...]
+    config: LintConfig = field(default_factory=LintConfig)
+
+    def count(self, severity: Severity) -> int:
+        return sum(1 for f in self.findings if f.severity == severity)
+
+    def exit_code(self, fail_severity: Severity) -> int:
+        return 1 if any(f.severity >= fail_severity for f in self.findings) else 0
+
+
+def lint(spec: Spec, config: LintConfig | None = None) -> LintResult:
+    config = config or LintConfig()
+    context = LintContext(config)
+    findings: list[Finding] = []
+    for rule in RULES.values():
+        severity = config.severities.get(rule.id, rule.severity)
+        if severity is Severity.OFF:
+            continue
+        seen: set[tuple[str, str, str]] = set()
+        for report in rule.check(spec, context):
+            key = (report.document.name, report.pointer, report.message)
+            if key in seen:
+                continue
+            seen.add(key)
+            if config.ignored(rule.id, report.pointer) or inline_ignored(report.document, report.pointer, rule.id):
+                continue
+            findings.append(Finding(rule.id, severity, report.message, report.document, report.pointer, report.fix))
+    findings.sort(key=_order)
+    return LintResult(spec, tuple(findings), config)
+
+
+def _order(finding: Finding) -> tuple:
+    entry = finding.document.span(finding.pointer)
+    offset = entry[2] if entry and entry[2] >= 0 else (entry[0] if entry else finding.locate().start.offset)
+    return (finding.document is not None and finding.file, offset, finding.rule)
+
+
+def inline_ignored(document: SourceDocument, pointer: str, rule_id: str) -> bool:
+    """`x-lint-ignore: rule-id` (or a list, or `all`) on a node silences that rule for it and its children."""
+    node = document.data
+    for token in [None, *split(pointer)]:
+        if token is not None:
+            if isinstance(node, dict):
+                node = node.get(token)
+            elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+                node = node[int(token)]
+            else:
+                return False
+        if isinstance(node, dict) and "x-lint-ignore" in node:
+            marker = node["x-lint-ignore"]
+            ids = [marker] if isinstance(marker, str) else marker if isinstance(marker, list) else []
+            if rule_id in ids or "all" in ids:
+                return True
+    return False

@@ -1,0 +1,42 @@
+"""Rules register themselves here; each rule is one small function with an id and a default severity."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from workbench.lint.finding import Fix, Severity
+from workbench.spec import SourceDocument, Spec
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """What a rule yields: the message, where (document + pointer), and optionally a fix."""
+
+    message: str
+    document: SourceDocument
+    pointer: str
+    fix: Fix | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    id: str
+    severity: Severity
+    category: str  # naming, descriptions, parameters, responses, safety, scope, structure
+    summary: str
+    check: Callable[[Spec, Any], Iterator[Report]]  # (spec, LintContext) -> reports
+
+
+RULES: dict[str, Rule] = {}
+
+
+def rule(rule_id: str, severity: str, category: str, summary: str):
+    def register(check: Callable[[Spec, Any], Iterator[Report]]):
+        if rule_id in RULES:
+            raise ValueError(f"rule {rule_id} registered twice")
+        RULES[rule_id] = Rule(rule_id, Severity.parse(severity), category, summary, check)
+        return check
+
+    return register

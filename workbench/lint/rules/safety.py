@@ -1,0 +1,41 @@
+"""Safety: agents fire writes blindly unless the spec says what cannot be undone."""
+
+from __future__ import annotations
+
+import re
+
+from workbench.lint.registry import Report, rule
+
+APPROVAL_MARKERS = ("x-agent-requires-approval", "x-destructive", "x-mcp-destructive-hint", "x-destructive-hint")
+# Words in a description that warn a reader that the effect is destructive or cannot be undone.
+_WARNING_WORDS = re.compile(r"\b(irreversibl\w*|permanent\w*|cannot be undone|can't be undone|not reversible|"
+                            r"destructive|destroy\w*|no undo|caution|warning|requires? (human )?approval)\b", re.I)
+# Non-DELETE writes whose path or id names an action that removes, pays out or cancels.
+_DESTRUCTIVE_ACTION = re.compile(r"(delete|remove|destroy|purge|wipe|erase|cancel|refund|revoke|terminate|"
+                                 r"void|close|archive|reset|drop|truncate|deactivate|disable|charge|payout|"
+                                 r"transfer)", re.I)
+
+
+def _is_destructive(op) -> bool:
+    if op.method == "delete":
+        return True
+    if op.method not in ("post", "put", "patch"):
+        return False
+    last_static = [s for s in op.path.split("/") if s and not s.startswith("{")][-1:]
+    names = [*last_static, op.operation_id or ""]
+    return any(_DESTRUCTIVE_ACTION.search(n) for n in names if n)
+
+
+@rule("destructive-operation-unmarked", "warn", "safety",
+      "DELETE and destructive writes say so, or carry an approval marker")
+def destructive_operation_unmarked(spec, context):
+    for op in spec.operations:
+        if not _is_destructive(op):
+            continue
+        if any(op.extensions.get(marker) for marker in APPROVAL_MARKERS):
+            continue
+        if _WARNING_WORDS.search(f"{op.summary or ''} {op.description or ''}"):
+            continue
+        yield Report(f"{op.label()} destroys or changes state irreversibly but neither says so nor carries "
+                     "x-agent-requires-approval: an agent will call it without a second thought",
+                     op.origin.document, op.origin.pointer)

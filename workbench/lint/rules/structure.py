@@ -1,0 +1,59 @@
+"""Structure: what must hold for a spec to become callable tools at all."""
+
+from __future__ import annotations
+
+import re
+
+from workbench.lint.registry import Report, rule
+
+_TEMPLATE = re.compile(r"\{([^{}]+)\}")
+
+
+@rule("unresolved-ref", "error", "structure", "every $ref resolves (remote and out-of-tree refs are refused)")
+def unresolved_ref(spec, context):
+    for problem in spec.problems:
+        if problem.code.startswith("ref-"):
+            yield Report(problem.message, spec.documents.get(problem.file, spec.root), problem.pointer)
+
+
+@rule("path-params-mismatch", "error", "structure", "path template variables and path parameters agree")
+def path_params_mismatch(spec, context):
+    for op in spec.operations:
+        in_template = _TEMPLATE.findall(op.path)
+        declared = [p.name for p in op.parameters if p.location == "path"]
+        for name in in_template:
+            if name not in declared:
+                yield Report(f"{op.label()}: {{{name}}} in the path has no path parameter", op.origin.document,
+                             op.origin.pointer)
+        for param in op.parameters:
+            if param.location == "path" and param.name not in in_template:
+                yield Report(f"path parameter {param.name!r} does not appear in {op.path}", param.origin.document,
+                             param.origin.pointer)
+
+
+@rule("servers-missing", "warn", "structure", "the spec names its servers (or host)")
+def servers_missing(spec, context):
+    if not spec.servers or all(s.url in ("", "/") for s in spec.servers):
+        pointer = "/servers" if spec.root.has("/servers") else ""
+        yield Report("no servers: calls and the mock need a base URL", spec.root, pointer)
+
+
+@rule("security-undeclared", "warn", "structure", "security schemes are declared")
+def security_undeclared(spec, context):
+    if not spec.components.security_schemes:
+        yield Report("no security schemes are declared: the harness cannot tell how to authenticate", spec.root, "")
+        return
+    for op in spec.operations:
+        for requirement in op.security or spec.security:
+            for name in requirement:
+                if name not in spec.components.security_schemes:
+                    yield Report(f"{op.label()} requires security scheme {name!r}, which is not declared",
+                                 op.origin.document, op.origin.pointer)
+
+
+@rule("operation-tags-missing", "info", "scope", "operations have tags (the natural scoping unit)")
+def operation_tags_missing(spec, context):
+    for op in spec.operations:
+        if not op.tags:
+            yield Report(f"{op.label()} has no tags: tool sets are scoped by tag", op.origin.document,
+                         op.origin.pointer)

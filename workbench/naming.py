@@ -1,0 +1,63 @@
+"""Tool-name rules shared by lint (is this operationId usable?) and conversion (what do we call it?)."""
+
+from __future__ import annotations
+
+import keyword
+import re
+
+# OpenAI, Anthropic and Gemini all accept this and reject the whole tools array otherwise.
+TOOL_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]{0,63}\Z")
+_JS_RESERVED_WORDS = (
+    "break case catch class const continue debugger default delete do else enum export extends false finally "
+    "for function if import in instanceof new null return super switch this throw true try typeof var void "
+    "while with yield let static implements interface package private protected public await")
+JS_RESERVED = frozenset(_JS_RESERVED_WORDS.split())
+
+_VERBS = {"get": "get", "put": "replace", "post": "create", "delete": "delete", "patch": "update",
+          "head": "check", "options": "options", "trace": "trace"}
+
+
+def is_valid_tool_name(name: str) -> bool:
+    return bool(TOOL_NAME.match(name))
+
+
+def is_reserved_word(name: str) -> bool:
+    return keyword.iskeyword(name) or name in JS_RESERVED
+
+
+def _words(text: str) -> list[str]:
+    return [w for w in re.split(r"[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])", text) if w]
+
+
+def _camel(words: list[str]) -> str:
+    return "".join(w[:1].upper() + w[1:] for w in words)
+
+
+def derive_operation_id(method: str, path: str) -> str:
+    """A readable, stable name from method + path: GET /orders/{orderId}/refunds → listOrderRefunds…
+
+    Collection GETs (path not ending in a parameter) are `list…`, item GETs `get…ById`-style; the result
+    always satisfies `is_valid_tool_name` (truncated to 64 characters)."""
+    segments = [s for s in path.split("/") if s]
+    statics = [s for s in segments if not s.startswith("{")]
+    params = [s.strip("{}") for s in segments if s.startswith("{")]
+    ends_with_param = bool(segments) and segments[-1].startswith("{")
+    verb = _VERBS.get(method.lower(), method.lower())
+    if verb == "get" and not ends_with_param:
+        verb = "list"
+    name = verb + _camel([w for s in statics for w in _words(s)])
+    if params:
+        name += "By" + "And".join(_camel(_words(p)) for p in params)
+    name = re.sub(r"[^A-Za-z0-9_-]", "", name)
+    if not name or not name[0].isalpha():
+        name = "op" + name
+    return name[:64]
+
+
+def sanitize_tool_name(name: str) -> str:
+    """The nearest valid tool name: disallowed characters become `_`, a leading digit is prefixed, and the
+    result is cut to 64 characters."""
+    cleaned = re.sub(r"[^A-Za-z0-9_-]+", "_", name).strip("_") or "tool"
+    if not (cleaned[0].isalpha() or cleaned[0] == "_"):
+        cleaned = "op_" + cleaned
+    return cleaned[:64]
