@@ -124,6 +124,8 @@ def test_destructive_operations(write):
     assert ("destructive-operation-unmarked", "/paths/~1orders~1{id}~1refund/post") in run(write, refund)
     create = op("/orders", "post", "createOrder")
     assert run(write, create) == []
+    token = op("/runners/remove-token", "post", "actions/create-remove-token-for-org")
+    assert run(write, token.replace("operationId: actions/", "operationId: ")) == []
 
 
 def test_responses_rules(write):

@@ -16,10 +16,17 @@ _DESTRUCTIVE_ACTION = re.compile(r"(delete|remove|destroy|purge|wipe|erase|cance
                                  r"transfer)", re.I)
 
 
+# An operationId that starts with one of these verbs makes something (`create-remove-token-for-org`
+# creates a token; it removes nothing), whatever its path says.
+_CONSTRUCTIVE_VERB = re.compile(r"(create|get|list|add|generate|new|make|issue)(?![a-z])", re.I)
+
+
 def _is_destructive(op) -> bool:
     if op.method == "delete":
         return True
     if op.method not in ("post", "put", "patch"):
+        return False
+    if op.operation_id and _CONSTRUCTIVE_VERB.match(re.split(r"[/.:]", op.operation_id)[-1]):
         return False
     last_static = [s for s in op.path.split("/") if s and not s.startswith("{")][-1:]
     names = [*last_static, op.operation_id or ""]
