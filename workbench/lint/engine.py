@@ -55,7 +55,7 @@ def lint(spec: Spec, config: LintConfig | None = None) -> LintResult:
 def _order(finding: Finding) -> tuple:
     entry = finding.document.span(finding.pointer)
     offset = entry[2] if entry and entry[2] >= 0 else (entry[0] if entry else finding.locate().start.offset)
-    return (finding.document is not None and finding.file, offset, finding.rule)
+    return (finding.file, offset, finding.rule)
 
 
 def inline_ignored(document: SourceDocument, pointer: str, rule_id: str) -> bool:

@@ -36,7 +36,7 @@ from workbench.spec.model import (
     Tag,
 )
 from workbench.spec.pointer import join
-from workbench.spec.refs import Resolver
+from workbench.spec.refs import RefError, Resolver
 from workbench.spec.source import SourceDocument
 
 _OPENAPI_VERSION = re.compile(r"3\.(\d+)(?:\.\d+)?(?:-[0-9A-Za-z.-]+)?\Z")
@@ -217,7 +217,7 @@ class Normalizer:
             return canonical
         try:
             target = self.resolver.follow(ref, document)
-        except Exception:  # reported once by the resolver's full check; the ref stays as written
+        except RefError:  # reported once by the resolver's full check; the ref stays as written
             return ref
         canonical = self.resolver.canonical(target.document, target.pointer)
         if canonical not in self.ref_targets:
@@ -231,7 +231,7 @@ class Normalizer:
             ref, canonical, document = self._ref_queue.pop()
             try:
                 target = self.resolver.follow(ref, document)
-            except Exception:
+            except RefError:
                 self.ref_targets.pop(canonical, None)
                 continue
             self.ref_targets[canonical] = self.schema(target.value, target.document)

@@ -158,7 +158,7 @@ def read_text(path: Path, name: str) -> tuple[str, bool]:
     return text, bom
 
 
-def detect_format(text: str, path: Path) -> Format:
+def detect_format(text: str) -> Format:
     """By content: a document whose first meaningful character opens a JSON object or array is JSON."""
     stripped = text.lstrip()
     if stripped[:1] in ("{", "["):
@@ -176,7 +176,7 @@ def parse_document(path: Path, name: str | None = None) -> SourceDocument:
 
 
 def parse_text(text: str, path: Path, name: str, *, bom: bool = False) -> SourceDocument:
-    fmt = detect_format(text, path)
+    fmt = detect_format(text)
     problems: list[Problem] = []
     if fmt == "json":
         try:
