@@ -7,6 +7,7 @@ import re
 import pytest
 
 from tests.conftest import corpus_dir
+from workbench.lint import lint
 from workbench.spec import load_spec
 
 
@@ -25,10 +26,14 @@ def test_manifest_lists_every_corpus_file(corpus):
 
 
 @pytest.mark.parametrize("name, operations", sorted(manifest().items()))
-def test_operation_count_matches_manifest(corpus, name, operations):
+def test_operation_count_matches_manifest_and_lint_runs(corpus, name, operations):
     spec = load_spec(corpus / name)
     assert len(spec.operations) == operations
     assert [p for p in spec.problems if p.code.startswith("ref-")] == []
+    result = lint(spec)
+    for finding in result.findings:  # every finding has a real place in its file
+        where = finding.locate()
+        assert 1 <= where.start.line <= where.end.line, finding
 
 
 def test_large_corpus_file_positions(corpus):
