@@ -1,0 +1,48 @@
+"""The config's JSON Schema in resources/ describes exactly what the config loader accepts."""
+
+from __future__ import annotations
+
+import json
+from importlib.resources import files
+
+import jsonschema
+import pytest
+
+from workbench.lint import RULES, load_config
+from workbench.lint.config import DEFAULT_THRESHOLDS
+from workbench.spec import SpecError
+from workbench.spec.source import parse_document
+
+
+@pytest.fixture(scope="module")
+def schema() -> dict:
+    return json.loads((files("workbench.resources") / "schemas" / "workbench-config.schema.json").read_text())
+
+
+def test_schema_is_valid_and_names_every_rule_and_threshold(schema):
+    jsonschema.Draft202012Validator.check_schema(schema)
+    assert set(schema["properties"]["rules"]["propertyNames"]["enum"]) == set(RULES)
+    assert set(schema["properties"]["thresholds"]["properties"]) == set(DEFAULT_THRESHOLDS)
+
+
+SAMPLES = [
+    ("rules: {operation-tags-missing: off}\nthresholds: {tool-budget: 30}\n"
+     "ignore: [{rule: '*', pointer: /paths/~1a}]\n", True),
+    ("colour: blue\n", False),
+    ("rules: {no-such-rule: warn}\n", False),
+    ("rules: {operation-tags-missing: loud}\n", False),
+    ("thresholds: {tool-budget: many}\n", False),
+    ("ignore: [{pointer: /paths}]\n", False),
+]
+
+
+@pytest.mark.parametrize("text, valid", SAMPLES)
+def test_schema_and_loader_agree(schema, write, text, valid):
+    path = write("c.yaml", text)
+    schema_ok = jsonschema.Draft202012Validator(schema).is_valid(parse_document(path).data)
+    try:
+        load_config(path, set(RULES))
+        loader_ok = True
+    except SpecError:
+        loader_ok = False
+    assert (schema_ok, loader_ok) == (valid, valid)
