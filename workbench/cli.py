@@ -44,7 +44,7 @@ def _build_parser() -> argparse.ArgumentParser:
 
     lint = commands.add_parser("lint", help="agent-readiness findings, with exit codes for CI")
     lint.add_argument("spec", metavar="SPEC")
-    lint.add_argument("--format", choices=("text", "json"), default="text")
+    lint.add_argument("--format", choices=("text", "json", "sarif", "junit", "github"), default="text")
     lint.add_argument("--fail-severity", choices=("error", "warn", "info", "hint"), default="error",
                       help="exit 1 when a finding is at least this severe (default: error)")
     lint.add_argument("--config", metavar="FILE", help="lint config (default: .workbench.yaml beside the spec)")
@@ -91,7 +91,9 @@ def _lint(args: argparse.Namespace) -> int:
                       "end": {"line": (exc.line or 1) - 1, "character": (exc.column or 1) - 1}}}], indent=2))
         return EXIT_FINDINGS
     result = lint(spec, config)
-    _emit(args, lint_report.to_json(result) if args.format == "json" else lint_report.to_text(result))
+    renderers = {"text": lint_report.to_text, "json": lint_report.to_json, "sarif": lint_report.to_sarif,
+                 "junit": lint_report.to_junit, "github": lint_report.to_github}
+    _emit(args, renderers[args.format](result))
     return result.exit_code(Severity.parse(args.fail_severity))
 
 

@@ -19,7 +19,7 @@ def test_text_format_and_exit_1_on_errors():
     assert result.returncode == 1
     first = result.stdout.splitlines()[0]
     assert first.startswith(f"{example_path()}:47:11 warn parameter-description-missing ")
-    assert result.stdout.splitlines()[-1] == "12 finding(s): 3 error, 6 warn, 3 info, 0 hint"
+    assert result.stdout.splitlines()[-1] == "38 finding(s): 4 error, 18 warn, 16 info, 0 hint"
 
 
 def test_fail_severity():
@@ -57,7 +57,7 @@ def test_unusable_input_is_exit_2(tmp_path):
 def test_config_beside_the_spec_and_given_explicitly(write):
     spec = write("api/s.yaml", example_path().read_text())
     write("api/.workbench.yaml", "rules:\n  operation-id-missing: off\n  operation-id-tool-name-invalid: warn\n"
-                                 "  operation-description-missing: info\n")
+                                 "  operation-description-missing: info\n  required-undefined: warn\n")
     result = run(str(spec))
     assert result.returncode == 0, result.stdout
     assert "operation-id-missing" not in result.stdout

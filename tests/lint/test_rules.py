@@ -24,13 +24,18 @@ GOOD_OP = """      operationId: {op_id}
       description: Use this to look up things; returns a page of things.
       responses:
         '200': {{description: ok, content: {{application/json: {{schema: {{type: object}}}}}}}}
-        '404': {{description: not found}}
+        '404': {{description: not found, content: {{application/problem+json: {{schema: {{type: object}}}}}}}}
 """
+
+
+# The synthetic operations share one description, so they are near-duplicates of each other by design:
+# tests of other rules leave that rule out (it has its own tests).
+ISOLATED = {"near-duplicate-operations": Severity.OFF}
 
 
 def run(write, paths: str, **thresholds) -> list[tuple[str, str]]:
     spec = load_spec(write("s.yaml", HEAD + "paths:\n" + paths))
-    config = LintConfig(thresholds={**LintConfig().thresholds, **thresholds})
+    config = LintConfig(severities=ISOLATED, thresholds={**LintConfig().thresholds, **thresholds})
     return [(f.rule, f.pointer) for f in lint(spec, config).findings]
 
 
@@ -105,22 +110,22 @@ def test_path_params_mismatch(write):
 
 def test_parameter_description_reported_once_at_a_shared_component(write):
     text = HEAD.replace("components:\n", "components:\n  parameters:\n    Limit: {name: limit, in: query}\n")
-    text += "paths:\n" + op("/a", op_id="a", extra="      parameters: [{$ref: '#/components/parameters/Limit'}]\n")
-    text += op("/b", op_id="b", extra="      parameters: [{$ref: '#/components/parameters/Limit'}]\n")
-    findings = [(f.rule, f.pointer) for f in lint(load_spec(write("s.yaml", text))).findings]
+    text += "paths:\n" + op("/a", op_id="getA", extra="      parameters: [{$ref: '#/components/parameters/Limit'}]\n")
+    text += op("/b", op_id="getB", extra="      parameters: [{$ref: '#/components/parameters/Limit'}]\n")
+    findings = [(f.rule, f.pointer) for f in lint(load_spec(write("s.yaml", text)), LintConfig(ISOLATED)).findings]
     assert findings == [("parameter-description-missing", "/components/parameters/Limit")]
 
 
 def test_destructive_operations(write):
-    marked = op("/things/{id}", "delete", "deleteThing", "      x-agent-requires-approval: true\n"
-                "      parameters: [{name: id, in: path, required: true, description: d, schema: {type: string}}]\n")
+    id_param = ("      parameters: [{name: id, in: path, required: true, description: the id listThings returns,"
+                " schema: {type: string}}]\n")
+    marked = op("/things/{id}", "delete", "deleteThing", "      x-agent-requires-approval: true\n" + id_param)
     assert run(write, marked) == []
     unmarked = marked.replace("      x-agent-requires-approval: true\n", "")
     assert ("destructive-operation-unmarked", "/paths/~1things~1{id}/delete") in run(write, unmarked)
     described = unmarked.replace("returns a page of things.", "this cannot be undone.")
     assert run(write, described) == []
-    refund = op("/orders/{id}/refund", "post", "refundOrder",
-                "      parameters: [{name: id, in: path, required: true, description: d, schema: {type: string}}]\n")
+    refund = op("/orders/{id}/refund", "post", "refundOrder", id_param)
     assert ("destructive-operation-unmarked", "/paths/~1orders~1{id}~1refund/post") in run(write, refund)
     create = op("/orders", "post", "createOrder")
     assert run(write, create) == []
@@ -130,17 +135,18 @@ def test_destructive_operations(write):
 
 def test_responses_rules(write):
     ok = "'200': {description: ok, content: {application/json: {schema: {type: object}}}}"
-    not_found = "        '404': {description: not found}\n"
+    not_found = ("        '404': {description: not found, content: {application/problem+json: "
+                 "{schema: {type: object}}}}\n")
     only_default = op("/things").replace(ok, "default: {description: any}").replace(not_found, "")
     findings = run(write, only_default)
     assert ("success-response-missing", "/paths/~1things/get/responses") in findings
     assert ("default-only-responses", "/paths/~1things/get/responses") in findings
-    no_errors = op("/things").replace("        '404': {description: not found}\n", "")
+    no_errors = op("/things").replace(not_found, "")
     assert run(write, no_errors) == [("error-responses-missing", "/paths/~1things/get/responses")]
 
 
 def test_scope_rules(write):
-    many = "".join(op(f"/t{i}", op_id=f"find{i}") for i in range(5))
+    many = "".join(op(f"/t{i}", op_id=f"findThing{'ABCDE'[i]}") for i in range(5))
     assert ("too-many-operations", "/paths") in run(write, many, **{"tool-budget": 4})
     assert run(write, many, **{"tool-budget": 5}) == []
     deprecated = op("/old", extra="      deprecated: true\n")

@@ -6,12 +6,13 @@ import json
 
 import pytest
 import yaml
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from workbench.spec import SpecError
 from workbench.spec.pointer import lookup
 from workbench.spec.source import parse_document, parse_text
+from workbench.spec.yaml_parse import resolve_plain
 
 
 def test_json_detected_by_content_whatever_the_extension(write):
@@ -100,6 +101,18 @@ _values = st.recursive(_scalars, lambda inner: st.lists(inner, max_size=4) | st.
                        max_leaves=25)
 
 
+def _strings(value):
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield key
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+    else:
+        yield value
+
+
 def _check_spans(doc, parse_fragment):
     for pointer, (start, end, key_start, key_end, _kind) in doc.index.items():
         assert parse_fragment(doc.text[start:end]) == lookup(doc.data, pointer), pointer
@@ -119,6 +132,9 @@ def test_json_spans_round_trip(tmp_path_factory, value, indent):
 @settings(max_examples=150, deadline=None)
 @given(value=st.dictionaries(_keys, _values, min_size=1, max_size=5), flow=st.booleans())
 def test_yaml_spans_round_trip(tmp_path_factory, value, flow):
+    # PyYAML writes YAML 1.1: it leaves `0E0` or `1e5` unquoted as strings, which YAML 1.2 (and js-yaml, as the
+    # peers read specs) reads as numbers. That difference is pinned in test_yaml_parse; here only spans matter.
+    assume(not any(isinstance(s, str) and resolve_plain(s) != s for s in _strings(value)))
     text = yaml.safe_dump(value, allow_unicode=True, default_flow_style=flow, sort_keys=False)
     doc = parse_text(text, tmp_path_factory.getbasetemp() / "x.yaml", "x.yaml")
     assert doc.data == value

@@ -34,6 +34,11 @@ def test_timestamps_and_versions_stay_as_written():
     assert data["v"] == 1.1  # a plain number is a number; the text is kept in the span index
 
 
+def test_exponent_without_a_dot_is_a_number_as_in_yaml_12_and_js_yaml():
+    data, _, _ = load("a: 1e3\nb: 0E0\nc: '1e3'\n")
+    assert data == {"a": 1000.0, "b": 0.0, "c": "1e3"}
+
+
 def test_core_schema_scalars():
     data, _, _ = load("a: ~\nb: null\nc: 12\nd: -3.5e2\ne: 0x1F\nf: 0o17\ng: .inf\nh: '12'\ni: 012\nj: 1_000\n")
     assert data == {"a": None, "b": None, "c": 12, "d": -350.0, "e": 31, "f": 15, "g": float("inf"), "h": "12",

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
+import xml.etree.ElementTree as ET
 
+from workbench import __version__
 from workbench.lint.engine import LintResult
 from workbench.lint.finding import Finding, Severity
+from workbench.lint.registry import RULES
 
 
 def _range(finding: Finding):
@@ -41,3 +45,114 @@ def to_json(result: LintResult) -> str:
             "source": finding.file,
         })
     return json.dumps(items, indent=2, ensure_ascii=False)
+
+
+# SARIF, GitHub annotations and JUnit all have three or four levels; hint and info share the lowest.
+_SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARN: "warning", Severity.INFO: "note", Severity.HINT: "note",
+                Severity.OFF: "none"}
+_GITHUB_COMMAND = {Severity.ERROR: "error", Severity.WARN: "warning", Severity.INFO: "notice",
+                   Severity.HINT: "notice"}
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+
+
+def to_sarif(result: LintResult) -> str:
+    """SARIF 2.1.0: every registered rule in `tool.driver.rules`, one result per finding, 1-based regions
+    (columns counted in characters, end column exclusive, as SARIF defines it)."""
+    rules = list(RULES.values())
+    index = {rule.id: i for i, rule in enumerate(rules)}
+    descriptors = []
+    for rule in rules:
+        descriptor: dict = {
+            "id": rule.id,
+            "shortDescription": {"text": rule.summary},
+            "defaultConfiguration": {"level": _SARIF_LEVEL[rule.severity]},
+            "properties": {"category": rule.category},
+        }
+        if rule.severity is Severity.OFF:
+            descriptor["defaultConfiguration"]["enabled"] = False
+        descriptors.append(descriptor)
+    results = []
+    for finding in result.findings:
+        start, end = _range(finding)
+        item: dict = {"ruleId": finding.rule}
+        if finding.rule in index:
+            item["ruleIndex"] = index[finding.rule]
+        item["level"] = _SARIF_LEVEL[finding.severity]
+        item["message"] = {"text": finding.message}
+        item["locations"] = [{"physicalLocation": {
+            "artifactLocation": {"uri": finding.file},
+            "region": {"startLine": start.line, "startColumn": start.column,
+                       "endLine": end.line, "endColumn": end.column},
+        }}]
+        properties = {"pointer": finding.pointer}
+        if finding.fix is not None:
+            properties["suggestion"] = finding.fix.title
+        item["properties"] = properties
+        results.append(item)
+    log = {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {"name": "workbench", "version": __version__, "rules": descriptors}},
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+        }],
+    }
+    return json.dumps(log, indent=2, ensure_ascii=False)
+
+
+def github_escape(value: str, *, prop: bool = False) -> str:
+    """GitHub workflow-command escaping: `%`, CR and LF always; `:` and `,` too in a property value."""
+    value = value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    if prop:
+        value = value.replace(":", "%3A").replace(",", "%2C")
+    return value
+
+
+def to_github(result: LintResult) -> str:
+    """One GitHub Actions annotation per finding: `::warning title=rule,file=…,line=…,col=…,…::message`."""
+    lines = []
+    for finding in result.findings:
+        start, end = _range(finding)
+        properties = {"title": finding.rule, "file": finding.file, "line": start.line, "col": start.column,
+                      "endLine": end.line, "endColumn": end.column}
+        rendered = ",".join(f"{key}={github_escape(str(value), prop=True)}" for key, value in properties.items())
+        lines.append(f"::{_GITHUB_COMMAND[finding.severity]} {rendered}::{github_escape(finding.message)}")
+    return "\n".join(lines)
+
+
+# XML 1.0 cannot carry most C0 controls (YAML can, escaped); ElementTree would write them and break the file.
+_XML_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _xml_text(text: str) -> str:
+    return _XML_ILLEGAL.sub("\ufffd", text)
+
+
+def to_junit(result: LintResult) -> str:
+    """JUnit XML: one test case per enabled rule; a rule with findings fails, listing them one a line."""
+    by_rule: dict[str, list[Finding]] = {}
+    for finding in result.findings:
+        by_rule.setdefault(finding.rule, []).append(finding)
+    enabled = [rule.id for rule in RULES.values()
+               if result.config.severities.get(rule.id, rule.severity) is not Severity.OFF]
+    # A finding from a rule that is not registered (should not happen) still gets its failing test case.
+    cases = enabled + [rule_id for rule_id in by_rule if rule_id not in enabled]
+    failures = sum(1 for rule_id in cases if rule_id in by_rule)
+    counts = {"tests": str(len(cases)), "failures": str(failures), "errors": "0", "skipped": "0"}
+    root = ET.Element("testsuites", {"name": "workbench lint", **counts})
+    suite = ET.SubElement(root, "testsuite", {"name": "workbench lint", **counts})
+    for rule_id in cases:
+        case = ET.SubElement(suite, "testcase", {"classname": "workbench.lint", "name": rule_id})
+        findings = by_rule.get(rule_id)
+        if not findings:
+            continue
+        worst = max(f.severity for f in findings)
+        failure = ET.SubElement(case, "failure", {"message": f"{len(findings)} finding(s)", "type": worst.label})
+        lines = []
+        for finding in findings:
+            start, _ = _range(finding)
+            lines.append(f"{finding.file}:{start.line}:{start.column} {finding.message}")
+        failure.text = _xml_text("\n".join(lines))
+    ET.indent(root)
+    return ET.tostring(root, encoding="unicode", xml_declaration=True)

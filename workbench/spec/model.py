@@ -183,6 +183,7 @@ class Spec:
     extensions: dict[str, Any]
     problems: tuple[Problem, ...]  # everything wrong that did not stop loading
     ref_targets: dict[str, Schema] = field(default_factory=dict, repr=False)  # model $ref → schema
+    resolver: Any = field(default=None, repr=False, compare=False)  # refs.Resolver, for raw-document walks
 
     @property
     def operations(self) -> tuple[Operation, ...]:
@@ -203,6 +204,19 @@ class Spec:
                     seen.add(name)
                     names.append(name)
         return names
+
+    def deref(self, value: Any, document: SourceDocument, pointer: str) -> tuple[Any, SourceDocument, str]:
+        """Follow a raw `$ref` object to its definition: (value, document, pointer) of what it names, or
+        the input unchanged when it is not a ref or the ref is broken (broken refs are already problems)."""
+        if isinstance(value, dict) and isinstance(value.get("$ref"), str) and self.resolver is not None:
+            from workbench.spec.refs import RefError
+
+            try:
+                target = self.resolver.follow(value["$ref"], document)
+            except RefError:
+                return value, document, pointer
+            return target.value, target.document, target.pointer
+        return value, document, pointer
 
     def resolve_schema(self, ref: str) -> Schema | None:
         """The normalised schema that a model `$ref` names (`#/components/schemas/X`, `other.yaml#/X`)."""

@@ -1,5 +1,18 @@
 """Every rule module; importing this package registers them all (one rule per function)."""
 
-from workbench.lint.rules import descriptions, naming, responses, safety, scope, structure
+from workbench.lint.rules import (
+    descriptions,
+    examples,
+    naming,
+    parameters,
+    responses,
+    safety,
+    schemas,
+    scope,
+    similarity,
+    structure,
+    values,
+)
 
-__all__ = ["descriptions", "naming", "responses", "safety", "scope", "structure"]
+__all__ = ["descriptions", "examples", "naming", "parameters", "responses", "safety", "schemas", "scope",
+           "similarity", "structure", "values"]

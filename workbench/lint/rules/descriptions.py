@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from workbench.lint.finding import Fix
 from workbench.lint.registry import Report, rule
 from workbench.spec.pointer import join
@@ -49,3 +51,71 @@ def parameter_description_missing(spec, context):
             if not _text(param.description):
                 yield Report(f"{param.location} parameter {param.name!r} has no description: the model guesses "
                              "its value", param.origin.document, param.origin.pointer)
+
+
+# Words that add nothing beyond the method, the path and the id.
+_FILLER = frozenset((
+    "a", "an", "the", "by", "for", "of", "to", "in", "on", "with", "from", "and", "or", "its", "it", "this", "that",
+    "given", "specific", "specified", "single", "one", "all", "id", "ids", "identifier", "details", "detail", "info",
+    "information", "data", "object", "objects", "resource", "resources", "record", "records", "item", "items",
+    "new", "existing", "endpoint", "operation", "api", "request", "method", "call", "using", "via", "based",
+    "get", "gets", "getting", "retrieve", "retrieves", "fetch", "fetches", "return", "returns", "read", "reads",
+    "list", "lists", "listing", "show", "shows", "create", "creates", "add", "adds", "update", "updates",
+    "modify", "modifies", "edit", "edits", "replace", "replaces", "delete", "deletes", "remove", "removes",
+    "put", "post", "patch", "head", "options", "trace", "s"))
+
+
+_WORD = re.compile(r"[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])")
+
+
+def _vocabulary(op) -> set[str]:
+    words: set[str] = set()
+    for text in (op.path, op.operation_id or "", op.method):
+        for word in _WORD.split(text):
+            if word:
+                low = word.lower()
+                words.update((low, low.rstrip("s"), low + "s", low + "es"))
+    return words
+
+
+def restates_signature(op, text: str) -> bool:
+    tokens = [t.lower() for t in _WORD.split(text) if t]
+    if not tokens or len(tokens) > 12:
+        return False
+    vocabulary = _vocabulary(op)
+    return all(t in vocabulary or t in _FILLER for t in tokens)
+
+
+@rule("operation-description-restates-signature", "warn", "descriptions",
+      "the text only restates the method, path or operationId")
+def operation_description_restates_signature(spec, context):
+    floor = int(context.config.threshold("description-min-chars"))
+    for op in spec.operations:
+        field = "description" if _text(op.description) else "summary"
+        text = _text(op.description) or _text(op.summary)
+        if len(text) >= floor and restates_signature(op, text):  # under the floor it is already "thin"
+            yield Report(f"{op.label()}: {text!r} only restates the method and path; say what it does for the "
+                         "caller, when to use it and what it returns", op.origin.document,
+                         join(op.origin.pointer, field))
+
+
+# A hint of when to call it, what comes back, or what it changes.
+_WHEN_TO_USE = re.compile(
+    r"\b(use (this|it|when|to|for|if)|when(ever)? you|if you|in order to|instead|rather than|returns?|returning|"
+    r"responds?|result(s|ing)?|side[- ]effects?|useful|helps?|lets? you|allows? you|so that|before|after|"
+    r"only if|requires?|must|needed|call (this|it)|you can|this will|will (return|create|delete|update|send)|"
+    r"yields?|gives?|provides?|produces?|outputs?)\b", re.I)
+
+
+@rule("operation-description-no-when-to-use", "info", "descriptions",
+      "no hint of when to use it, what it returns or what it changes")
+def operation_description_no_when_to_use(spec, context):
+    floor = int(context.config.threshold("description-min-chars"))
+    for op in spec.operations:
+        text = f"{_text(op.summary)} {_text(op.description)}".strip()
+        # Only substantive texts: a missing, thin or restating one is reported by its own rule already.
+        main = _text(op.description) or _text(op.summary)
+        if len(main) >= floor and not _WHEN_TO_USE.search(text) and not restates_signature(op, main):
+            field = "description" if _text(op.description) else "summary"
+            yield Report(f"{op.label()} says what it is but not when to call it, what it returns or what it "
+                         "changes", op.origin.document, join(op.origin.pointer, field))

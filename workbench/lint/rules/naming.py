@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 
 from workbench.lint.finding import Fix
@@ -58,3 +59,100 @@ def operation_id_reserved_word(spec, context):
         if op.operation_id and is_reserved_word(op.operation_id):
             yield Report(f"operationId {op.operation_id!r} is a reserved word in Python or JavaScript; generated "
                          "wrappers break", op.origin.document, join(op.origin.pointer, "operationId"))
+
+
+# Verbs an operation name can start with (after any namespace such as `repos/`).
+_VERBS = frozenset((
+    "get", "list", "create", "update", "delete", "remove", "add", "set", "search", "find", "fetch", "retrieve",
+    "read", "write", "put", "post", "patch", "replace", "check", "cancel", "refund", "send", "upload", "download",
+    "enable", "disable", "start", "stop", "run", "rerun", "restart", "approve", "reject", "accept", "decline",
+    "verify", "validate", "test", "sync", "import", "export", "generate", "issue", "revoke", "rotate", "reset",
+    "transfer", "merge", "close", "open", "reopen", "lock", "unlock", "archive", "unarchive", "publish", "unpublish",
+    "submit", "complete", "assign", "unassign", "invite", "block", "unblock", "follow", "unfollow", "star", "unstar",
+    "mark", "move", "copy", "rename", "restore", "review", "dismiss", "request", "render", "preview", "estimate",
+    "calculate", "compare", "connect", "disconnect", "register", "unregister", "subscribe", "unsubscribe", "upsert",
+    "apply", "execute", "invoke", "trigger", "redeliver", "ping", "login", "logout", "authorize", "authenticate",
+    "exchange", "terminate", "suspend", "unsuspend", "resume", "pause", "watch", "connect", "proxy", "count", "head",
+    "options", "query", "lookup", "describe", "attach", "detach", "pin", "unpin", "save", "load", "clear", "mute",
+    "unmute", "report", "confirm", "capture", "charge", "void", "purge", "process", "track", "notify", "share",
+    "schedule", "reschedule", "upgrade", "downgrade", "install", "uninstall", "deploy", "redeploy", "scale", "grant",
+    "deny", "claim", "release", "retry", "create_or_update", "list_for", "delete_for", "add_or_update", "batch",
+    "bulk", "is", "has", "can", "convert", "parse", "translate", "transcribe", "embed", "moderate", "classify", "edit",
+    "submit", "retrieve", "modify", "change", "toggle", "fork", "mirror", "authorize", "verify", "gets", "lists"))
+_HASHLIKE = r"(?i)^(?:[0-9a-f]{8,}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$"
+_MASHUP_METHOD = r"(?i)(^|[_\-.])(get|put|post|delete|patch|head|options)$"
+
+
+def _first_word(op_id: str) -> str:
+    last = re.split(r"[/.:]", op_id)[-1]
+    parts = re.split(r"[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])", last)
+    return next((p.lower() for p in parts if p), "")
+
+
+@rule("operation-id-opaque", "warn", "naming", "operationIds that tell the model nothing: no verb, hashes, op1")
+def operation_id_opaque(spec, context):
+    for op in spec.operations:
+        op_id = op.operation_id
+        if not op_id:
+            continue
+        last = re.split(r"[/.:]", op_id)[-1]
+        if re.match(_HASHLIKE, last):
+            why = "looks like a hash"
+        elif re.fullmatch(r"(?i)(op|operation|fn|func|endpoint|api|method|call|action)[_\-]?\d*", last):
+            why = "is a placeholder"
+        elif re.search(_MASHUP_METHOD, last) and ("_" in last or "-" in last):
+            why = "is a path mash-up with the method at the end"
+        elif _first_word(op_id) not in _VERBS:
+            why = f"does not start with a verb ({_first_word(op_id)!r})"
+        else:
+            continue
+        suggestion = derive_operation_id(op.method, op.path)
+        yield Report(f"operationId {op_id!r} {why}: the model reads the name first (suggested: {suggestion})",
+                     op.origin.document, join(op.origin.pointer, "operationId"),
+                     Fix(join(op.origin.pointer, "operationId"), suggestion, f"rename to {suggestion}"))
+
+
+_READ_SYNONYMS = ("get", "fetch", "retrieve", "read")
+
+
+def _style(op_id: str) -> str:
+    last = re.split(r"[/.:]", op_id)[-1]
+    if "_" in last:
+        return "snake_case"
+    if "-" in last:
+        return "kebab-case"
+    if last[:1].isupper():
+        return "PascalCase"
+    return "camelCase" if any(c.isupper() for c in last) else "lowercase"
+
+
+@rule("operation-id-inconsistent-style", "info", "naming",
+      "operationIds mix casing styles or synonyms for reading (get/fetch/retrieve/read)")
+def operation_id_inconsistent_style(spec, context):
+    ids = [op for op in spec.operations if op.operation_id]
+    if len(ids) < 3:
+        return
+    styles = defaultdict(list)
+    for op in ids:
+        style = _style(op.operation_id)
+        if style != "lowercase":  # one-word ids fit every style
+            styles[style].append(op)
+    if len(styles) > 1:
+        main = max(styles, key=lambda s: len(styles[s]))
+        for style, ops in styles.items():
+            if style != main:
+                for op in ops:
+                    yield Report(f"operationId {op.operation_id!r} is {style} while most are {main}",
+                                 op.origin.document, join(op.origin.pointer, "operationId"))
+    verbs = defaultdict(list)
+    for op in ids:
+        word = _first_word(op.operation_id)
+        if word in _READ_SYNONYMS:
+            verbs[word].append(op)
+    if len(verbs) > 1:
+        main = max(verbs, key=lambda v: len(verbs[v]))
+        for word, ops in verbs.items():
+            if word != main:
+                for op in ops:
+                    yield Report(f"operationId {op.operation_id!r} reads with {word!r} while most use {main!r}",
+                                 op.origin.document, join(op.origin.pointer, "operationId"))

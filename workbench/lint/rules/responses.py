@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from workbench.lint.registry import Report, rule
 from workbench.spec.pointer import join
 
@@ -32,3 +34,98 @@ def default_only_responses(spec, context):
     for op in spec.operations:
         if op.responses and all(r.status == "default" for r in op.responses):
             yield Report(f"{op.label()} has only a `default` response", op.origin.document, _where(op))
+
+
+def _has_schema(response) -> bool:
+    return any(media.schema is not None for media in response.content.values())
+
+
+@rule("success-response-schema-missing", "warn", "responses", "2xx responses (other than 204) have a schema")
+def success_response_schema_missing(spec, context):
+    for op in spec.operations:
+        if op.method == "head":
+            continue
+        for response in op.responses:
+            if response.status.startswith("2") and response.status not in ("204", "205") and not _has_schema(response):
+                yield Report(f"{op.label()}: response {response.status} has no schema: the model cannot plan its "
+                             "next call from the result", response.origin.document, response.origin.pointer)
+
+
+_STRUCTURED = ("application/problem+json", "application/json", "+json", "application/xml", "+xml")
+
+
+@rule("error-schema-unstructured", "info", "responses", "error responses have a schema (or problem+json)")
+def error_schema_unstructured(spec, context):
+    for op in spec.operations:
+        for response in op.responses:
+            if not (response.status[:1] in "45" or response.status == "default"):
+                continue
+            if _has_schema(response) or any(m.endswith(_STRUCTURED) for m in response.content):
+                continue
+            yield Report(f"error response {response.status} has no schema: the agent cannot parse what went wrong",
+                         response.origin.document, response.origin.pointer)
+
+
+_PAGING = frozenset(("limit", "page", "per_page", "perpage", "page_size", "pagesize", "cursor", "offset", "after",
+                     "before", "starting_after", "ending_before", "next", "page_token", "pagetoken", "max_results",
+                     "maxresults", "top", "skip", "continue", "marker", "start", "count", "size", "first", "last"))
+
+
+# Object envelopes whose array property is the page of results.
+_PAGE_KEYS = frozenset(("data", "items", "results", "entries", "records", "values", "list", "elements", "nodes",
+                        "edges", "collection", "objects", "hits", "rows"))
+
+
+# Envelope properties that say "this is one page of several".
+_PAGING_MARKERS = frozenset(("has_more", "hasmore", "next", "next_cursor", "nextcursor", "cursor", "next_page",
+                             "nextpage", "page", "total", "total_count", "totalcount", "count", "links", "_links",
+                             "pagination", "paging", "meta", "next_page_token", "nextpagetoken", "next_token",
+                             "continuation", "continuation_token", "offset", "limit", "last_id", "first_id"))
+
+
+def _key(name: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower().replace("-", "_")
+
+
+def _returns_list(spec, op) -> bool:
+    resource = op.path.rstrip("/").rsplit("/", 1)[-1].lower().replace("-", "_")
+    for response in op.responses:
+        if not response.status.startswith("2"):
+            continue
+        for media in response.content.values():
+            schema = media.schema
+            if isinstance(schema, dict) and "$ref" in schema:
+                schema = spec.resolve_schema(schema["$ref"]) or schema
+            if not isinstance(schema, dict):
+                continue
+            kind = schema.get("type")
+            if kind == "array" or (isinstance(kind, list) and "array" in kind):
+                return True
+            properties = schema.get("properties") or {}
+            if not {_key(name) for name in properties} & _PAGING_MARKERS:
+                continue  # an object that merely holds an array (an order's line items) is not a page
+            for name, prop in properties.items():
+                if name.lower() not in _PAGE_KEYS and name.lower() != resource:
+                    continue
+                if isinstance(prop, dict) and "$ref" in prop:
+                    prop = spec.resolve_schema(prop["$ref"]) or prop
+                if isinstance(prop, dict) and prop.get("type") == "array":
+                    return True
+    return False
+
+
+@rule("pagination-undocumented", "info", "responses",
+      "list operations have documented limit/cursor/page parameters")
+def pagination_undocumented(spec, context):
+    for op in spec.operations:
+        if op.method != "get" or op.path.rstrip("/").endswith("}") or not _returns_list(spec, op):
+            continue
+        paging = [p for p in op.parameters if p.location == "query" and p.name.lower().replace("-", "_") in _PAGING]
+        if not paging:
+            yield Report(f"{op.label()} returns a list but takes no limit/cursor/page parameter: the agent pulls "
+                         "everything or stops at page 1", op.origin.document, op.origin.pointer)
+        else:
+            for param in paging:
+                if not (param.description and param.description.strip()):
+                    yield Report(f"paging parameter {param.name!r} of {op.label()} is not described",
+                                 param.origin.document, param.origin.pointer)

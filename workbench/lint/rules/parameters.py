@@ -1,0 +1,38 @@
+"""Argument lists: accuracy falls as they grow."""
+
+from __future__ import annotations
+
+from workbench.lint.registry import Report, rule
+
+
+def arguments(spec, op) -> tuple[int, int]:
+    """(all, required) arguments the tool would have: parameters plus top-level body properties."""
+    total = len(op.parameters)
+    required = sum(1 for p in op.parameters if p.required)
+    body = op.request_body
+    if body is not None:
+        for media in body.content.values():
+            schema = media.schema
+            if isinstance(schema, dict) and "$ref" in schema:
+                schema = spec.resolve_schema(schema["$ref"]) or schema
+            if isinstance(schema, dict) and isinstance(schema.get("properties"), dict):
+                total += len(schema["properties"])
+                if body.required and isinstance(schema.get("required"), list):
+                    required += len(schema["required"])
+            elif schema is not None:
+                total += 1
+                required += 1 if body.required else 0
+            break
+    return total, required
+
+
+@rule("too-many-parameters", "warn", "parameters", "more arguments (or required arguments) than the thresholds")
+def too_many_parameters(spec, context):
+    most = int(context.config.threshold("max-parameters"))
+    most_required = int(context.config.threshold("max-required-parameters"))
+    for op in spec.operations:
+        total, required = arguments(spec, op)
+        if total > most or required > most_required:
+            yield Report(f"{op.label()} takes {total} arguments ({required} required; thresholds {most} and "
+                         f"{most_required}): accuracy falls with long argument lists — split it or group "
+                         "arguments", op.origin.document, op.origin.pointer)

@@ -1,0 +1,256 @@
+"""Values an agent must get right: enums hidden in prose, numbers without units, strings without formats,
+ids without a source. These are where generated calls validate yet mean the wrong thing."""
+
+from __future__ import annotations
+
+import re
+
+from workbench.lint.finding import Fix
+from workbench.lint.registry import Report, rule
+from workbench.lint.schemas import SchemaSite, schema_sites
+from workbench.spec.pointer import join
+
+_INPUT_ROLES = ("parameter", "request")
+
+
+def words(name: str) -> list[str]:
+    """`unitPriceCents`, `unit_price_cents`, `unit-price-cents` → [unit, price, cents]."""
+    return [w.lower() for w in re.split(r"[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", name) if w]
+
+
+def _types(schema: dict) -> set[str]:
+    kind = schema.get("type")
+    if isinstance(kind, str):
+        return {kind}
+    return {k for k in kind if isinstance(k, str)} if isinstance(kind, list) else set()
+
+
+def _report_pointer(site: SchemaSite) -> str:
+    """Parameter findings point at the parameter, not at its `schema` child."""
+    if site.role == "parameter" and site.depth == 0 and not site.via_ref and site.pointer.endswith("/schema"):
+        return site.pointer[: -len("/schema")]
+    return site.pointer
+
+
+def _input_scalars(spec):
+    for site in schema_sites(spec):
+        if site.role in _INPUT_ROLES and site.name and not site.composition:
+            yield site
+
+
+# -- enum-in-prose --------------------------------------------------------------------------------------
+
+_TRIGGER = re.compile(r"\b(one of|either|possible values?|allowed values?|valid values?|supported values?|"
+                      r"accepted values?|available values?|values? (?:are|is|can be|must be)|can be|must be|"
+                      r"options? (?:are|is)|set to|any of)\b", re.I)
+_EXAMPLE_CUE = re.compile(r"\b(e\.g\.|eg\.|for example|for instance|such as|like|example)\s*[:,]?\s*$", re.I)
+_QUOTED = re.compile(r"`([^`\s]{1,40})`|\"([^\"\s]{1,40})\"|'([^'\s]{1,40})'")
+_BARE_LIST = re.compile(r"(?:one of|either|possible values?|allowed values?|valid values?|supported values?|"
+                        r"accepted values?|values? (?:are|is))\s*[:(]?\s*"
+                        r"([A-Za-z0-9_.\-]+(?:\s*(?:,|\bor\b|\|)\s*(?:or\s+)?[A-Za-z0-9_.\-]+)+)", re.I)
+_PIPES = re.compile(r"(?<![\w|])([A-Za-z0-9_.\-]+(?:\s*\|\s*[A-Za-z0-9_.\-]+)+)(?![\w|])")
+_NOT_VALUES = frozenset(("and", "or", "the", "a", "an", "of", "to", "is", "be", "null", "none", "default", "etc"))
+
+
+def prose_enum(description: str) -> list[str]:
+    """Allowed values listed in prose ("one of `a`, `b`", "possible values: a, b", "a | b | c"), or []."""
+    for sentence in re.split(r"(?<=[.;])\s+|\n", description):
+        trigger = _TRIGGER.search(sentence)
+        if trigger is None:
+            continue
+        tail = sentence[trigger.start():]
+        if _EXAMPLE_CUE.search(sentence[: trigger.start()]) or re.search(r"\b(e\.g\.|for example|such as)", tail, re.I):
+            continue
+        quoted = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(tail)]
+        values = _dedupe(quoted)
+        if len(values) < 2:
+            bare = _BARE_LIST.search(tail)
+            values = _dedupe(re.split(r"\s*(?:,|\bor\b|\|)\s*(?:or\s+)?", bare.group(1))) if bare else []
+        values = [v.strip(".") for v in values if v.strip(".") and v.lower().strip(".") not in _NOT_VALUES]
+        if len(values) >= 2:
+            return values
+    pipes = _PIPES.search(description)
+    if pipes:
+        values = _dedupe(re.split(r"\s*\|\s*", pipes.group(1)))
+        if len(values) >= 2 and not all(v.isdigit() for v in values):
+            return values
+    return []
+
+
+def _dedupe(values: list[str]) -> list[str]:
+    out: list[str] = []
+    for value in values:
+        if value and value not in out:
+            out.append(value)
+    return out
+
+
+def _typed(values: list[str], types: set[str]) -> list | None:
+    if types & {"integer", "number"} and not types & {"string"}:
+        try:
+            return [int(v) if "integer" in types else float(v) for v in values]
+        except ValueError:
+            return None  # prose names words for a number: not a list of its values
+    return values
+
+
+@rule("enum-in-prose", "warn", "parameters",
+      "the description lists the allowed values but the schema declares no enum")
+def enum_in_prose(spec, context):
+    for site in _input_scalars(spec):
+        schema = site.schema
+        types = _types(schema)
+        if "enum" in schema or "const" in schema or types & {"boolean", "object"} or not site.description:
+            continue
+        if "array" in types:
+            items = schema.get("items")
+            if not isinstance(items, dict) or "enum" in items or "$ref" in items:
+                continue
+            target, enum_at, types = items, join(site.pointer, "items", "enum"), _types(items)
+        else:
+            target, enum_at = schema, join(site.pointer, "enum")
+        if any(k in target for k in ("$ref", "allOf", "anyOf", "oneOf")):
+            continue
+        values = prose_enum(site.description)
+        typed = _typed(values, types) if values else None
+        if typed:
+            shown = ", ".join(str(v) for v in typed)
+            yield Report(f"{site.name!r} lists its allowed values in prose ({shown}) but declares no enum: the "
+                         "model cannot be constrained and will invent values", site.document, _report_pointer(site),
+                         Fix(enum_at, typed, f"declare enum: [{shown}]"))
+
+
+@rule("enum-values-unexplained", "info", "parameters", "an enum whose values are explained nowhere")
+def enum_values_unexplained(spec, context):
+    for site in _input_scalars(spec):
+        enum = site.schema.get("enum")
+        if not isinstance(enum, list) or len([v for v in enum if v is not None]) < 2:
+            continue
+        if site.description and site.description.strip():
+            continue
+        shown = ", ".join(str(v) for v in enum[:6]) + (", …" if len(enum) > 6 else "")
+        yield Report(f"{site.name!r} is one of {shown}, with no description saying what each means: the model "
+                     "picks codes at random", site.document, _report_pointer(site))
+
+
+# -- numeric-unit-missing --------------------------------------------------------------------------------
+
+# Quantities whose unit changes the meaning of a number that validates either way.
+_QUANTITY = frozenset((
+    "timeout", "duration", "interval", "ttl", "delay", "age", "period", "expiry", "expiration", "lifetime",
+    "retention", "wait", "elapsed", "latency", "backoff", "cooldown", "size", "amount", "price", "cost", "fee",
+    "balance", "weight", "height", "width", "depth", "distance", "radius", "speed", "budget", "salary", "tax",
+    "discount", "temperature", "capacity", "quota", "bandwidth", "memory", "storage", "threshold", "frequency"))
+# `page_size`, `batch_size`: counts, not measures.
+_COUNT_QUALIFIERS = frozenset(("page", "batch", "chunk", "sample", "max", "min", "pool", "queue", "team", "group",
+                               "window", "font", "step", "heap"))
+_LIMIT_QUALIFIERS = frozenset(("time", "size", "memory", "storage", "bandwidth", "spending", "spend", "budget"))
+_UNIT_WORDS = frozenset((
+    "ms", "msec", "msecs", "millis", "millisecond", "milliseconds", "us", "micros", "microseconds", "ns",
+    "nanoseconds", "s", "sec", "secs", "second", "seconds", "min", "mins", "minute", "minutes", "h", "hr", "hrs",
+    "hour", "hours", "day", "days", "week", "weeks", "month", "months", "year", "years", "b", "byte", "bytes", "kb",
+    "mb", "gb", "tb", "kib", "mib", "gib", "tib", "kilobytes", "megabytes", "gigabytes", "bits", "kbps", "mbps",
+    "cents", "cent", "pennies", "micros", "usd", "eur", "gbp", "jpy", "currency", "pct", "percent", "percentage",
+    "ratio", "fraction", "g", "grams", "gram", "kg", "kgs", "lb", "lbs", "oz", "mm", "cm", "m", "km", "meters",
+    "metres", "miles", "mi", "ft", "feet", "inches", "in", "px", "pixels", "pt", "celsius", "fahrenheit", "kelvin",
+    "epoch", "unix", "hz", "count", "num", "number", "items", "points", "minor"))
+_UNIT_TEXT = re.compile(
+    r"(\b(ms|msec|milli-?seconds?|micro-?seconds?|nano-?seconds?|seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|"
+    r"weeks?|months?|years?|bytes?|kilobytes?|megabytes?|gigabytes?|terabytes?|bits?|[KMGT]i?B|cents?|"
+    r"minor units?|currency|dollars?|euros?|pounds?|yen|USD|EUR|GBP|ISO[ -]?4217|percent(age)?|per ?cent|grams?|"
+    r"kilograms?|kg|lbs?|ounces?|oz|millimet(er|re)s?|centimet(er|re)s?|met(er|re)s?|kilomet(er|re)s?|km|miles?|"
+    r"inches|feet|pixels?|px|points?|degrees?|celsius|fahrenheit|kelvin|ISO[ -]?8601|RFC ?3339|epoch|unix time|"
+    r"Hz|hertz|count of|number of)\b|%|\b\d+\s?(ms|s|m|h|d)\b)", re.I)
+_SELF_DESCRIBING_FORMATS = frozenset(("duration", "date-time", "date", "time", "unix-time", "timestamp"))
+
+
+def is_quantity(name: str) -> bool:
+    parts = words(name)
+    if not parts or _UNIT_WORDS & set(parts):
+        return False
+    last = parts[-1]
+    if last == "limit":
+        return len(parts) > 1 and parts[-2] in _LIMIT_QUALIFIERS
+    if last in _QUANTITY:
+        return not (last == "size" and len(parts) > 1 and parts[-2] in _COUNT_QUALIFIERS)
+    return False
+
+
+@rule("numeric-unit-missing", "warn", "parameters",
+      "a number named like a quantity states no unit in its name, description or format")
+def numeric_unit_missing(spec, context):
+    # Every role: a result in milliseconds read as seconds misleads the next call just as much.
+    for site in schema_sites(spec):
+        if not site.name or site.composition:
+            continue
+        if not _types(site.schema) & {"integer", "number"} or not is_quantity(site.name):
+            continue
+        if str(site.schema.get("format", "")).lower() in _SELF_DESCRIBING_FORMATS:
+            continue
+        if site.description and _UNIT_TEXT.search(site.description):
+            continue
+        yield Report(f"{site.name!r} is a quantity with no unit in its name, description or format (seconds or "
+                     "milliseconds? cents or dollars?): say it in the description or the name", site.document,
+                     _report_pointer(site))
+
+
+# -- string-format-missing -------------------------------------------------------------------------------
+
+_FORMAT_BY_WORD = {"email": "email", "url": "uri", "uri": "uri", "href": "uri", "uuid": "uuid", "guid": "uuid",
+                   "date": "date", "datetime": "date-time", "timestamp": "date-time"}
+_FORMAT_TEXT = re.compile(r"\b(ISO[ -]?8601|RFC ?3339|RFC ?5322|RFC ?3986|YYYY|format|UUID|e-?mail address|URL of|"
+                          r"https?://)", re.I)
+
+
+def expected_format(name: str) -> str | None:
+    parts = words(name)
+    if not parts:
+        return None
+    last = parts[-1]
+    if last in _FORMAT_BY_WORD:
+        return _FORMAT_BY_WORD[last]
+    if last == "at" and len(parts) > 1 and parts[-2] not in ("look", "point", "where"):
+        return "date-time"  # created_at, updatedAt
+    if last == "time" and len(parts) > 1:
+        return "date-time"
+    if last in ("since", "until") and len(parts) == 1:
+        return "date-time"
+    if last in ("after", "before", "since", "until") and len(parts) > 1 and parts[-2].endswith("ed"):
+        return "date-time"  # placedAfter, updated_since
+    return None
+
+
+@rule("string-format-missing", "info", "parameters",
+      "a string named like a date, time, email, URI or UUID has no format or pattern")
+def string_format_missing(spec, context):
+    for site in _input_scalars(spec):
+        schema = site.schema
+        if _types(schema) != {"string"} or any(k in schema for k in ("format", "pattern", "enum", "const")):
+            continue
+        expected = expected_format(site.name)
+        if expected is None or (site.description and _FORMAT_TEXT.search(site.description)):
+            continue
+        yield Report(f"{site.name!r} looks like a {expected} but is a free string: declare `format: {expected}` "
+                     "(or a pattern)", site.document, _report_pointer(site),
+                     Fix(join(site.pointer, "format"), expected, f"set format: {expected}"))
+
+
+# -- id-param-no-source ----------------------------------------------------------------------------------
+
+_SOURCE_TEXT = re.compile(r"\b(from|returned|returns?|obtain\w*|retriev\w*|see|given by|found in|provided by|"
+                          r"listed|lists?|comes? from|get it|use the|which you can|response|operation|endpoint|call)\b|"
+                          r"\b(GET|POST)\s+/|`\w+`", re.I)
+
+
+@rule("id-param-no-source", "info", "parameters", "an id parameter never says which operation yields it")
+def id_param_no_source(spec, context):
+    for op in spec.operations:
+        for param in op.parameters:
+            parts = words(param.name)
+            if param.location not in ("path", "query") or not parts or parts[-1] not in ("id", "ids"):
+                continue
+            if param.description and _SOURCE_TEXT.search(param.description):
+                continue
+            yield Report(f"{param.location} parameter {param.name!r} does not say where its value comes from "
+                         "(which operation returns it): agents must chain calls to get ids", param.origin.document,
+                         param.origin.pointer)

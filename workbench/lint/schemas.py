@@ -1,0 +1,162 @@
+"""Walk the schemas an agent meets — parameters, request bodies, responses — in the raw documents, so
+every finding has an exact place. A `$ref`'d schema is visited once per role, at its definition."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from workbench.spec import Operation, SourceDocument, Spec, SpecVersion
+from workbench.spec.pointer import join, lookup
+
+_COMPOSITIONS = ("allOf", "anyOf", "oneOf")
+
+
+@dataclass(frozen=True, slots=True)
+class SchemaSite:
+    """One schema node as an agent would meet it."""
+
+    operation: Operation  # the first operation that reaches it
+    role: str  # "parameter" | "request" | "response"
+    document: SourceDocument
+    pointer: str  # where the schema is defined ($ref followed); findings about the schema go here
+    schema: dict
+    name: str | None  # the parameter or property name, when it is one
+    description: str | None  # the description a reader sees: use site, then definition
+    required: bool
+    depth: int  # object/array nesting below the parameter or body root
+    via_ref: bool  # reached through a `$ref` (a shared definition)
+    recursive: bool  # a `$ref` back to one of its own ancestors
+    composition: bool  # a member of allOf/anyOf/oneOf
+    in_composition: int  # how many oneOf/anyOf enclose it
+
+
+def _raw(document: SourceDocument, pointer: str) -> Any:
+    try:
+        return lookup(document.data, pointer)
+    except KeyError:
+        return None
+
+
+def schema_sites(spec: Spec) -> list[SchemaSite]:
+    """Every schema node reachable from the operations, in a stable order (cached on the spec)."""
+    cached = _CACHE.get(id(spec))
+    if cached is not None and cached[0] is spec:
+        return cached[1]
+    sites: list[SchemaSite] = []
+    seen: set[tuple[str, str, str]] = set()
+    swagger = spec.version is SpecVersion.SWAGGER_2_0
+    for op in spec.operations:
+        for param in op.parameters:
+            doc, at = param.origin.document, param.origin.pointer
+            raw_param = _raw(doc, at)
+            if not isinstance(raw_param, dict):
+                continue
+            if swagger:
+                roots = [(raw_param, at)]
+            else:
+                roots = [(raw_param.get("schema"), join(at, "schema"))]
+                roots += [(m.get("schema"), join(at, "content", media, "schema"))
+                          for media, m in (raw_param.get("content") or {}).items() if isinstance(m, dict)]
+            for raw, pointer in roots:
+                _walk(spec, op, "parameter", doc, pointer, raw, param.name, param.description, param.required,
+                      sites, seen)
+        body = op.request_body
+        if body is not None:
+            doc, at = body.origin.document, body.origin.pointer
+            raw_body = _raw(doc, at)
+            if swagger and isinstance(raw_body, dict) and raw_body.get("in") == "formData":
+                for param in _swagger_form_params(spec, op):
+                    _walk(spec, op, "request", param[0], param[1], param[2], param[2].get("name"),
+                          param[2].get("description"), bool(param[2].get("required")), sites, seen)
+            elif swagger and isinstance(raw_body, dict):
+                _walk(spec, op, "request", doc, join(at, "schema"), raw_body.get("schema"), None,
+                      raw_body.get("description"), True, sites, seen)
+            elif isinstance(raw_body, dict):
+                for media, m in (raw_body.get("content") or {}).items():
+                    if isinstance(m, dict):
+                        _walk(spec, op, "request", doc, join(at, "content", media, "schema"), m.get("schema"),
+                              None, raw_body.get("description"), True, sites, seen)
+        for response in op.responses:
+            doc, at = response.origin.document, response.origin.pointer
+            raw_response = _raw(doc, at)
+            if not isinstance(raw_response, dict):
+                continue
+            if swagger:
+                roots = [(raw_response.get("schema"), join(at, "schema"))]
+            else:
+                roots = [(m.get("schema"), join(at, "content", media, "schema"))
+                         for media, m in (raw_response.get("content") or {}).items() if isinstance(m, dict)]
+            for raw, pointer in roots:
+                _walk(spec, op, "response", doc, pointer, raw, None, None, False, sites, seen)
+    _CACHE.clear()  # one spec at a time: the GUI re-lints the edited spec, the CLI lints one
+    _CACHE[id(spec)] = (spec, sites)
+    return sites
+
+
+_CACHE: dict[int, tuple[Spec, list[SchemaSite]]] = {}
+
+
+def _swagger_form_params(spec: Spec, op: Operation) -> list[tuple[SourceDocument, str, dict]]:
+    found = []
+    item_at = op.origin.pointer.rsplit("/", 1)[0]
+    for holder in (item_at, op.origin.pointer):
+        raw_list = _raw(op.origin.document, join(holder, "parameters"))
+        for i, raw in enumerate(raw_list if isinstance(raw_list, list) else []):
+            value, doc, pointer = spec.deref(raw, op.origin.document, f"{holder}/parameters/{i}")
+            if isinstance(value, dict) and value.get("in") == "formData":
+                found.append((doc, pointer, value))
+    return found
+
+
+def _walk(spec: Spec, op: Operation, role: str, document: SourceDocument, pointer: str, raw: Any,
+          name: str | None, description: str | None, required: bool, sites: list[SchemaSite],
+          seen: set[tuple[str, str, str]]) -> None:
+    # (document, pointer, raw, name, use-site description, required, depth, via_ref, ancestors, composition,
+    #  enclosing unions)
+    stack = [(document, pointer, raw, name, description, required, 0, False, (), False, 0)]
+    while stack:
+        doc, at, node, nm, use_description, req, depth, via_ref, ancestors, composition, unions = stack.pop()
+        if not isinstance(node, dict):
+            continue
+        target, tdoc, tat = spec.deref(node, doc, at)
+        is_ref = target is not node
+        if not isinstance(target, dict):
+            continue
+        recursive = (tdoc.name, tat) in ancestors
+        if is_ref and not use_description:
+            use_description = node.get("description")  # 3.1 allows a description beside $ref
+        key = (tdoc.name, tat, role)
+        if key in seen and not recursive:
+            continue
+        seen.add(key)
+        text = use_description if isinstance(use_description, str) and use_description.strip() else target.get(
+            "description")
+        site = SchemaSite(op, role, tdoc, tat, target, nm, text if isinstance(text, str) else None, req, depth,
+                          via_ref or is_ref, recursive, composition, unions)
+        sites.append(site)
+        if recursive:
+            continue
+        here = (*ancestors, (tdoc.name, tat))
+        children = []
+        properties = target.get("properties")
+        if isinstance(properties, dict):
+            required_names = target.get("required") if isinstance(target.get("required"), list) else []
+            for prop, sub in properties.items():
+                children.append((tdoc, join(tat, "properties", prop), sub, prop, None, prop in required_names,
+                                 depth + 1, via_ref or is_ref, here, False, unions))
+        items = target.get("items")
+        if isinstance(items, dict):
+            children.append((tdoc, join(tat, "items"), items, nm, None, False, depth + 1, via_ref or is_ref, here,
+                             False, unions))
+        additional = target.get("additionalProperties")
+        if isinstance(additional, dict):
+            children.append((tdoc, join(tat, "additionalProperties"), additional, None, None, False, depth + 1,
+                             via_ref or is_ref, here, False, unions))
+        for keyword in _COMPOSITIONS:
+            members = target.get(keyword)
+            if isinstance(members, list):
+                for i, sub in enumerate(members):
+                    children.append((tdoc, f"{tat}/{keyword}/{i}", sub, nm, None, req, depth, via_ref or is_ref,
+                                     here, True, unions + (keyword != "allOf")))
+        stack.extend(reversed(children))
