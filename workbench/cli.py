@@ -6,6 +6,7 @@ Exit codes: 0 success; 2 the input could not be used (one line on stderr, never 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import sys
@@ -126,6 +127,9 @@ def _default(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # A command builds one large acyclic tree and exits: collecting cycles every 700 allocations only costs
+    # time (about 10% of a lint of a 4 MB spec).
+    gc.set_threshold(50_000, 50, 100)
     parser = _build_parser()
     args = parser.parse_args(argv)
     handler = {"info": _info, "lint": _lint, "audit": _audit}.get(args.command, _default)

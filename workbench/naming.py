@@ -25,8 +25,20 @@ def is_reserved_word(name: str) -> bool:
     return keyword.iskeyword(name) or name in JS_RESERVED
 
 
-def _words(text: str) -> list[str]:
-    return [w for w in re.split(r"[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])", text) if w]
+_WORD_BOUNDARY = re.compile(r"[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_NAMESPACE = re.compile(r"[/.:]")
+
+
+def split_words(text: str) -> list[str]:
+    """Words of an identifier or a text, as written: `unitPriceCents`, `unit_price-cents`, `HTTPServer`
+    and `unit price cents` all split at the same places."""
+    return [w for w in _WORD_BOUNDARY.split(text) if w]
+
+
+def last_segment(operation_id: str) -> str:
+    """`repos/get` → `get`; `Files.upload` → `upload`: the part after any namespace."""
+    return _NAMESPACE.split(operation_id)[-1]
+
 
 
 def _camel(words: list[str]) -> str:
@@ -45,9 +57,9 @@ def derive_operation_id(method: str, path: str) -> str:
     verb = _VERBS.get(method.lower(), method.lower())
     if verb == "get" and not ends_with_param:
         verb = "list"
-    name = verb + _camel([w for s in statics for w in _words(s)])
+    name = verb + _camel([w for s in statics for w in split_words(s)])
     if params:
-        name += "By" + "And".join(_camel(_words(p)) for p in params)
+        name += "By" + "And".join(_camel(split_words(p)) for p in params)
     name = re.sub(r"[^A-Za-z0-9_-]", "", name)
     if not name or not name[0].isalpha():
         name = "op" + name

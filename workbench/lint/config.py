@@ -24,7 +24,7 @@ DEFAULT_THRESHOLDS: dict[str, float] = {
     "tool-budget": 40,
     "max-parameters": 15,
     "max-required-parameters": 7,
-    "similarity": 0.8,
+    "similarity": 0.85,
 }
 
 

@@ -15,7 +15,9 @@ from workbench.spec.errors import Problem, SpecError
 from workbench.spec.pointer import escape
 from workbench.spec.yaml_parse import SpanEntry
 
-_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\],:]|[^\s{}\[\],:"]+', re.S)
+# Strings use the "unrolled loop" form: runs of plain characters are consumed in one step, not one by one.
+# Commas and colons are not tokens at all: in a valid object, keys and values simply alternate.
+_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[{}\[\]]|[^\s{}\[\],:"]+', re.S)
 
 
 def parse_json(text: str, file: str) -> tuple[Any, bool]:
@@ -62,15 +64,13 @@ def index_json(text: str, file: str, *, find_duplicates: bool = False) -> tuple[
         token = match.group()
         first = token[0]
         start = match.start()
-        if first in ",:":
-            if first == "," and stack and stack[-1].is_map:
-                stack[-1].expect_key = True
-            continue
         if first in "}]":
             frame = stack.pop()
             entry = index.get(frame.pointer)
             key_start, key_end = (entry[2], entry[3]) if entry else (-1, -1)
             index[frame.pointer] = (frame.start, match.end(), key_start, key_end, "map" if frame.is_map else "seq")
+            if stack and stack[-1].is_map:
+                stack[-1].expect_key = True
             continue
         top = stack[-1] if stack else None
         if top is not None and top.expect_key:
@@ -96,4 +96,6 @@ def index_json(text: str, file: str, *, find_duplicates: bool = False) -> tuple[
             stack.append(_Frame(first == "{", pointer, start))
         else:
             index[pointer] = (start, match.end(), key_start, key_end, "json" if first == '"' else "plain")
+            if top is not None and top.is_map:
+                top.expect_key = True
     return index, problems

@@ -10,7 +10,6 @@ are not chains: their `$ref`s stay refs in the model, so cycles are kept as cycl
 from __future__ import annotations
 
 import os
-import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -55,6 +54,7 @@ class Resolver:
         self.documents: dict[str, SourceDocument] = {self._key_for_path(root.path): root}
         self.problems: list[Problem] = []
         self._reported: set[tuple[str, str]] = set()
+        self._followed: dict[tuple[str, str], Target | RefError] = {}
 
     # -- public ------------------------------------------------------------------------------------
 
@@ -68,6 +68,21 @@ class Resolver:
             return None
 
     def follow(self, ref: str, base: SourceDocument) -> Target:
+        """The non-ref value `ref` leads to from `base` (memoised: big specs repeat the same refs thousands
+        of times); raises RefError."""
+        key = (base.name, ref)
+        known = self._followed.get(key)
+        if known is None:
+            try:
+                known = self._follow(ref, base)
+            except RefError as exc:
+                known = exc
+            self._followed[key] = known
+        if isinstance(known, RefError):
+            raise known
+        return known
+
+    def _follow(self, ref: str, base: SourceDocument) -> Target:
         seen: set[tuple[str, str]] = set()
         target = self._resolve_once(ref, base)
         while isinstance(target.value, dict) and isinstance(target.value.get("$ref"), str):
@@ -152,6 +167,8 @@ class Resolver:
     def _remote_document(self, url: str) -> SourceDocument:
         document = self.documents.get(url)
         if document is None:
+            import urllib.request  # only when the user allowed remote refs: it costs 40 ms at start-up
+
             try:
                 with urllib.request.urlopen(url, timeout=_REMOTE_TIMEOUT_S) as answer:
                     text = answer.read().decode("utf-8-sig")

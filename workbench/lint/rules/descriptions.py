@@ -6,6 +6,7 @@ import re
 
 from workbench.lint.finding import Fix
 from workbench.lint.registry import Report, rule
+from workbench.naming import split_words
 from workbench.spec.pointer import join
 
 SKELETON = "TODO: say what this does, when to use it, what it returns and any side effects."
@@ -65,21 +66,17 @@ _FILLER = frozenset((
     "put", "post", "patch", "head", "options", "trace", "s"))
 
 
-_WORD = re.compile(r"[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])")
-
-
 def _vocabulary(op) -> set[str]:
     words: set[str] = set()
     for text in (op.path, op.operation_id or "", op.method):
-        for word in _WORD.split(text):
-            if word:
-                low = word.lower()
-                words.update((low, low.rstrip("s"), low + "s", low + "es"))
+        for word in split_words(text):
+            low = word.lower()
+            words.update((low, low.rstrip("s"), low + "s", low + "es"))
     return words
 
 
 def restates_signature(op, text: str) -> bool:
-    tokens = [t.lower() for t in _WORD.split(text) if t]
+    tokens = [t.lower() for t in split_words(text)]
     if not tokens or len(tokens) > 12:
         return False
     vocabulary = _vocabulary(op)

@@ -7,7 +7,14 @@ from collections import defaultdict
 
 from workbench.lint.finding import Fix
 from workbench.lint.registry import Report, rule
-from workbench.naming import derive_operation_id, is_reserved_word, is_valid_tool_name, sanitize_tool_name
+from workbench.naming import (
+    derive_operation_id,
+    is_reserved_word,
+    is_valid_tool_name,
+    last_segment,
+    sanitize_tool_name,
+    split_words,
+)
 from workbench.spec.pointer import join
 
 
@@ -84,9 +91,8 @@ _MASHUP_METHOD = r"(?i)(^|[_\-.])(get|put|post|delete|patch|head|options)$"
 
 
 def _first_word(op_id: str) -> str:
-    last = re.split(r"[/.:]", op_id)[-1]
-    parts = re.split(r"[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])", last)
-    return next((p.lower() for p in parts if p), "")
+    parts = split_words(last_segment(op_id))
+    return parts[0].lower() if parts else ""
 
 
 @rule("operation-id-opaque", "warn", "naming", "operationIds that tell the model nothing: no verb, hashes, op1")
@@ -95,7 +101,7 @@ def operation_id_opaque(spec, context):
         op_id = op.operation_id
         if not op_id:
             continue
-        last = re.split(r"[/.:]", op_id)[-1]
+        last = last_segment(op_id)
         if re.match(_HASHLIKE, last):
             why = "looks like a hash"
         elif re.fullmatch(r"(?i)(op|operation|fn|func|endpoint|api|method|call|action)[_\-]?\d*", last):
@@ -116,7 +122,7 @@ _READ_SYNONYMS = ("get", "fetch", "retrieve", "read")
 
 
 def _style(op_id: str) -> str:
-    last = re.split(r"[/.:]", op_id)[-1]
+    last = last_segment(op_id)
     if "_" in last:
         return "snake_case"
     if "-" in last:

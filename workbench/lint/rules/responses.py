@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import re
-
 from workbench.lint.registry import Report, rule
+from workbench.naming import split_words
 from workbench.spec.pointer import join
 
 
@@ -84,7 +83,23 @@ _PAGING_MARKERS = frozenset(("has_more", "hasmore", "next", "next_cursor", "next
 
 
 def _key(name: str) -> str:
-    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower().replace("-", "_")
+    return "_".join(split_words(name)).lower()
+
+
+def returns_list(spec, op) -> bool:
+    """Does a 2xx response carry a list (an array, or a page envelope)? Asked by several rules, so the
+    answers for the spec being linted are kept (model objects compare by value, hence the identity check)."""
+    if _LIST_ANSWERS.get("spec") is not spec:
+        _LIST_ANSWERS.clear()
+        _LIST_ANSWERS["spec"] = spec
+    known = _LIST_ANSWERS.get(id(op))
+    if known is None or known[0] is not op:
+        known = (op, _returns_list(spec, op))
+        _LIST_ANSWERS[id(op)] = known
+    return known[1]
+
+
+_LIST_ANSWERS: dict = {}
 
 
 def _returns_list(spec, op) -> bool:
@@ -118,7 +133,7 @@ def _returns_list(spec, op) -> bool:
       "list operations have documented limit/cursor/page parameters")
 def pagination_undocumented(spec, context):
     for op in spec.operations:
-        if op.method != "get" or op.path.rstrip("/").endswith("}") or not _returns_list(spec, op):
+        if op.method != "get" or op.path.rstrip("/").endswith("}") or not returns_list(spec, op):
             continue
         paging = [p for p in op.parameters if p.location == "query" and p.name.lower().replace("-", "_") in _PAGING]
         if not paging:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from workbench.lint.registry import Report, rule
+from workbench.naming import last_segment
 
 APPROVAL_MARKERS = ("x-agent-requires-approval", "x-destructive", "x-mcp-destructive-hint", "x-destructive-hint")
 # Words in a description that warn a reader that the effect is destructive or cannot be undone.
@@ -26,7 +27,7 @@ def _is_destructive(op) -> bool:
         return True
     if op.method not in ("post", "put", "patch"):
         return False
-    if op.operation_id and _CONSTRUCTIVE_VERB.match(re.split(r"[/.:]", op.operation_id)[-1]):
+    if op.operation_id and _CONSTRUCTIVE_VERB.match(last_segment(op.operation_id)):
         return False
     last_static = [s for s in op.path.split("/") if s and not s.startswith("{")][-1:]
     names = [*last_static, op.operation_id or ""]

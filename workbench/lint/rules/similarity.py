@@ -1,30 +1,35 @@
 """near-duplicate-operations: two tools a model cannot tell apart (the first cause of tool confusion).
 
 Each operation is a bag of words (operationId split at case and separators, summary, description),
-weighted by TF-IDF; pairs whose cosine similarity reaches the threshold are reported. Words in more than
-a quarter of the operations carry almost no weight and are skipped when pairing, which keeps the pairing
-near-linear on specs with a thousand operations."""
+weighted by TF-IDF; pairs of the same kind (method, and list or single result) whose cosine similarity
+reaches the threshold are reported, once per operation. Scoring is exact; `similar_pairs` prunes the pairs
+that cannot reach the threshold, which keeps a thousand-operation spec in tens of milliseconds."""
 
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter, defaultdict
 
 from workbench.lint.registry import Report, rule
+from workbench.lint.rules.responses import returns_list
+from workbench.naming import split_words
 
 _STOP = frozenset(("a", "an", "the", "of", "to", "in", "on", "for", "and", "or", "is", "are", "be", "by", "with",
                    "this", "that", "it", "its", "as", "at", "from", "you", "your", "can", "will", "if", "all", "any"))
-_COMMON_SHARE = 0.25
 
 
 def _tokens(op) -> list[str]:
     text = " ".join(filter(None, (op.operation_id, op.summary, op.description)))
-    words = re.split(r"[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])", text)
-    return [w.lower().rstrip("s") if len(w) > 3 else w.lower() for w in words if w and w.lower() not in _STOP]
+    return [w.lower().rstrip("s") if len(w) > 3 else w.lower() for w in split_words(text) if w.lower() not in _STOP]
 
 
-def similar_pairs(operations, threshold: float) -> list[tuple[int, int, float]]:
+def similar_pairs(operations, threshold: float, kinds: list | None = None) -> list[tuple[int, int, float]]:
+    """Pairs (i, j, score), i < j, of operations of the same kind (default: the same method) whose texts
+    reach `threshold` cosine similarity.
+
+    Exact, but pruned: within a kind, a word shared by many operations is "common". The common words'
+    contribution to a dot product is at most the product of the two vectors' common-part norms (Cauchy-
+    Schwarz), so only pairs whose rare-word overlap plus that bound can reach the threshold are scored."""
     docs = [Counter(_tokens(op)) for op in operations]
     n = len(docs)
     df = Counter(token for doc in docs for token in doc)
@@ -34,22 +39,41 @@ def similar_pairs(operations, threshold: float) -> list[tuple[int, int, float]]:
         weights = {t: (1 + math.log(c)) * idf[t] for t, c in doc.items()}
         norm = math.sqrt(sum(w * w for w in weights.values())) or 1.0
         vectors.append({t: w / norm for t, w in weights.items()})
-    cap = max(2, int(_COMMON_SHARE * n)) if n > 8 else n
-    postings: dict[str, list[int]] = defaultdict(list)
-    for i, vector in enumerate(vectors):
-        for token in vector:
-            postings[token].append(i)
+    groups: dict[object, list[int]] = defaultdict(list)
+    for i, kind in enumerate(kinds or [op.method for op in operations]):
+        groups[kind].append(i)
     pairs = []
-    for i, vector in enumerate(vectors):
-        candidates: set[int] = set()
-        for token in vector:
-            if df[token] <= cap:
-                candidates.update(j for j in postings[token] if j > i)
-        for j in candidates:
-            other = vectors[j]
-            score = sum(w * other.get(t, 0.0) for t, w in vector.items())
-            if score >= threshold:
-                pairs.append((i, j, score))
+    for members in groups.values():
+        group_df = Counter(t for i in members for t in vectors[i])
+        cap = max(3, len(members) // 20)
+        rare_postings: dict[str, list[int]] = defaultdict(list)
+        common_norm: dict[int, float] = {}
+        for i in members:
+            common = 0.0
+            for token, weight in vectors[i].items():
+                if group_df[token] <= cap:
+                    rare_postings[token].append(i)
+                else:
+                    common += weight * weight
+            common_norm[i] = math.sqrt(common)
+        heavy = [i for i in members if common_norm[i] >= threshold]  # may match on common words alone
+        for i in members:
+            vector = vectors[i]
+            partial: dict[int, float] = defaultdict(float)
+            for token, weight in vector.items():
+                if group_df[token] <= cap:
+                    for j in rare_postings[token]:
+                        if j > i:
+                            partial[j] += weight * vectors[j][token]
+            candidates = {j for j, p in partial.items() if p + common_norm[i] * common_norm[j] >= threshold}
+            if common_norm[i] >= threshold:
+                candidates.update(j for j in heavy if j > i)
+            for j in candidates:
+                other = vectors[j]
+                score = sum(vector[t] * other[t] for t in vector.keys() & other.keys())
+                if score >= threshold:
+                    pairs.append((i, j, score))
+    pairs.sort()
     return pairs
 
 
@@ -57,8 +81,16 @@ def similar_pairs(operations, threshold: float) -> list[tuple[int, int, float]]:
 def near_duplicate_operations(spec, context):
     operations = spec.operations
     threshold = context.config.threshold("similarity")
-    for i, j, score in similar_pairs(operations, threshold):
+    matches: dict[int, list[tuple[float, int]]] = defaultdict(list)
+    # A DELETE is not mistaken for a GET, nor a list for one item: the verb and the result's shape tell them apart.
+    kinds = [(op.method, returns_list(spec, op)) for op in operations]
+    for i, j, score in similar_pairs(operations, threshold, kinds):
+        matches[j].append((score, i))  # reported on the later one, once, naming its closest twin
+    for j in sorted(matches):
+        score, i = max(matches[j])
         first, second = operations[i], operations[j]
-        yield Report(f"{second.label()} reads almost the same as {first.label()} (similarity {score:.2f}): the "
-                     "model will confuse them; say how they differ or drop one", second.origin.document,
+        more = len(matches[j]) - 1
+        also = f" and {more} other{'s' if more > 1 else ''}" if more else ""
+        yield Report(f"{second.label()} reads almost the same as {first.label()} (similarity {score:.2f}){also}: "
+                     "the model will confuse them; say how they differ or drop one", second.origin.document,
                      second.origin.pointer)

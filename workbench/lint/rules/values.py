@@ -8,14 +8,15 @@ import re
 from workbench.lint.finding import Fix
 from workbench.lint.registry import Report, rule
 from workbench.lint.schemas import SchemaSite, schema_sites
-from workbench.spec.pointer import join
+from workbench.naming import split_words
+from workbench.spec.pointer import join, lookup
 
 _INPUT_ROLES = ("parameter", "request")
 
 
 def words(name: str) -> list[str]:
     """`unitPriceCents`, `unit_price_cents`, `unit-price-cents` → [unit, price, cents]."""
-    return [w.lower() for w in re.split(r"[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", name) if w]
+    return [w.lower() for w in split_words(name)]
 
 
 def _types(schema: dict) -> set[str]:
@@ -40,39 +41,61 @@ def _input_scalars(spec):
 
 # -- enum-in-prose --------------------------------------------------------------------------------------
 
+# Phrases that introduce a closed list of values. Weaker ones ("set to", "must be", "the value is") read as
+# often about bounds, paths or other fields, and cost more false positives than they find.
 _TRIGGER = re.compile(r"\b(one of|either|possible values?|allowed values?|valid values?|supported values?|"
-                      r"accepted values?|available values?|values? (?:are|is|can be|must be)|can be|must be|"
-                      r"options? (?:are|is)|set to|any of)\b", re.I)
+                      r"accepted values?|available values?|values (?:are|include|can be)|"
+                      r"(?:have|has|takes?|accepts?) (?:the )?values|can be|options are)\b", re.I)
 _EXAMPLE_CUE = re.compile(r"\b(e\.g\.|eg\.|for example|for instance|such as|like|example)\s*[:,]?\s*$", re.I)
 _QUOTED = re.compile(r"`([^`\s]{1,40})`|\"([^\"\s]{1,40})\"|'([^'\s]{1,40})'")
 _BARE_LIST = re.compile(r"(?:one of|either|possible values?|allowed values?|valid values?|supported values?|"
                         r"accepted values?|values? (?:are|is))\s*[:(]?\s*"
                         r"([A-Za-z0-9_.\-]+(?:\s*(?:,|\bor\b|\|)\s*(?:or\s+)?[A-Za-z0-9_.\-]+)+)", re.I)
 _PIPES = re.compile(r"(?<![\w|])([A-Za-z0-9_.\-]+(?:\s*\|\s*[A-Za-z0-9_.\-]+)+)(?![\w|])")
+# Every _TRIGGER phrase contains one of these (lower case).
+_SENTENCE = re.compile(r"(?<!e\.g\.)(?<!i\.e\.)(?<=[.;])\s+|\n")
+_TRIGGER_WORDS = ("one of", "either", "value", "can be", "options are")
+_VALUE_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_\-]*\Z")
 _NOT_VALUES = frozenset(("and", "or", "the", "a", "an", "of", "to", "is", "be", "null", "none", "default", "etc"))
 
 
 def prose_enum(description: str) -> list[str]:
     """Allowed values listed in prose ("one of `a`, `b`", "possible values: a, b", "a | b | c"), or []."""
-    for sentence in re.split(r"(?<=[.;])\s+|\n", description):
-        trigger = _TRIGGER.search(sentence)
-        if trigger is None:
+    lowered = description.lower()
+    if "|" not in description and not any(word in lowered for word in _TRIGGER_WORDS):
+        return []  # the common case, decided by substring scans (the regex is far slower on long texts)
+    for sentence in _SENTENCE.split(description):
+        if not any(word in sentence.lower() for word in _TRIGGER_WORDS):
             continue
-        tail = sentence[trigger.start():]
-        if _EXAMPLE_CUE.search(sentence[: trigger.start()]) or re.search(r"\b(e\.g\.|for example|such as)", tail, re.I):
-            continue
-        quoted = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(tail)]
-        values = _dedupe(quoted)
-        if len(values) < 2:
-            bare = _BARE_LIST.search(tail)
-            values = _dedupe(re.split(r"\s*(?:,|\bor\b|\|)\s*(?:or\s+)?", bare.group(1))) if bare else []
-        values = [v.strip(".") for v in values if v.strip(".") and v.lower().strip(".") not in _NOT_VALUES]
-        if len(values) >= 2:
+        values = _values_in(sentence)
+        if values:
             return values
-    pipes = _PIPES.search(description)
+    pipes = _PIPES.search(description.replace("`", "")) if "|" in description else None
     if pipes:
         values = _dedupe(re.split(r"\s*\|\s*", pipes.group(1)))
         if len(values) >= 2 and not all(v.isdigit() for v in values):
+            return values
+    return []
+
+
+def _values_in(sentence: str) -> list[str]:
+    for trigger in _TRIGGER.finditer(sentence):
+        word = trigger.group().lower()
+        tail = sentence[trigger.start():]
+        if word == "can be" and not re.match(r"\s*:?\s*(one of\s*:?\s*)?[`'\"]", tail[len(word):]):
+            continue  # "can be set to empty if …", "can be used to …": not a list of values
+        if word == "either" and not re.search(r"(\b(be|is|are|to|set|of)\s+|^\W*|:\s*)$", sentence[: trigger.start()]):
+            continue  # "has either `marketing` or `BoxWorks` within its text": an example, not this field's values
+        if _EXAMPLE_CUE.search(sentence[: trigger.start()]) or re.search(r"\b(e\.g\.|for example|such as)", tail, re.I):
+            continue
+        values = _dedupe([next(g for g in m.groups() if g) for m in _QUOTED.finditer(tail)])
+        if len(values) < 2:
+            bare = _BARE_LIST.search(tail)
+            values = _dedupe(re.split(r"\s*(?:,|\bor\b|\|)\s*(?:or\s+)?", bare.group(1))) if bare else []
+            values = [v.strip(".") for v in values if v.strip(".") and v.lower().strip(".") not in _NOT_VALUES]
+        if any(not _VALUE_TOKEN.match(v) for v in values):
+            continue  # paths (`.status`), hosts, quantities (`4Gi`…): prose about something else
+        if len(values) >= 2:
             return values
     return []
 
@@ -83,6 +106,20 @@ def _dedupe(values: list[str]) -> list[str]:
         if value and value not in out:
             out.append(value)
     return out
+
+
+def _sibling_names(site: SchemaSite) -> set[str]:
+    """The property names of the object that holds `site` (and the site's own name)."""
+    names = {site.name} if site.name else set()
+    parent_at = site.pointer.rsplit("/properties/", 1)[0] if "/properties/" in site.pointer else None
+    if parent_at is not None:
+        try:
+            parent = lookup(site.document.data, parent_at)
+        except KeyError:
+            parent = None
+        if isinstance(parent, dict) and isinstance(parent.get("properties"), dict):
+            names.update(parent["properties"])
+    return names
 
 
 def _typed(values: list[str], types: set[str]) -> list | None:
@@ -112,6 +149,8 @@ def enum_in_prose(spec, context):
         if any(k in target for k in ("$ref", "allOf", "anyOf", "oneOf")):
             continue
         values = prose_enum(site.description)
+        if {v.lower() for v in values} & {n.lower() for n in _sibling_names(site)}:
+            continue  # "one of `server_url`, `connector_id` must be provided": about fields, not values
         typed = _typed(values, types) if values else None
         if typed:
             shown = ", ".join(str(v) for v in typed)
@@ -140,7 +179,12 @@ _QUANTITY = frozenset((
     "timeout", "duration", "interval", "ttl", "delay", "age", "period", "expiry", "expiration", "lifetime",
     "retention", "wait", "elapsed", "latency", "backoff", "cooldown", "size", "amount", "price", "cost", "fee",
     "balance", "weight", "height", "width", "depth", "distance", "radius", "speed", "budget", "salary", "tax",
-    "discount", "temperature", "capacity", "quota", "bandwidth", "memory", "storage", "threshold", "frequency"))
+    "discount", "temperature", "capacity", "quota", "bandwidth", "memory", "storage", "frequency"))
+# A description that places the number on a scale of its own needs no unit ("between 0 and 2", "a multiple of
+# the original speed", "relative weight in the ranking").
+_DIMENSIONLESS_TEXT = re.compile(r"\b(between -?\d|in the range|range of|multiple of|multiplier|factor|ratio|scale|"
+                                 r"score|probability|fraction|coefficient|relative|normali[sz]ed|ranking|rank|"
+                                 r"priority|affinity|sampling|percentile|weighting)\b", re.I)
 # `page_size`, `batch_size`: counts, not measures.
 _COUNT_QUALIFIERS = frozenset(("page", "batch", "chunk", "sample", "max", "min", "pool", "queue", "team", "group",
                                "window", "font", "step", "heap"))
@@ -187,8 +231,11 @@ def numeric_unit_missing(spec, context):
             continue
         if str(site.schema.get("format", "")).lower() in _SELF_DESCRIBING_FORMATS:
             continue
-        if site.description and _UNIT_TEXT.search(site.description):
+        if site.description and (_UNIT_TEXT.search(site.description) or _DIMENSIONLESS_TEXT.search(site.description)):
             continue
+        bounds = (site.schema.get("minimum"), site.schema.get("maximum"))
+        if all(isinstance(b, (int, float)) for b in bounds) and bounds[1] <= 100:
+            continue  # a bounded small scale (0–1, 1–100): a score or a weight, not a measure
         yield Report(f"{site.name!r} is a quantity with no unit in its name, description or format (seconds or "
                      "milliseconds? cents or dollars?): say it in the description or the name", site.document,
                      _report_pointer(site))
