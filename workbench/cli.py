@@ -17,6 +17,7 @@ from workbench import __version__
 from workbench.examples import example_path
 from workbench.lint import RULES, LintConfig, Severity, find_config, lint, load_config
 from workbench.lint import report as lint_report
+from workbench.lint.score import score
 from workbench.spec import RefPolicy, Spec, SpecError, load_spec
 from workbench.summary import summarize
 
@@ -51,6 +52,12 @@ def _build_parser() -> argparse.ArgumentParser:
     lint.add_argument("--config", metavar="FILE", help="lint config (default: .workbench.yaml beside the spec)")
     lint.add_argument("--output", metavar="FILE", help="write the report here instead of stdout")
     _add_ref_options(lint)
+
+    score_cmd = commands.add_parser("score", help="the agent-readiness score (0-100) with its breakdown")
+    score_cmd.add_argument("spec", metavar="SPEC")
+    score_cmd.add_argument("--format", choices=("text", "json"), default="text")
+    score_cmd.add_argument("--config", metavar="FILE", help="lint config (default: .workbench.yaml beside the spec)")
+    _add_ref_options(score_cmd)
 
     audit = commands.add_parser("audit", help="the headless audit of a spec (default: the bundled example)")
     audit.add_argument("spec", metavar="SPEC", nargs="?")
@@ -98,6 +105,13 @@ def _lint(args: argparse.Namespace) -> int:
     return result.exit_code(Severity.parse(args.fail_severity))
 
 
+def _score(args: argparse.Namespace) -> int:
+    config = _config_for(args, args.spec)
+    result = score(lint(_load(args, args.spec), config))
+    print(result.to_json() if args.format == "json" else result.to_text())
+    return EXIT_OK
+
+
 def _emit(args: argparse.Namespace, text: str) -> None:
     if args.output:
         Path(args.output).write_text(text + "\n", encoding="utf-8")
@@ -132,7 +146,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     gc.set_threshold(50_000, 50, 100)
     parser = _build_parser()
     args = parser.parse_args(argv)
-    handler = {"info": _info, "lint": _lint, "audit": _audit}.get(args.command, _default)
+    handler = {"info": _info, "lint": _lint, "score": _score, "audit": _audit}.get(args.command, _default)
     try:
         return handler(args)
     except SpecError as exc:

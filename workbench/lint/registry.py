@@ -24,10 +24,13 @@ class Report:
 class Rule:
     id: str
     severity: Severity
-    category: str  # naming, descriptions, parameters, responses, safety, scope, structure
+    category: str  # one of CATEGORIES
     summary: str
     check: Callable[[Spec, Any], Iterator[Report]]  # (spec, LintContext) -> reports
 
+
+# The readiness score's categories, in the order reports show them.
+CATEGORIES = ("naming", "descriptions", "parameters", "responses", "safety", "scope")
 
 RULES: dict[str, Rule] = {}
 
@@ -36,6 +39,8 @@ def rule(rule_id: str, severity: str, category: str, summary: str):
     def register(check: Callable[[Spec, Any], Iterator[Report]]):
         if rule_id in RULES:
             raise ValueError(f"rule {rule_id} registered twice")
+        if category not in CATEGORIES:
+            raise ValueError(f"rule {rule_id}: unknown category {category!r}")
         RULES[rule_id] = Rule(rule_id, Severity.parse(severity), category, summary, check)
         return check
 

@@ -10,6 +10,7 @@ from workbench import __version__
 from workbench.lint.engine import LintResult
 from workbench.lint.finding import Finding, Severity
 from workbench.lint.registry import RULES
+from workbench.lint.score import score
 
 
 def _range(finding: Finding):
@@ -18,7 +19,7 @@ def _range(finding: Finding):
 
 
 def to_text(result: LintResult) -> str:
-    """`file:line:col severity code message`, 1-based, then one line of counts."""
+    """`file:line:col severity code message`, 1-based, one line of counts, then the readiness score."""
     lines = []
     for finding in result.findings:
         start, _ = _range(finding)
@@ -27,6 +28,8 @@ def to_text(result: LintResult) -> str:
     counts = ", ".join(f"{result.count(s)} {s.label}" for s in (Severity.ERROR, Severity.WARN, Severity.INFO,
                                                                    Severity.HINT))
     lines.append(f"{len(result.findings)} finding(s): {counts}")
+    if result.spec is not None:
+        lines += ["", score(result).to_text()]
     return "\n".join(lines)
 
 

@@ -85,7 +85,17 @@ _VERBS = frozenset((
     "schedule", "reschedule", "upgrade", "downgrade", "install", "uninstall", "deploy", "redeploy", "scale", "grant",
     "deny", "claim", "release", "retry", "create_or_update", "list_for", "delete_for", "add_or_update", "batch",
     "bulk", "is", "has", "can", "convert", "parse", "translate", "transcribe", "embed", "moderate", "classify", "edit",
-    "submit", "retrieve", "modify", "change", "toggle", "fork", "mirror", "authorize", "verify", "gets", "lists"))
+    "submit", "retrieve", "modify", "change", "toggle", "fork", "mirror", "authorize", "verify", "gets", "lists",
+    "buy", "sell", "pay", "purchase", "book", "reserve", "rent", "return", "ship", "deliver", "sign", "signup",
+    "signin", "signout", "log", "order", "checkout", "refresh", "reload", "resend", "reply", "respond", "answer",
+    "comment", "like", "unlike", "vote", "rate", "tag", "untag", "label", "filter", "sort", "aggregate", "analyze",
+    "analyse", "summarize", "summarise", "score", "predict", "detect", "extract", "encode", "decode", "encrypt",
+    "decrypt", "sign", "hash", "compress", "resize", "crop", "rotate", "fill", "flush", "drain", "cordon", "evict",
+    "patch", "bind", "unbind", "link", "unlink", "join", "leave", "kick", "ban", "unban", "hide", "unhide", "show",
+    "enqueue", "dequeue", "acknowledge", "ack", "nack", "snooze", "escalate", "resolve", "reassign", "merge",
+    "perform", "provision", "map", "diff", "regenerate", "rerequest", "re", "append", "trim", "activate",
+    "deactivate", "hangup", "refer", "place", "compact", "fetch", "call", "dial", "forward", "transfer"))
+_LONG_VERBS = tuple(v for v in _VERBS if len(v) >= 3)
 _HASHLIKE = r"(?i)^(?:[0-9a-f]{8,}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$"
 _MASHUP_METHOD = r"(?i)(^|[_\-.])(get|put|post|delete|patch|head|options)$"
 
@@ -93,6 +103,25 @@ _MASHUP_METHOD = r"(?i)(^|[_\-.])(get|put|post|delete|patch|head|options)$"
 def _first_word(op_id: str) -> str:
     parts = split_words(last_segment(op_id))
     return parts[0].lower() if parts else ""
+
+
+def _has_verb(op_id: str) -> bool:
+    """A verb where conventions put one: first in the name (`getPet`), after a resource prefix
+    (Azure's `StorageAccounts_Create`, `Paging_getSinglePages`), or as the namespace (`search/code`)."""
+    segments = [s for s in re.split(r"[/.:]", op_id) if s]
+    last = segments[-1] if segments else op_id
+    words = [w.lower() for w in split_words(last)]
+    candidates = words[:1]
+    if "_" in last:
+        candidates += [w.lower() for w in split_words(last.split("_", 1)[1])][:1]
+    if len(segments) > 1:
+        candidates += [w.lower() for w in split_words(segments[-2])][-1:]
+    if words[:1] == ["re"]:
+        candidates += words[1:2]
+    if any(c in _VERBS for c in candidates):
+        return True
+    # `Getorganizationspendlimit`: a verb run together with the rest is still a verb.
+    return bool(words) and any(words[0].startswith(v) and len(words[0]) > len(v) + 2 for v in _LONG_VERBS)
 
 
 @rule("operation-id-opaque", "warn", "naming", "operationIds that tell the model nothing: no verb, hashes, op1")
@@ -106,9 +135,9 @@ def operation_id_opaque(spec, context):
             why = "looks like a hash"
         elif re.fullmatch(r"(?i)(op|operation|fn|func|endpoint|api|method|call|action)[_\-]?\d*", last):
             why = "is a placeholder"
-        elif re.search(_MASHUP_METHOD, last) and ("_" in last or "-" in last):
+        elif re.search(_MASHUP_METHOD, last) and len(re.findall(r"[_\-.]", last)) >= 2:
             why = "is a path mash-up with the method at the end"
-        elif _first_word(op_id) not in _VERBS:
+        elif not _has_verb(op_id):
             why = f"does not start with a verb ({_first_word(op_id)!r})"
         else:
             continue

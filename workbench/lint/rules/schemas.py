@@ -20,7 +20,7 @@ _TYPED_BY = ("type", "enum", "const", "$ref", "allOf", "anyOf", "oneOf", "not", 
 MAX_TOOL_DEPTH = 8
 
 
-@rule("property-description-missing", "warn", "parameters", "request-body properties are described")
+@rule("property-description-missing", "warn", "descriptions", "request-body properties are described")
 def property_description_missing(spec, context):
     properties = [s for s in schema_sites(spec) if s.role == "request" and s.name and not s.composition and s.depth]
     if not properties:

@@ -9,14 +9,14 @@ from workbench.lint.registry import Report, rule
 _TEMPLATE = re.compile(r"\{([^{}]+)\}")
 
 
-@rule("unresolved-ref", "error", "structure", "every $ref resolves (remote and out-of-tree refs are refused)")
+@rule("unresolved-ref", "error", "parameters", "every $ref resolves (remote and out-of-tree refs are refused)")
 def unresolved_ref(spec, context):
     for problem in spec.problems:
         if problem.code.startswith("ref-"):
             yield Report(problem.message, spec.documents.get(problem.file, spec.root), problem.pointer)
 
 
-@rule("path-params-mismatch", "error", "structure", "path template variables and path parameters agree")
+@rule("path-params-mismatch", "error", "parameters", "path template variables and path parameters agree")
 def path_params_mismatch(spec, context):
     for op in spec.operations:
         in_template = _TEMPLATE.findall(op.path)
@@ -31,14 +31,14 @@ def path_params_mismatch(spec, context):
                              param.origin.pointer)
 
 
-@rule("servers-missing", "warn", "structure", "the spec names its servers (or host)")
+@rule("servers-missing", "warn", "safety", "the spec names its servers (or host)")
 def servers_missing(spec, context):
     if not spec.servers or all(s.url in ("", "/") for s in spec.servers):
         pointer = "/servers" if spec.root.has("/servers") else ""
         yield Report("no servers: calls and the mock need a base URL", spec.root, pointer)
 
 
-@rule("security-undeclared", "warn", "structure", "security schemes are declared")
+@rule("security-undeclared", "warn", "safety", "security schemes are declared")
 def security_undeclared(spec, context):
     if not spec.components.security_schemes:
         yield Report("no security schemes are declared: the harness cannot tell how to authenticate", spec.root, "")
