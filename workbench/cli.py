@@ -14,6 +14,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from workbench import __version__
+from workbench.edit import write_atomically
+from workbench.edit.diff import unified_diff
+from workbench.edit.fixes import DEFAULT_RULES as DEFAULT_FIX_RULES
+from workbench.edit.fixes import apply_fixes, quick_fixes
 from workbench.examples import example_path
 from workbench.lint import RULES, LintConfig, Severity, find_config, lint, load_config
 from workbench.lint import report as lint_report
@@ -58,6 +62,15 @@ def _build_parser() -> argparse.ArgumentParser:
     score_cmd.add_argument("--format", choices=("text", "json"), default="text")
     score_cmd.add_argument("--config", metavar="FILE", help="lint config (default: .workbench.yaml beside the spec)")
     _add_ref_options(score_cmd)
+
+    fix = commands.add_parser("fix", help="quick fixes for lint findings: a diff, or --apply to write them")
+    fix.add_argument("spec", metavar="SPEC")
+    fix.add_argument("--rule", action="append", metavar="ID",
+                     help=f"only this rule's fixes (repeatable; default: {', '.join(DEFAULT_FIX_RULES)})")
+    fix.add_argument("--apply", action="store_true", help="write the fixes (atomically) instead of showing them")
+    fix.add_argument("--format", choices=("diff", "json"), default="diff")
+    fix.add_argument("--config", metavar="FILE", help="lint config (default: .workbench.yaml beside the spec)")
+    _add_ref_options(fix)
 
     audit = commands.add_parser("audit", help="the headless audit of a spec (default: the bundled example)")
     audit.add_argument("spec", metavar="SPEC", nargs="?")
@@ -112,6 +125,36 @@ def _score(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _fix(args: argparse.Namespace) -> int:
+    unknown = sorted(set(args.rule or ()) - set(RULES))
+    if unknown:
+        raise SpecError(f"unknown rule(s): {', '.join(unknown)}", args.spec)
+    spec = _load(args, args.spec)
+    fixes = quick_fixes(spec, lint(spec, _config_for(args, args.spec)), args.rule)
+    outcomes = apply_fixes(fixes)
+    refused = {(fix.document.name, edit.pointer): reason for outcome in outcomes.values()
+               for edit, reason in outcome.refused for fix in fixes if edit in fix.edits}
+    for (name, pointer), reason in refused.items():
+        where = spec.documents[name].locate(pointer)
+        print(f"{name}:{where.start.line}:{where.start.column}: fix not applied: {reason}", file=sys.stderr)
+    changed = {name: outcome for name, outcome in outcomes.items() if outcome.applied}
+    if args.format == "json":
+        print(json.dumps([{"rule": fix.rule, "file": fix.document.name, "pointer": fix.edits[0].pointer,
+                           "old": fix.old, "new": fix.new,
+                           "applied": (fix.document.name, fix.edits[0].pointer) not in refused}
+                          for fix in fixes], indent=2, ensure_ascii=False))
+    elif not args.apply:
+        for name, outcome in changed.items():
+            sys.stdout.write(unified_diff(spec.documents[name].text, [s for _, s in outcome.applied], name))
+    if args.apply:
+        for name, outcome in changed.items():
+            document = outcome.document
+            write_atomically(document.path, document.text, bom=document.bom)
+            print(f"{name}: {len(outcome.applied)} edit(s) written", file=sys.stderr)
+        return EXIT_FINDINGS if refused else EXIT_OK
+    return EXIT_FINDINGS if changed else EXIT_OK
+
+
 def _emit(args: argparse.Namespace, text: str) -> None:
     if args.output:
         Path(args.output).write_text(text + "\n", encoding="utf-8")
@@ -146,7 +189,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     gc.set_threshold(50_000, 50, 100)
     parser = _build_parser()
     args = parser.parse_args(argv)
-    handler = {"info": _info, "lint": _lint, "score": _score, "audit": _audit}.get(args.command, _default)
+    handler = {"info": _info, "lint": _lint, "score": _score, "fix": _fix, "audit": _audit}.get(args.command,
+                                                                                                   _default)
     try:
         return handler(args)
     except SpecError as exc:

@@ -45,6 +45,14 @@ def _camel(words: list[str]) -> str:
     return "".join(w[:1].upper() + w[1:] for w in words)
 
 
+_NOT_PLURAL = ("ss", "us", "is", "details", "status", "settings", "metrics", "stats", "analytics", "news")
+
+
+def _plural(segment: str) -> bool:
+    word = split_words(segment)[-1].lower() if split_words(segment) else ""
+    return word.endswith("s") and not word.endswith(_NOT_PLURAL)
+
+
 def derive_operation_id(method: str, path: str) -> str:
     """A readable, stable name from method + path: GET /orders/{orderId}/refunds → listOrderRefunds…
 
@@ -55,7 +63,7 @@ def derive_operation_id(method: str, path: str) -> str:
     params = [s.strip("{}") for s in segments if s.startswith("{")]
     ends_with_param = bool(segments) and segments[-1].startswith("{")
     verb = _VERBS.get(method.lower(), method.lower())
-    if verb == "get" and not ends_with_param:
+    if verb == "get" and not ends_with_param and statics and _plural(statics[-1]):
         verb = "list"
     name = verb + _camel([w for s in statics for w in split_words(s)])
     if params:

@@ -185,7 +185,7 @@ def test_sarif_structure_and_content(outputs):
     by_rule = {item["ruleId"]: item for item in results}
     assert by_rule["operation-id-missing"]["properties"] == {
         "pointer": "/paths/~1customers~1{customerId}~1loyalty/get",
-        "suggestion": "set operationId to listCustomersLoyaltyByCustomerId"}
+        "suggestion": "set operationId to getCustomersLoyaltyByCustomerId"}
     assert by_rule["operation-id-tool-name-invalid"]["properties"]["suggestion"] == "rename to orders_create"
     assert sum(1 for item in results if "suggestion" in item["properties"]) == 7
 

@@ -10,10 +10,13 @@ from workbench.naming import split_words
 from workbench.spec.pointer import join
 
 SKELETON = "TODO: say what this does, when to use it, what it returns and any side effects."
+PLACEHOLDER_PREFIX = "TODO"
 
 
 def _text(value: str | None) -> str:
-    return " ".join((value or "").split())
+    """The text as a reader gets it; a placeholder (the skeleton quick fixes write) counts as no text."""
+    text = " ".join((value or "").split())
+    return "" if text.startswith(PLACEHOLDER_PREFIX) else text
 
 
 @rule("operation-description-missing", "error", "descriptions", "an operation has a summary or description")

@@ -49,10 +49,15 @@ def operation_id_duplicate(spec, context):
 @rule("operation-id-tool-name-invalid", "error", "naming",
       "operationId must match ^[a-zA-Z0-9_-]{1,64}$ and not start with a digit")
 def operation_id_tool_name_invalid(spec, context):
+    taken = {op.operation_id for op in spec.operations if op.operation_id}
     for op in spec.operations:
         op_id = op.operation_id
         if op_id and not is_valid_tool_name(op_id):
-            proposal = sanitize_tool_name(op_id)
+            proposal = base = sanitize_tool_name(op_id)
+            n = 2
+            while proposal in taken:
+                proposal, n = f"{base[:60]}_{n}", n + 1
+            taken.add(proposal)
             why = "is longer than 64 characters" if len(op_id) > 64 else (
                 "starts with a digit" if op_id[0].isdigit() else "has characters other than letters, digits, _ and -")
             yield Report(f"operationId {op_id!r} {why}: OpenAI, Anthropic and Gemini reject the whole tool list "

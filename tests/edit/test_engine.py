@@ -1,0 +1,250 @@
+"""Zero-noise edits: only the intended lines change, in the style of their surroundings, or the edit is
+refused with a reason."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from tests.conftest import corpus_dir
+from workbench.edit import Edit, apply_edits, plan_edit
+from workbench.edit.diff import unified_diff
+from workbench.edit.engine import EditRefused, apply_splices
+from workbench.spec import load_spec
+from workbench.spec.pointer import join, lookup
+from workbench.spec.source import parse_text
+
+
+def doc(text: str, name: str = "spec.yaml"):
+    return parse_text(text, Path(name), name)
+
+
+def changed_lines(old: str, new: str) -> tuple[list[str], list[str]]:
+    """(removed, added) lines, order kept: a crude diff that is enough when edits do not reorder lines."""
+    import difflib
+
+    removed, added = [], []
+    for line in difflib.ndiff(old.splitlines(True), new.splitlines(True)):
+        if line.startswith("- "):
+            removed.append(line[2:])
+        elif line.startswith("+ "):
+            added.append(line[2:])
+    return removed, added
+
+
+YAML = """# An API with comments, anchors, block scalars and flow maps.
+openapi: 3.1.0
+info:
+  title: Shop   # the public name
+  version: '1'
+  description: |
+    First line.
+    Second line.
+
+x-shared: &limit
+  name: limit
+  in: query
+paths:
+  /orders:
+    get:
+      summary: List orders
+      parameters:
+        - *limit
+        - name: status
+          in: query
+          schema: {type: string}
+      responses:
+        '200': {description: ok}
+"""
+
+
+def test_set_plain_scalar_keeps_the_comment():
+    outcome = apply_edits(doc(YAML), [Edit("/info/title", "Acme Shop")])
+    assert changed_lines(YAML, outcome.document.text) == (["  title: Shop   # the public name\n"],
+                                                          ["  title: Acme Shop   # the public name\n"])
+
+
+def test_block_scalar_stays_a_block_and_keeps_the_blank_line_after_it():
+    outcome = apply_edits(doc(YAML), [Edit("/info/description", "New first.\nNew second.\n")])
+    removed, added = changed_lines(YAML, outcome.document.text)
+    assert removed == ["    First line.\n", "    Second line.\n"]
+    assert added == ["    New first.\n", "    New second.\n"]
+    assert outcome.document.data["info"]["description"] == "New first.\nNew second.\n"
+
+
+def test_insert_description_after_summary_with_the_siblings_indentation():
+    outcome = apply_edits(doc(YAML), [Edit("/paths/~1orders/get/description", "Lists orders: newest first.",
+                                           after=("summary",))])
+    assert changed_lines(YAML, outcome.document.text) == (
+        [], ["      description: 'Lists orders: newest first.'\n"])
+    lines = outcome.document.text.splitlines()
+    assert lines[lines.index("      summary: List orders") + 1] == "      description: 'Lists orders: newest first.'"
+
+
+def test_insert_into_a_flow_mapping_and_a_sequence_item():
+    outcome = apply_edits(doc(YAML), [
+        Edit("/paths/~1orders/get/parameters/1/schema/enum", ["open", "closed"], after=("type",)),
+        Edit("/paths/~1orders/get/parameters/1/description", "Filter by status.", after=("in",))])
+    removed, added = changed_lines(YAML, outcome.document.text)
+    assert removed == ["          schema: {type: string}\n"]
+    assert added == ["          description: Filter by status.\n",
+                     "          schema: {type: string, enum: [open, closed]}\n"]
+
+
+def test_an_aliased_value_is_refused_with_a_reason():
+    outcome = apply_edits(doc(YAML), [Edit("/paths/~1orders/get/parameters/0/name", "max")])
+    assert outcome.applied == [] and "alias" in outcome.refused[0][1]
+    anchored = apply_edits(doc(YAML), [Edit("/x-shared/name", "max")])
+    assert anchored.applied == [] and "anchor" in anchored.refused[0][1]
+
+
+def test_crlf_and_bom_survive():
+    text = "openapi: 3.1.0\r\ninfo:\r\n  title: A\r\npaths: {}\r\n"
+    document = parse_text(text, Path("c.yaml"), "c.yaml", bom=True)
+    outcome = apply_edits(document, [Edit("/info/description", "Two\nlines", after=("title",)),
+                                     Edit("/info/title", "B")])
+    assert outcome.document.text == "openapi: 3.1.0\r\ninfo:\r\n  title: B\r\n  description: |-\r\n    Two\r\n" \
+                                    "    lines\r\npaths: {}\r\n"
+    assert outcome.document.bom
+
+
+def test_comment_after_a_value_blocks_a_multiline_rewrite():
+    with pytest.raises(EditRefused, match="comment"):
+        plan_edit(doc(YAML), Edit("/info/title", "two\nlines"))
+
+
+def test_document_separator_and_key_order_survive():
+    text = "---\nopenapi: 3.1.0\ninfo: {title: a, version: '1'}\npaths: {}\n...\n"
+    outcome = apply_edits(doc(text), [Edit("/info/title", "b")])
+    assert outcome.document.text == text.replace("title: a", "title: b")
+
+
+JSON = '{\n    "openapi": "3.0.3",\n    "paths": {\n        "/a": {\n            "get": {\n' \
+       '                "summary": "A",\n                "responses": {}\n            }\n        }\n    }\n}\n'
+
+
+def test_json_stays_json_with_its_indentation():
+    outcome = apply_edits(doc(JSON, "spec.json"), [
+        Edit("/paths/~1a/get/operationId", "getA", first=True),
+        Edit("/paths/~1a/get/tags", ["a"]),
+        Edit("/paths/~1a/get/summary", 'Say "hi"')])
+    new = outcome.document.text
+    assert json.loads(new)["paths"]["/a"]["get"] == {"operationId": "getA", "summary": 'Say "hi"', "responses": {},
+                                                     "tags": ["a"]}
+    removed, added = changed_lines(JSON, new)
+    assert removed == ['                "summary": "A",\n', '                "responses": {}\n']
+    assert added == ['                "operationId": "getA",\n', '                "summary": "Say \\"hi\\"",\n',
+                     '                "responses": {},\n', '                "tags": [\n', '                    "a"\n',
+                     '                ]\n']
+
+
+def test_undo_is_the_inverse_splice():
+    document = doc(YAML)
+    outcome = apply_edits(document, [Edit("/info/description", "Short.")])
+    (_, splice), = outcome.applied
+    assert splice.inverse(document.text).apply(outcome.document.text) == document.text
+
+
+def test_unified_diff_from_splices_matches_the_edit():
+    document = doc(YAML)
+    outcome = apply_edits(document, [Edit("/info/title", "Acme")])
+    diff = unified_diff(document.text, [s for _, s in outcome.applied], "spec.yaml")
+    assert diff == ("--- a/spec.yaml\n+++ b/spec.yaml\n@@ -1,7 +1,7 @@\n"
+                    " # An API with comments, anchors, block scalars and flow maps.\n openapi: 3.1.0\n info:\n"
+                    "-  title: Shop   # the public name\n+  title: Acme   # the public name\n"
+                    "   version: '1'\n   description: |\n     First line.\n")
+
+
+# -- properties -----------------------------------------------------------------------------------------
+
+_text = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), max_size=30) | st.sampled_from(
+    ["yes", "no", "on", "12", "1e3", "true", "null", "~", "a: b", "# x", "- item", "'q'", '"dq"', "x #y", " lead",
+     "trail ", "multi\nline", "multi\nline\n", "tab\there", "{flow}", "[x]", "@at", "`tick`", "", "é ü 中"])
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(value=_text, style=st.sampled_from(["plain", "'", '"', "|", ">", "flow", "json"]))
+def test_any_string_round_trips_in_any_style(value, style):
+    if style == "json":
+        text, name = '{\n  "info": {\n    "title": "old",\n    "version": "1"\n  }\n}\n', "s.json"
+    else:
+        written = {"plain": "old", "'": "'old'", '"': '"old"', "|": "|\n    old\n", ">": ">\n    old\n",
+                   "flow": "{x: old}"}[style]
+        text, name = f"info:\n  title: {written}\n  version: '1'\n", "s.yaml"
+    pointer = "/info/title/x" if style == "flow" else "/info/title"
+    document = doc(text, name)
+    try:
+        outcome = apply_edits(document, [Edit(pointer, value)])
+    except EditRefused:
+        assume(False)
+    if outcome.refused:
+        return  # refused with a reason: allowed, never sloppy
+    assert lookup(outcome.document.data, pointer) == value
+    (_, splice), = outcome.applied
+    assert outcome.document.text[: splice.start] == text[: splice.start]  # nothing before the span moved
+    assert outcome.document.text.endswith(text[splice.end :])  # nor after it
+
+
+@settings(max_examples=100, deadline=None)
+@given(data=st.data())
+def test_splice_diff_applies_back(data):
+    lines = [f"k{i}: v{i}\n" for i in range(data.draw(st.integers(3, 40)))]
+    text = "".join(lines)
+    keys = data.draw(st.lists(st.integers(0, len(lines) - 1), min_size=1, max_size=5, unique=True))
+    edits = [Edit(f"/k{k}", data.draw(st.sampled_from(["x", "two\nlines", "#", "v"]))) for k in keys]
+    document = doc(text)
+    outcome = apply_edits(document, edits)
+    diff = unified_diff(text, [s for _, s in outcome.applied], "s.yaml")
+    assert _patch(text, diff) == apply_splices(text, [s for _, s in outcome.applied])
+
+
+def _patch(text: str, diff: str) -> str:
+    """Apply a unified diff (no fuzz): the test's own reader, independent of the writer."""
+    old = text.splitlines(True)
+    out, cursor = [], 0
+    for line in diff.splitlines(True)[2:]:
+        if line.startswith("@@"):
+            start = int(line.split()[1][1:].split(",")[0])
+            count = line.split()[1].split(",")
+            first = start - 1 if len(count) == 1 or count[1] != "0" else start
+            out += old[cursor:first]
+            cursor = first
+        elif line.startswith(" "):
+            out.append(old[cursor])
+            cursor += 1
+        elif line.startswith("-"):
+            cursor += 1
+        elif line.startswith("+"):
+            out.append(line[1:])
+    return "".join(out + old[cursor:])
+
+
+# -- every corpus file ------------------------------------------------------------------------------------
+
+CORPUS = sorted(p.name for p in corpus_dir().iterdir() if p.suffix in (".json", ".yaml"))
+
+
+@pytest.mark.parametrize("name", CORPUS)
+def test_editing_one_description_in_every_corpus_file(name):
+    spec = load_spec(corpus_dir() / name)
+    operations = spec.operations or spec.webhook_operations
+    op = operations[len(operations) // 2]
+    document = op.origin.document
+    pointer = join(op.origin.pointer, "description")
+    value = "Edited: returns the thing.\nSecond line, with a colon: and a # hash."
+    outcome = apply_edits(document, [Edit(pointer, value, after=("summary",))])
+    assert outcome.refused == []
+    assert lookup(outcome.document.data, pointer) == value
+    (_, splice), = outcome.applied
+    new = outcome.document.text
+    assert new[: splice.start] == document.text[: splice.start]
+    assert new[splice.start + len(splice.text) :] == document.text[splice.end :]
+    # the untouched parts re-read identically, and the format is kept
+    assert outcome.document.format == document.format
+    if document.format == "yaml":
+        assert yaml.safe_load(new) is not None

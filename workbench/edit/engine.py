@@ -1,0 +1,358 @@
+"""Plan and apply zero-noise edits.
+
+An edit sets a value at a JSON pointer, or inserts a new key into an existing mapping. It becomes a
+`Splice` — replace `text[start:end]` — computed from the node's exact span and written in the style of
+its surroundings. After splicing, the whole document is parsed again and must equal the old data with
+exactly the edited values changed; otherwise the edit is refused with a reason, never applied sloppily.
+Undo is the inverse splice, which restores the original characters exactly.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from workbench.edit import render
+from workbench.spec.errors import SpecError
+from workbench.spec.pointer import escape, split
+from workbench.spec.source import SourceDocument, parse_text
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Set `value` at `pointer`. When the key does not exist yet, it is inserted into its parent mapping:
+    after the first of `after` that exists, else first (`first=True`) or last."""
+
+    pointer: str
+    value: Any
+    after: tuple[str, ...] = ()
+    first: bool = False
+
+
+@dataclass(frozen=True)
+class Splice:
+    start: int
+    end: int
+    text: str
+
+    def apply(self, source: str) -> str:
+        return source[: self.start] + self.text + source[self.end :]
+
+    def inverse(self, original: str) -> Splice:
+        """The splice that turns the edited text back into `original`, character for character."""
+        return Splice(self.start, self.start + len(self.text), original[self.start : self.end])
+
+
+class EditRefused(Exception):
+    def __init__(self, pointer: str, reason: str) -> None:
+        super().__init__(f"{pointer or '/'}: {reason}")
+        self.pointer = pointer
+        self.reason = reason
+
+
+@dataclass
+class EditOutcome:
+    document: SourceDocument  # the new document (the old one when nothing applied)
+    applied: list[tuple[Edit, Splice]] = field(default_factory=list)  # splices against the OLD text
+    refused: list[tuple[Edit, str]] = field(default_factory=list)
+
+
+_ANCHOR_OR_TAG = re.compile(r"(?:[&!][^\s]*\s+)+")
+_BLOCK_HEADER = re.compile(r"[|>][-+0-9]*")
+
+
+def apply_splices(text: str, splices: list[Splice]) -> str:
+    """Apply splices planned against the same text; later positions first so offsets stay valid, and, at
+    one position, in planning order."""
+    ordered = sorted(enumerate(splices), key=lambda item: (item[1].start, item[0]), reverse=True)
+    for _, splice in ordered:
+        text = splice.apply(text)
+    return text
+
+
+def apply_edits(document: SourceDocument, edits: list[Edit]) -> EditOutcome:
+    """Apply `edits` together; verified by one re-parse. If the batch does not verify, each edit is tried
+    alone so that only the ones that cannot be made cleanly are refused."""
+    planned: list[tuple[Edit, Splice]] = []
+    refused: list[tuple[Edit, str]] = []
+    spans: list[tuple[int, int]] = []
+    for edit in edits:
+        try:
+            splice = plan_edit(document, edit)
+        except EditRefused as exc:
+            refused.append((edit, exc.reason))
+            continue
+        if any(s < splice.end and splice.start < e for s, e in spans if splice.end > splice.start and e > s):
+            refused.append((edit, "overlaps another edit in the same batch"))
+            continue
+        spans.append((splice.start, splice.end))
+        planned.append((edit, splice))
+    if not planned:
+        return EditOutcome(document, [], refused)
+    new_document, problem = _verified(document, planned)
+    if new_document is not None:
+        return EditOutcome(new_document, planned, refused)
+    if len(planned) == 1:
+        return EditOutcome(document, [], [*refused, (planned[0][0], problem)])
+    applied: list[tuple[Edit, Splice]] = []
+    current = document
+    for edit, _ in planned:  # one at a time, against the text as it is now
+        outcome = apply_edits(current, [edit])
+        if outcome.applied:
+            applied.extend(outcome.applied)
+            current = outcome.document
+        refused.extend(outcome.refused)
+    return EditOutcome(current, applied, refused)
+
+
+def _verified(document: SourceDocument, planned: list[tuple[Edit, Splice]]) -> tuple[SourceDocument | None, str]:
+    text = apply_splices(document.text, [s for _, s in planned])
+    try:
+        new = parse_text(text, document.path, document.name, bom=document.bom)
+    except SpecError as exc:
+        return None, f"the edited text would not parse ({exc.message})"
+    expected = document.data
+    for edit, _ in planned:
+        expected = _with_value(expected, split(edit.pointer), edit.value)
+    if new.data != expected:
+        return None, _explain_mismatch(document, planned)
+    return new, ""
+
+
+def _explain_mismatch(document: SourceDocument, planned: list[tuple[Edit, Splice]]) -> str:
+    for edit, _ in planned:
+        if _anchored(document, edit.pointer) or _inside_alias(document, edit.pointer):
+            return "the value is shared through a YAML anchor/alias: editing it would change other places too"
+    return "re-reading the edited text gave a different document than intended"
+
+
+def _anchored(document: SourceDocument, pointer: str) -> bool:
+    """Does the node or one of its ancestors carry a YAML anchor (`&name`)?"""
+    probe = pointer
+    while probe:
+        entry = document.span(probe)
+        if entry is not None:
+            before = document.text[entry[3] : entry[0]] if entry[3] >= 0 else ""
+            if document.text.startswith("&", entry[0]) or "&" in before:
+                return True
+        probe = probe.rsplit("/", 1)[0]
+    return False
+
+
+def _inside_alias(document: SourceDocument, pointer: str) -> bool:
+    probe = pointer
+    while probe:
+        entry = document.span(probe)
+        if entry is not None and entry[4] == "alias":
+            return True
+        probe = probe.rsplit("/", 1)[0]
+    return False
+
+
+def _with_value(data: Any, tokens: list[str], value: Any) -> Any:
+    """A copy of `data` with `value` at `tokens`, copying only the containers along the path."""
+    if not tokens:
+        return value
+    head, rest = tokens[0], tokens[1:]
+    if isinstance(data, dict):
+        copy = dict(data)
+        copy[head] = _with_value(data.get(head), rest, value)
+        return copy
+    if isinstance(data, list):
+        copy = list(data)
+        copy[int(head)] = _with_value(data[int(head)], rest, value)
+        return copy
+    raise EditRefused("/" + "/".join(escape(t) for t in tokens), "the parent is not a mapping or a list")
+
+
+# -- planning ------------------------------------------------------------------------------------------
+
+def plan_edit(document: SourceDocument, edit: Edit) -> Splice:
+    tokens = split(edit.pointer)
+    if not tokens:
+        raise EditRefused(edit.pointer, "cannot replace the whole document")
+    if _inside_alias(document, edit.pointer):
+        raise EditRefused(edit.pointer, "the value is reached through a YAML alias: edit the anchored original")
+    if document.span(edit.pointer) is not None:
+        return _plan_set(document, edit)
+    parent_pointer = edit.pointer.rsplit("/", 1)[0]
+    parent = document.span(parent_pointer)
+    if parent is None or parent[4] != "map":
+        raise EditRefused(edit.pointer, "its parent is not an existing mapping")
+    return _plan_insert(document, edit, tokens[-1], parent_pointer)
+
+
+def _line_start(text: str, offset: int) -> int:
+    return text.rfind("\n", 0, offset) + 1
+
+
+def _column_prefix(text: str, offset: int) -> str:
+    """Whitespace as wide as the text before `offset` on its line (`  - ` becomes four spaces)."""
+    prefix = text[_line_start(text, offset) : offset]
+    return prefix if not prefix.strip() else re.sub(r"[^\t]", " ", prefix)
+
+
+def _in_flow(document: SourceDocument, pointer: str) -> bool:
+    parent = document.span(pointer.rsplit("/", 1)[0])
+    return parent is not None and document.text[parent[0] : parent[0] + 1] in ("{", "[")
+
+
+def _indent_unit(document: SourceDocument) -> str:
+    match = re.search(r"\n( +|\t+)\S", document.text[:20000])
+    if match is None:
+        return "  "
+    width = len(match.group(1))
+    return match.group(1) if match.group(1).startswith("\t") else " " * (width if width <= 4 else 2)
+
+
+def _plan_set(document: SourceDocument, edit: Edit) -> Splice:
+    text = document.text
+    start, end, key_start, _key_end, kind = document.span(edit.pointer)
+    value = edit.value
+    if document.format == "json":
+        if kind in ("map", "seq") and text[start] in "{[" and "\n" in text[start:end]:
+            indent = _indent_unit(document)
+            level = _column_prefix(text, key_start if key_start >= 0 else start)
+            return Splice(start, end, render.json_value(value, indent=indent, level_indent=level,
+                                                        newline=document.newline))
+        return Splice(start, end, render.json_value(value, indent=None, level_indent="", newline=document.newline))
+    written = text[start:end]
+    prefix = _ANCHOR_OR_TAG.match(written)
+    if prefix:
+        start += prefix.end()
+        written = written[prefix.end() :]
+    flow = _in_flow(document, edit.pointer)
+    if isinstance(value, list):
+        if kind == "seq" and not written.startswith("["):
+            raise EditRefused(edit.pointer, "replacing a block list is not supported; edit its items")
+        return Splice(start, end, render.yaml_flow_list(value))
+    if isinstance(value, dict):
+        raise EditRefused(edit.pointer, "replacing a mapping is not supported; edit its keys")
+    if kind in ("map", "seq"):
+        raise EditRefused(edit.pointer, "the node is a mapping or a list, not a single value")
+    if isinstance(value, str) and (kind in ("|", ">") or "\n" in value.rstrip("\n")):
+        if flow:
+            return Splice(start, end, render.yaml_double_quoted(value))
+        return _plan_block(document, edit, start, end, kind, written)
+    prefer = {"'": "'", '"': '"'}.get(kind, "plain")
+    return Splice(start, end, render.yaml_scalar(value, flow=flow, prefer=prefer))
+
+
+def _plan_block(document: SourceDocument, edit: Edit, start: int, end: int, kind: str, written: str) -> Splice:
+    text = document.text
+    key_start = document.span(edit.pointer)[2]
+    owner = key_start if key_start >= 0 else start
+    if kind in ("|", ">"):
+        lines = written.split("\n")
+        content = next((line for line in lines[1:] if line.strip()), "")
+        indent = content[: len(content) - len(content.lstrip(" "))] or _column_prefix(text, owner) + "  "
+        # Keep the blank lines a block scalar swallows at its end: they separate it from what follows.
+        body_end = start + len(written.rstrip("\n")) + 1 if written.rstrip("\n") != written else end
+        block = render.yaml_block_scalar(edit.value, indent, document.newline, style=kind)
+        if not block:
+            return Splice(start, end, render.yaml_double_quoted(edit.value))
+        return Splice(start, min(body_end, end), block)
+    line_end = text.find("\n", end)
+    rest = text[end : line_end if line_end >= 0 else len(text)]
+    if rest.strip():
+        raise EditRefused(edit.pointer, "a comment or text follows the value on its line; a block scalar would "
+                                        "swallow it")
+    indent = _column_prefix(text, owner) + _indent_unit(document)
+    block = render.yaml_block_scalar(edit.value, indent, document.newline)
+    if not block:
+        return Splice(start, end, render.yaml_double_quoted(edit.value))
+    return Splice(start, end, block.rstrip("\r\n"))  # the line's own line break follows
+
+
+def _plan_insert(document: SourceDocument, edit: Edit, key: str, parent_pointer: str) -> Splice:
+    text = document.text
+    parent_start, parent_end, *_ = document.span(parent_pointer)
+    parent = _lookup(document, parent_pointer)
+    children = [k for k in parent if document.span(f"{parent_pointer}/{escape(k)}") is not None]
+    anchor = next((k for k in edit.after if k in parent), None)
+    if document.format == "json":
+        return _insert_json(document, edit, key, parent_pointer, parent_start, parent_end, children, anchor)
+    if text[parent_start] == "{":
+        return _insert_yaml_flow(document, edit, key, parent_pointer, parent_start, parent_end, children)
+    if not children:
+        raise EditRefused(edit.pointer, "the mapping has no keys to take the indentation from")
+    first = document.span(f"{parent_pointer}/{escape(children[0])}")
+    indent = _column_prefix(text, first[2])
+    newline = document.newline
+    if anchor is not None:
+        at = _after_line(text, document.span(f"{parent_pointer}/{escape(anchor)}")[1])
+    elif edit.first:
+        at = _line_start(text, first[2])
+    else:
+        at = _after_line(text, document.span(f"{parent_pointer}/{escape(children[-1])}")[1])
+    rendered_key = render.yaml_scalar(key)
+    value = edit.value
+    if isinstance(value, str) and "\n" in value.rstrip("\n"):
+        block = render.yaml_block_scalar(value, indent + _indent_unit(document), newline)
+        line = f"{indent}{rendered_key}: {block}" if block else f"{indent}{rendered_key}: " \
+                                                                    f"{render.yaml_double_quoted(value)}{newline}"
+    elif isinstance(value, list):
+        line = f"{indent}{rendered_key}: {render.yaml_flow_list(value)}{newline}"
+    elif isinstance(value, dict):
+        raise EditRefused(edit.pointer, "inserting a mapping is not supported")
+    else:
+        line = f"{indent}{rendered_key}: {render.yaml_scalar(value)}{newline}"
+    if at == len(text) and text and not text.endswith("\n"):
+        line = newline + line.rstrip("\r\n")
+    return Splice(at, at, line)
+
+
+def _after_line(text: str, offset: int) -> int:
+    """The start of the line after the one that `offset` ends on (block scalars already end at one)."""
+    if offset > 0 and text[offset - 1] == "\n":
+        return offset
+    found = text.find("\n", offset)
+    return len(text) if found < 0 else found + 1
+
+
+def _insert_yaml_flow(document: SourceDocument, edit: Edit, key: str, parent_pointer: str, start: int, end: int,
+                      children: list[str]) -> Splice:
+    item = f"{render.yaml_scalar(key, flow=True)}: "
+    value = edit.value
+    if isinstance(value, list):
+        item += render.yaml_flow_list(value)
+    elif isinstance(value, dict):
+        raise EditRefused(edit.pointer, "inserting a mapping is not supported")
+    else:
+        item += render.yaml_scalar(value, flow=True) if not (isinstance(value, str) and "\n" in value) \
+            else render.yaml_double_quoted(value)
+    if not children:
+        inner = document.text[start + 1 : end - 1]
+        return Splice(start + 1, end - 1, f"{inner}{item}" if not inner.strip() else item)
+    last = document.span(f"{parent_pointer}/{escape(children[-1])}")
+    return Splice(last[1], last[1], f", {item}")
+
+
+def _insert_json(document: SourceDocument, edit: Edit, key: str, parent_pointer: str, start: int, end: int,
+                 children: list[str], anchor: str | None) -> Splice:
+    text = document.text
+    newline = document.newline
+    if not children:
+        pair = f"{json.dumps(key, ensure_ascii=False)}: {json.dumps(edit.value, ensure_ascii=False)}"
+        return Splice(start + 1, end - 1, pair)
+    first = document.span(f"{parent_pointer}/{escape(children[0])}")
+    multiline = "\n" in text[start : first[2]]
+    indent = _column_prefix(text, first[2]) if multiline else ""
+    rendered = render.json_value(edit.value, indent=_indent_unit(document) if multiline else None,
+                                 level_indent=indent, newline=newline)
+    pair = f"{json.dumps(key, ensure_ascii=False)}: {rendered}"
+    separator = ("," + newline + indent) if multiline else ", "
+    if anchor is None and edit.first:
+        return Splice(first[2], first[2], pair + separator)
+    sibling = anchor if anchor is not None else children[-1]
+    at = document.span(f"{parent_pointer}/{escape(sibling)}")[1]
+    return Splice(at, at, separator + pair)
+
+
+def _lookup(document: SourceDocument, pointer: str) -> Any:
+    node = document.data
+    for token in split(pointer):
+        node = node[int(token)] if isinstance(node, list) else node[token]
+    return node

@@ -1,0 +1,30 @@
+"""Saving a document: atomically (a temporary file in the same folder, then a rename), in the file's own
+encoding and byte-order mark, keeping the previous version as a backup when asked."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+
+def write_atomically(path: Path, text: str, *, bom: bool = False, backup: bool = False) -> None:
+    """Replace `path` with `text` so that readers see either the old file or the new one, never half."""
+    data = (b"\xef\xbb\xbf" if bom else b"") + text.encode("utf-8")
+    folder = path.parent
+    mode = path.stat().st_mode if path.exists() else None
+    if backup and path.exists():
+        shutil.copy2(path, path.with_name(path.name + ".bak"))
+    descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if mode is not None:
+            os.chmod(temporary, mode & 0o7777)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
