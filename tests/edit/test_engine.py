@@ -248,3 +248,53 @@ def test_editing_one_description_in_every_corpus_file(name):
     assert outcome.document.format == document.format
     if document.format == "yaml":
         assert yaml.safe_load(new) is not None
+
+
+@pytest.fixture
+def no_full_read(monkeypatch):
+    """Fail if the engine re-reads a whole document: these edits must be verified by their block alone."""
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the whole document was read again")
+
+    monkeypatch.setattr("workbench.edit.engine.parse_text", refuse)
+
+
+@pytest.mark.parametrize("name", [n for n in CORPUS if n.endswith(".yaml")])
+def test_quick_verification_gives_the_same_document_as_a_full_read(name, no_full_read):
+    """Edits verified by re-reading only their block must yield exactly the data and spans a full read gives."""
+    spec = load_spec(corpus_dir() / name)
+    document = spec.root
+    for op in (spec.operations or spec.webhook_operations)[:5]:
+        for pointer, value in ((join(op.origin.pointer, "description"), "Edited.\nTwo lines: yes # no"),
+                               (join(op.origin.pointer, "summary"), "A summary: short")):
+            outcome = apply_edits(document, [Edit(pointer, value, after=("summary", "operationId"), first=True)])
+            assert outcome.refused == []
+            full = parse_text(outcome.document.text, document.path, document.name)
+            assert outcome.document.data == full.data
+            assert outcome.document.index == full.index
+            document = outcome.document
+
+
+def test_quick_verification_handles_items_of_a_sequence(no_full_read):
+    text = "paths:\n  /a:\n    get:\n      parameters:\n        - name: q\n          in: query\n" \
+           "          description: old\n        - name: r\n          in: query\n"
+    document = doc(text)
+    outcome = apply_edits(document, [Edit("/paths/~1a/get/parameters/0/description", "new\nlines")])
+    full = parse_text(outcome.document.text, document.path, document.name)
+    assert outcome.document.data == full.data and outcome.document.index == full.index
+
+
+@pytest.mark.parametrize("name", ["github-api.github.com-2022-07-18.json", "box-openapi.json",
+                                  "oai-v3.0-petstore.json"])
+def test_quick_verification_of_json_gives_the_same_document(name, no_full_read):
+    spec = load_spec(corpus_dir() / name)
+    document = spec.root
+    for op in spec.operations[:4]:
+        pointer = join(op.origin.pointer, "description")
+        outcome = apply_edits(document, [Edit(pointer, "Edited: \"quoted\".\nTwo lines.", after=("summary",))])
+        assert outcome.refused == []
+        full = parse_text(outcome.document.text, document.path, document.name)
+        assert outcome.document.data == full.data
+        assert outcome.document.index == full.index
+        document = outcome.document

@@ -9,6 +9,7 @@ Undo is the inverse splice, which restores the original characters exactly.
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
 from dataclasses import dataclass, field
@@ -16,8 +17,10 @@ from typing import Any
 
 from workbench.edit import render
 from workbench.spec.errors import SpecError
-from workbench.spec.pointer import escape, split
+from workbench.spec.json_parse import index_json, parse_json
+from workbench.spec.pointer import escape, lookup, split
 from workbench.spec.source import SourceDocument, parse_text
+from workbench.spec.yaml_parse import parse_yaml
 
 
 @dataclass(frozen=True)
@@ -109,16 +112,132 @@ def apply_edits(document: SourceDocument, edits: list[Edit]) -> EditOutcome:
 
 def _verified(document: SourceDocument, planned: list[tuple[Edit, Splice]]) -> tuple[SourceDocument | None, str]:
     text = apply_splices(document.text, [s for _, s in planned])
+    expected = document.data
+    for edit, _ in planned:
+        expected = _with_value(expected, split(edit.pointer), edit.value)
+    local = _verified_locally(document, planned, text, expected)
+    if local is not None:
+        return local, ""
     try:
         new = parse_text(text, document.path, document.name, bom=document.bom)
     except SpecError as exc:
         return None, f"the edited text would not parse ({exc.message})"
-    expected = document.data
-    for edit, _ in planned:
-        expected = _with_value(expected, split(edit.pointer), edit.value)
     if new.data != expected:
         return None, _explain_mismatch(document, planned)
     return new, ""
+
+
+def _verified_locally(document: SourceDocument, planned: list[tuple[Edit, Splice]], text: str,
+                      expected: Any) -> SourceDocument | None:
+    """Re-read only the block that holds the edits, when that is enough to be sure (YAML, one block,
+    no anchors): a 3 MB file then verifies in milliseconds instead of a third of a second. Returns the new
+    document with its span index shifted, or None to fall back to reading the whole text."""
+    if len(planned) != 1:
+        return None
+    edit, splice = planned[0]
+    if document.format == "json":
+        return _verified_json_locally(document, edit, splice, text, expected)
+    if _anchored(document, edit.pointer):
+        return None
+    region = _enclosing_block(document, edit.pointer)
+    if region is None:
+        return None
+    region_pointer, block_start, end = region
+    delta = len(splice.text) - (splice.end - splice.start)
+    line_start = _line_start(document.text, block_start)
+    indent = block_start - line_start  # the block's column (after any `- `)
+    if not document.text[line_start:block_start].strip():
+        block_start = line_start  # whole lines: an insertion before the first key is inside the block too
+    if not (block_start <= splice.start and splice.end <= end):
+        return None
+    lines = text[block_start : end + delta].split("\n")
+    first = 1 if block_start > line_start else 0  # a `- ` item's first line starts at the key itself
+    if any(line.strip() and (len(line) - len(line.lstrip(" ")) < indent) for line in lines[first:]):
+        return None  # something now sits left of the block: only a full read can say what it means
+    removed = [0] * first + [min(indent, len(line) - len(line.lstrip(" "))) for line in lines[first:]]
+    start = block_start
+    dedented = "\n".join(line[cut:] for line, cut in zip(lines, removed, strict=True))
+    try:
+        data, local_index, problems = parse_yaml(dedented, document.name)
+    except SpecError:
+        return None
+    if problems or data != lookup(expected, region_pointer):
+        return None
+    line_offsets = [0]
+    for line in lines[:-1]:
+        line_offsets.append(line_offsets[-1] + len(line) + 1)
+    dedented_offsets = [0]
+    for line, cut in zip(lines[:-1], removed, strict=False):
+        dedented_offsets.append(dedented_offsets[-1] + len(line) - cut + 1)
+
+    def to_global(offset: int, at_line_start: bool = False) -> int:
+        if offset < 0:
+            return offset
+        row = bisect.bisect_right(dedented_offsets, offset) - 1
+        column = offset - dedented_offsets[row]
+        if at_line_start and column == 0:
+            return start + line_offsets[row]  # a block scalar ends at the line break, before any indentation
+        return start + line_offsets[row] + removed[row] + column
+
+    prefix = region_pointer + "/"
+    index = {p: _shift(e, splice.end, delta) for p, e in document.index.items() if not p.startswith(prefix)}
+    _, own_end, own_key_start, own_key_end, own_kind = index[region_pointer]
+    index[region_pointer] = (to_global(local_index[""][0]), own_end, own_key_start, own_key_end, own_kind)
+    for pointer, (s, e, ks, ke, kind) in local_index.items():
+        if pointer:
+            index[region_pointer + pointer] = (to_global(s), to_global(e, kind in ("|", ">")), to_global(ks),
+                                               to_global(ke), kind)
+    new = SourceDocument(document.path, document.name, text, "yaml", expected, document.bom, list(document.problems),
+                         index)
+    return new
+
+
+def _verified_json_locally(document: SourceDocument, edit: Edit, splice: Splice, text: str,
+                           expected: Any) -> SourceDocument | None:
+    """JSON containers are self-contained text: re-read the edited key's parent object alone."""
+    parent_pointer = edit.pointer.rsplit("/", 1)[0]
+    entry = document.span(parent_pointer)
+    if entry is None or entry[4] not in ("map", "seq") or not (entry[0] <= splice.start and splice.end <= entry[1]):
+        return None
+    delta = len(splice.text) - (splice.end - splice.start)
+    start, end = entry[0], entry[1] + delta
+    try:
+        data, duplicates = parse_json(text[start:end], document.name)
+    except SpecError:
+        return None
+    if duplicates or data != lookup(expected, parent_pointer):
+        return None
+    local_index, _ = index_json(text[start:end], document.name)
+    prefix = parent_pointer + "/"
+    index = {p: _shift(e, splice.end, delta) for p, e in document.index.items() if not p.startswith(prefix)}
+    for pointer, (s, e, ks, ke, kind) in local_index.items():
+        if pointer:
+            index[parent_pointer + pointer] = (s + start, e + start, ks + start if ks >= 0 else ks,
+                                                ke + start if ke >= 0 else ke, kind)
+    return SourceDocument(document.path, document.name, text, "json", expected, document.bom,
+                          list(document.problems), index)
+
+
+def _shift(entry: tuple, after: int, delta: int) -> tuple:
+    """A span entry with every offset at or past `after` moved by `delta` (the text grew or shrank there)."""
+    s, e, ks, ke, kind = entry
+    return (s if s < after else s + delta, e if e < after else e + delta,
+            ks if ks < after else ks + delta, ke if ke < after or ke < 0 else ke + delta, kind)
+
+
+def _enclosing_block(document: SourceDocument, pointer: str) -> tuple[str, int, int] | None:
+    """The nearest block mapping or sequence (not the root) holding `pointer`, as (pointer, start, end), when
+    it begins its own line."""
+    probe = pointer.rsplit("/", 1)[0]
+    text = document.text
+    while probe:
+        entry = document.span(probe)
+        if entry is not None and entry[4] in ("map", "seq") and text[entry[0]] not in "{[":
+            start = entry[0]
+            if not text[_line_start(text, start) : start].strip(" -"):
+                return probe, start, entry[1]
+        probe = probe.rsplit("/", 1)[0]
+    return None
 
 
 def _explain_mismatch(document: SourceDocument, planned: list[tuple[Edit, Splice]]) -> str:
@@ -283,8 +402,10 @@ def _plan_insert(document: SourceDocument, edit: Edit, key: str, parent_pointer:
     newline = document.newline
     if anchor is not None:
         at = _after_line(text, document.span(f"{parent_pointer}/{escape(anchor)}")[1])
-    elif edit.first:
+    elif edit.first and not text[_line_start(text, first[2]) : first[2]].strip():
         at = _line_start(text, first[2])
+    elif edit.first:  # the first key shares its line with a `- `: the new key goes right after it
+        at = _after_line(text, first[1])
     else:
         at = _after_line(text, document.span(f"{parent_pointer}/{escape(children[-1])}")[1])
     rendered_key = render.yaml_scalar(key)
