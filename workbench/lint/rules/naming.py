@@ -172,27 +172,24 @@ def operation_id_inconsistent_style(spec, context):
     ids = [op for op in spec.operations if op.operation_id]
     if len(ids) < 3:
         return
-    styles = defaultdict(list)
-    for op in ids:
-        style = _style(op.operation_id)
-        if style != "lowercase":  # one-word ids fit every style
-            styles[style].append(op)
-    if len(styles) > 1:
-        main = max(styles, key=lambda s: len(styles[s]))
-        for style, ops in styles.items():
-            if style != main:
-                for op in ops:
-                    yield Report(f"operationId {op.operation_id!r} is {style} while most are {main}",
-                                 op.origin.document, join(op.origin.pointer, "operationId"))
-    verbs = defaultdict(list)
-    for op in ids:
-        word = _first_word(op.operation_id)
-        if word in _READ_SYNONYMS:
-            verbs[word].append(op)
-    if len(verbs) > 1:
-        main = max(verbs, key=lambda v: len(verbs[v]))
-        for word, ops in verbs.items():
-            if word != main:
-                for op in ops:
-                    yield Report(f"operationId {op.operation_id!r} reads with {word!r} while most use {main!r}",
-                                 op.origin.document, join(op.origin.pointer, "operationId"))
+    # one-word ids fit every casing style; only the read verbs have competing synonyms
+    yield from _minority(ids, _style, lambda s: s != "lowercase", "is {group} while most are {main}")
+    yield from _minority(ids, _first_word, lambda w: w in _READ_SYNONYMS,
+                         "reads with {group!r} while most use {main!r}")
+
+
+def _minority(operations, classify, counts, message: str):
+    """Report the operations whose class (casing style, read verb) is not the most common one."""
+    groups = defaultdict(list)
+    for op in operations:
+        group = classify(op.operation_id)
+        if counts(group):
+            groups[group].append(op)
+    if len(groups) < 2:
+        return
+    main = max(groups, key=lambda g: len(groups[g]))
+    for group, ops in groups.items():
+        if group != main:
+            for op in ops:
+                yield Report(f"operationId {op.operation_id!r} " + message.format(group=group, main=main),
+                             op.origin.document, join(op.origin.pointer, "operationId"))
