@@ -24,6 +24,7 @@ from workbench.lint import report as lint_report
 from workbench.lint.score import score
 from workbench.spec import RefPolicy, Spec, SpecError, load_spec
 from workbench.summary import summarize
+from workbench.tools import VENDORS, ConvertOptions, Scope, convert
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1
@@ -71,6 +72,23 @@ def _build_parser() -> argparse.ArgumentParser:
     fix.add_argument("--format", choices=("diff", "json"), default="diff")
     fix.add_argument("--config", metavar="FILE", help="lint config (default: .workbench.yaml beside the spec)")
     _add_ref_options(fix)
+
+    tools = commands.add_parser("tools", help="the spec's operations as tool definitions for one vendor")
+    tools.add_argument("spec", metavar="SPEC")
+    tools.add_argument("--vendor", choices=sorted(VENDORS), default="openai")
+    tools.add_argument("--strict", action="store_true", help="the vendor's strict mode (OpenAI, Anthropic)")
+    tools.add_argument("--tags", type=_csv, default=(), metavar="A,B", help="only operations with these tags")
+    tools.add_argument("--exclude-tags", type=_csv, default=(), metavar="C", help="leave out these tags")
+    tools.add_argument("--operations", type=_csv, default=(), metavar="ID1,ID2", help="an allowlist of operationIds")
+    tools.add_argument("--read-only", action="store_true", help="safe methods only (GET, HEAD, OPTIONS)")
+    tools.add_argument("--include-deprecated", action="store_true")
+    tools.add_argument("--nested", action="store_true", help="arguments grouped as {path, query, header, body}")
+    tools.add_argument("--gemini-json-schema", action="store_true", help="Gemini: parametersJsonSchema")
+    tools.add_argument("--budget", type=int, default=None, help="warn above this many tools (default: config)")
+    tools.add_argument("--format", choices=("json", "text"), default="json")
+    tools.add_argument("--output", metavar="FILE", help="write the result here instead of stdout")
+    tools.add_argument("--config", metavar="FILE", help="config (default: .workbench.yaml beside the spec)")
+    _add_ref_options(tools)
 
     audit = commands.add_parser("audit", help="the headless audit of a spec (default: the bundled example)")
     audit.add_argument("spec", metavar="SPEC", nargs="?")
@@ -155,6 +173,30 @@ def _fix(args: argparse.Namespace) -> int:
     return EXIT_FINDINGS if changed else EXIT_OK
 
 
+def _csv(text: str) -> tuple[str, ...]:
+    return tuple(part.strip() for part in text.split(",") if part.strip())
+
+
+def _tools(args: argparse.Namespace) -> int:
+    spec = _load(args, args.spec)
+    budget = args.budget if args.budget is not None else int(_config_for(args, args.spec).threshold("tool-budget"))
+    scope = Scope(tags=args.tags, exclude_tags=args.exclude_tags, operations=args.operations,
+                  read_only=args.read_only, include_deprecated=args.include_deprecated, budget=budget)
+    toolset = convert(spec, ConvertOptions(vendor=args.vendor, strict=args.strict, scope=scope, nested=args.nested,
+                                           gemini_json_schema=args.gemini_json_schema))
+    if args.format == "json":
+        _emit(args, json.dumps(toolset.to_json(), indent=2, ensure_ascii=False))
+    else:
+        lines = [f"{tool.name:<40} {toolset.tokens['per_tool'][tool.name]:>6} tokens  {tool.operation.label()}"
+                 for tool in toolset.tools]
+        lines += [f"left out: {r['method'].upper()} {r['path']}: {r['reason']}" for r in toolset.rejected]
+        lines += [f"warning: {w['tool'] + ': ' if w['tool'] else ''}{w['message']}" for w in toolset.warnings]
+        lines.append(f"{len(toolset.tools)} tools for {toolset.vendor}, about {toolset.tokens['total']} tokens "
+                     f"({toolset.tokens['method']})")
+        _emit(args, "\n".join(lines))
+    return EXIT_OK
+
+
 def _emit(args: argparse.Namespace, text: str) -> None:
     if args.output:
         Path(args.output).write_text(text + "\n", encoding="utf-8")
@@ -189,8 +231,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     gc.set_threshold(50_000, 50, 100)
     parser = _build_parser()
     args = parser.parse_args(argv)
-    handler = {"info": _info, "lint": _lint, "score": _score, "fix": _fix, "audit": _audit}.get(args.command,
-                                                                                                   _default)
+    handler = {"info": _info, "lint": _lint, "score": _score, "fix": _fix, "tools": _tools,
+               "audit": _audit}.get(args.command, _default)
     try:
         return handler(args)
     except SpecError as exc:

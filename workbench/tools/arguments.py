@@ -1,0 +1,145 @@
+"""One argument object per operation: path, query, header and cookie parameters and the body's fields,
+with a side table (`Binding`) saying where each argument goes on the wire."""
+
+from __future__ import annotations
+
+import copy
+import re
+from typing import Any
+
+from workbench.spec import Operation, Schema, Spec
+from workbench.tools.model import Binding
+
+_LOCATION_ORDER = {"path": 0, "query": 1, "header": 2, "cookie": 3}
+_JSON = re.compile(r"^application/(.+\+)?json\b|^application/json")
+_MEDIA_PREFERENCE = (lambda m: bool(_JSON.match(m)), lambda m: m == "application/x-www-form-urlencoded",
+                     lambda m: m == "multipart/form-data", lambda m: True)
+
+
+def argument_name(name: str) -> str:
+    """A name every vendor accepts for a property: letters, digits and `_`, not starting with a digit."""
+    cleaned = re.sub(r"[^A-Za-z0-9_]", "_", name) or "_"
+    return ("_" + cleaned if cleaned[0].isdigit() else cleaned)[:64]
+
+
+def pick_media_type(content: dict) -> str | None:
+    for accept in _MEDIA_PREFERENCE:
+        for media in content:
+            if accept(media):
+                return media
+    return None
+
+
+def build_arguments(spec: Spec, op: Operation, *, nested: bool = False) -> tuple[Schema, list[Binding], str | None,
+                                                                                  list[str]]:
+    """(parameters schema, bindings, request media type, warnings) for `op`."""
+    warnings: list[str] = []
+    properties: dict[str, Schema] = {}
+    required: list[str] = []
+    bindings: list[Binding] = []
+    groups: dict[str, tuple[dict[str, Schema], list[str]]] = {}
+
+    def add(arg: str, schema: Schema, binding: Binding, group: str) -> None:
+        if nested:
+            props, req = groups.setdefault(group, ({}, []))
+            props[arg] = schema
+            if binding.required:
+                req.append(arg)
+            bindings.append(Binding(f"{group}.{arg}", binding.location, binding.name, binding.body_path,
+                                    binding.required))
+            return
+        properties[arg] = schema
+        if binding.required:
+            required.append(arg)
+        bindings.append(binding)
+
+    taken: set[str] = set()
+    for param in sorted(op.parameters, key=lambda p: _LOCATION_ORDER.get(p.location, 9)):
+        schema = _parameter_schema(param)
+        arg = _unique(argument_name(param.name), param.location, taken, nested)
+        if arg != param.name and not nested:
+            warnings.append(f"{param.location} parameter {param.name!r} is the argument {arg!r}")
+        add(arg, schema, Binding(arg, param.location, param.name, required=param.required), param.location)
+
+    media_type = None
+    body = op.request_body
+    if body is not None and body.content:
+        media_type = pick_media_type(body.content)
+        schema = body.content[media_type].schema or {}
+        resolved = _resolved(spec, schema)
+        flat = (isinstance(resolved, dict) and isinstance(resolved.get("properties"), dict)
+                and not any(k in resolved for k in ("oneOf", "anyOf", "allOf")))
+        if flat:
+            body_required = set(resolved.get("required") or []) if body.required else set()
+            if resolved.get("additionalProperties") not in (None, False):
+                warnings.append("the body also accepts properties beyond those listed; only the listed ones are "
+                                "arguments")
+            for prop, sub in resolved["properties"].items():
+                if isinstance(sub, dict) and sub.get("readOnly") is True:
+                    continue  # set by the server: never asked of the model
+                arg = _unique(argument_name(prop), "body", taken, nested)
+                if arg != prop and not nested:
+                    warnings.append(f"body field {prop!r} is the argument {arg!r}")
+                add(arg, copy.deepcopy(sub) if isinstance(sub, dict) else {},
+                    Binding(arg, "body-field", prop, (prop,), prop in body_required), "body")
+        else:
+            arg = _unique("body", "body", taken, nested) if not nested else "body"
+            described = dict(schema)
+            if body.description and "description" not in described:
+                described["description"] = body.description
+            if nested:
+                properties["body"] = described
+                if body.required:
+                    required.append("body")
+                bindings.append(Binding("body", "body", "body", required=body.required))
+            else:
+                add(arg, described, Binding(arg, "body", "body", required=body.required), "body")
+
+    if nested:
+        for group, (props, req) in groups.items():
+            group_schema: Schema = {"type": "object", "properties": props}
+            if req:
+                group_schema["required"] = req
+                required.append(group)  # a group is required only when something in it is
+            properties[group] = group_schema
+    parameters: Schema = {"type": "object", "properties": properties}
+    if required:
+        parameters["required"] = required
+    return parameters, bindings, media_type, warnings
+
+
+def _parameter_schema(param) -> Schema:
+    schema = param.schema
+    if schema is None and param.content:
+        media = next(iter(param.content.values()))
+        schema = media.schema
+    schema = copy.deepcopy(schema) if isinstance(schema, dict) else {}
+    if param.description:
+        schema["description"] = param.description
+    if param.deprecated:
+        schema["deprecated"] = True
+    return schema
+
+
+def _resolved(spec: Spec, schema: Any) -> Any:
+    seen = 0
+    while isinstance(schema, dict) and isinstance(schema.get("$ref"), str) and seen < 32:
+        target = spec.resolve_schema(schema["$ref"])
+        if target is None:
+            return schema
+        siblings = {k: v for k, v in schema.items() if k != "$ref"}
+        schema = {**target, **siblings}
+        seen += 1
+    return schema
+
+
+def _unique(name: str, location: str, taken: set[str], nested: bool) -> str:
+    """Flat arguments share one namespace: a clash (a query `id` and a body `id`) is renamed by location."""
+    if nested:
+        return name
+    candidate = name if name not in taken else f"{location.replace('-', '_')}_{name}"
+    n = 2
+    while candidate in taken:
+        candidate, n = f"{location}_{name}_{n}", n + 1
+    taken.add(candidate)
+    return candidate

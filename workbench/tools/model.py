@@ -1,0 +1,55 @@
+"""What conversion produces: tools, where each argument goes on the wire, and what was lost."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from workbench.spec import Operation, Schema
+
+
+@dataclass(frozen=True, slots=True)
+class Binding:
+    """Where one tool argument goes in the HTTP request (the executor reads this; nothing is guessed)."""
+
+    argument: str  # the argument's name in the tool schema
+    location: str  # "path" | "query" | "header" | "cookie" | "body" (the whole body) | "body-field"
+    name: str  # the wire name: parameter name, or the body property's name
+    body_path: tuple[str, ...] = ()  # for "body-field": where in the body object (one key unless flattened)
+    required: bool = False
+
+
+@dataclass
+class Tool:
+    name: str
+    description: str
+    parameters: Schema  # the argument object's JSON Schema, after the vendor's passes
+    operation: Operation
+    bindings: list[Binding]
+    media_type: str | None = None  # the request body's content type
+    warnings: list[str] = field(default_factory=list)
+    annotations: dict[str, Any] = field(default_factory=dict)  # MCP-style hints, from the method table
+    output_schema: Schema | None = None
+
+
+@dataclass
+class ToolSet:
+    vendor: str
+    spec_sha256: str
+    tools: list[Tool]
+    native: list[dict]  # the vendor's own tool objects, ready to send
+    rejected: list[dict]  # {"method", "path", "reason"}
+    warnings: list[dict]  # {"tool", "message"}
+    tokens: dict  # {"total": n, "per_tool": {...}, "method": "..."}
+
+    def mapping(self) -> dict[str, dict]:
+        return {t.name: {"method": t.operation.method, "path": t.operation.path,
+                         "operationId": t.operation.operation_id} for t in self.tools}
+
+    def to_json(self) -> dict:
+        return {"vendor": self.vendor, "spec_sha256": self.spec_sha256, "tools": self.native,
+                "mapping": self.mapping(), "rejected": self.rejected, "warnings": self.warnings,
+                "tokens": {"total": self.tokens["total"], "per_tool": self.tokens["per_tool"]}}
+
+    def tool(self, name: str) -> Tool | None:
+        return next((t for t in self.tools if t.name == name), None)

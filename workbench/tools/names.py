@@ -1,0 +1,38 @@
+"""Tool names per vendor: the operationId when the vendor accepts it, else a readable name from method +
+path; sanitised; collisions detected after every step and resolved deterministically (`_2`, `_3`…)."""
+
+from __future__ import annotations
+
+import re
+
+from workbench.naming import derive_operation_id
+from workbench.spec import Operation
+
+
+def assign_names(operations: list[Operation], pattern: re.Pattern, max_length: int,
+                 allowed: str) -> tuple[list[str], dict[int, str]]:
+    """Names in operation order, and a warning per operation whose name differs from its operationId."""
+    names: list[str] = []
+    notes: dict[int, str] = {}
+    taken: set[str] = set()
+    for i, op in enumerate(operations):
+        wanted = op.operation_id if op.operation_id and pattern.fullmatch(op.operation_id) else None
+        base = wanted or sanitize(op.operation_id or derive_operation_id(op.method, op.path), allowed, max_length)
+        name = base
+        n = 2
+        while name in taken:
+            suffix = f"_{n}"
+            name, n = base[: max_length - len(suffix)] + suffix, n + 1
+        taken.add(name)
+        names.append(name)
+        if name != op.operation_id:
+            why = "no operationId" if not op.operation_id else f"operationId {op.operation_id!r} is not a valid name"
+            notes[i] = f"{why}: named {name!r}" + (" (renamed to stay unique)" if name != base else "")
+    return names, notes
+
+
+def sanitize(name: str, allowed: str, max_length: int) -> str:
+    cleaned = re.sub(f"[^{allowed}]+", "_", name).strip("_") or "tool"
+    if not (cleaned[0].isalpha() or cleaned[0] == "_"):
+        cleaned = "op_" + cleaned
+    return cleaned[:max_length]

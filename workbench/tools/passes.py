@@ -1,0 +1,341 @@
+"""Small schema passes. Each takes one schema node and returns its replacement; `walk` applies a pass to
+every subschema, children first. Vendors pick passes and their order (see vendors/)."""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from workbench.spec import Schema, Spec
+
+_MAPS = ("properties", "patternProperties", "$defs", "dependentSchemas")
+_ONE = ("items", "additionalProperties", "not", "contains", "propertyNames", "if", "then", "else",
+        "unevaluatedItems", "unevaluatedProperties")
+_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
+RECURSION_NOTE = "recursive structure, cut here: give it as a JSON object"
+
+
+@dataclass
+class PassContext:
+    spec: Spec
+    warnings: list[str] = field(default_factory=list)
+    defs: dict[str, Schema] = field(default_factory=dict)
+
+    def warn(self, message: str) -> None:
+        if message not in self.warnings:
+            self.warnings.append(message)
+
+
+def walk(schema: Any, node_pass: Callable[[Schema], Any]) -> Any:
+    """Apply `node_pass` to every subschema (children first), returning a new tree."""
+    if not isinstance(schema, dict):
+        return schema
+    out = {}
+    for key, value in schema.items():
+        if key in _MAPS and isinstance(value, dict):
+            out[key] = {name: walk(sub, node_pass) for name, sub in value.items()}
+        elif key in _ONE and isinstance(value, dict):
+            out[key] = walk(value, node_pass)
+        elif key in _LISTS and isinstance(value, list):
+            out[key] = [walk(sub, node_pass) for sub in value]
+        else:
+            out[key] = value
+    return node_pass(out)
+
+
+def def_name(ref: str) -> str:
+    """`#/components/schemas/Pet` → `Pet`; other refs → a readable, JSON-pointer-safe name."""
+    if ref.startswith("#/components/schemas/") and ref.count("/") == 3:
+        name = ref.rsplit("/", 1)[1]
+    else:
+        name = ref.replace("#/", "_").strip("#")
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", name.replace("~1", "/").replace("~0", "~")) or "def"
+
+
+# -- resolving refs -------------------------------------------------------------------------------------
+
+def resolve_into_defs(schema: Schema, ctx: PassContext) -> Schema:
+    """Rewrite model refs to `#/$defs/<name>` and collect their targets in `ctx.defs` (recursion stays a
+    cycle of refs, which vendors that follow refs handle)."""
+    pending: list[str] = []
+
+    def rewrite(node: Schema) -> Schema:
+        ref = node.get("$ref")
+        if isinstance(ref, str) and not ref.startswith("#/$defs/"):
+            name = def_name(ref)
+            if name not in ctx.defs:
+                ctx.defs[name] = {}  # reserve before processing: cycles end here
+                pending.append(ref)
+            node = {**node, "$ref": f"#/$defs/{name}"}
+        return node
+
+    result = walk(schema, rewrite)
+    while pending:
+        ref = pending.pop()
+        target = ctx.spec.resolve_schema(ref)
+        if target is None:
+            ctx.warn(f"$ref {ref} could not be resolved; the argument accepts any value")
+            target = {}
+        ctx.defs[def_name(ref)] = walk(copy.deepcopy(target), rewrite)
+    return result
+
+
+INLINE_BUDGET = 5000  # schema nodes per tool: past it, deeper refs stay open objects (Kubernetes' PodSpec…)
+
+
+def inline_refs(schema: Schema, ctx: PassContext, depth: int = 3) -> Schema:
+    """Replace every ref by its target. A recursive ref is expanded `depth` times, then cut to an open
+    object that says so: the field stays (never dropped silently), only its inner shape is lost. The same
+    happens to any ref once the tool has grown past INLINE_BUDGET nodes."""
+    budget = [INLINE_BUDGET]
+
+    def expand(node: Any, stack: tuple[str, ...]) -> Any:
+        if not isinstance(node, dict):
+            return node
+        budget[0] -= 1
+        ref = node.get("$ref")
+        if isinstance(ref, str):
+            siblings = {k: v for k, v in node.items() if k != "$ref"}
+            cut = None
+            if stack.count(ref) >= depth:
+                cut = f"recursive schema {def_name(ref)} cut after {depth} levels"
+            elif budget[0] <= 0:
+                cut = f"schema too large to inline: {def_name(ref)} and deeper shapes left open"
+            if cut:
+                ctx.warn(cut)
+                note = siblings.get("description", "")
+                return {**siblings, "type": "object",
+                        "description": f"{note} ({RECURSION_NOTE if 'recursive' in cut else 'shape omitted'})".strip()}
+            target = ctx.spec.resolve_schema(ref)
+            if target is None:
+                ctx.warn(f"$ref {ref} could not be resolved; the argument accepts any value")
+                return siblings
+            return expand({**copy.deepcopy(target), **siblings}, (*stack, ref))
+        out = {}
+        for key, value in node.items():
+            if key in _MAPS and isinstance(value, dict):
+                out[key] = {name: expand(sub, stack) for name, sub in value.items()}
+            elif key in _ONE and isinstance(value, dict):
+                out[key] = expand(value, stack)
+            elif key in _LISTS and isinstance(value, list):
+                out[key] = [expand(sub, stack) for sub in value]
+            else:
+                out[key] = value
+        return out
+
+    return expand(schema, ())
+
+
+def break_cycles(schema: Schema, ctx: PassContext) -> Schema:
+    """With refs in `$defs`: cut every ref that closes a cycle (for vendors that follow refs but not
+    recursion), keeping the field as an open object that says so."""
+    edges = {name: _def_refs(sub) for name, sub in ctx.defs.items()}
+    closing: set[tuple[str, str]] = set()
+    state: dict[str, int] = {}
+
+    def visit(name: str) -> None:  # iterative depth-first search marking back edges
+        stack = [(name, iter(sorted(edges.get(name, ()))))]
+        state[name] = 1
+        while stack:
+            node, children = stack[-1]
+            child = next(children, None)
+            if child is None:
+                state[node] = 2
+                stack.pop()
+            elif state.get(child) == 1:
+                closing.add((node, child))
+            elif child not in state:
+                state[child] = 1
+                stack.append((child, iter(sorted(edges.get(child, ())))))
+
+    for name in sorted(edges):
+        if name not in state:
+            visit(name)
+    if not closing:
+        return schema
+
+    def cutter(owner: str) -> Callable[[Schema], Schema]:
+        def node_pass(node: Schema) -> Schema:
+            ref = node.get("$ref")
+            if isinstance(ref, str) and (owner, ref[len("#/$defs/"):]) in closing:
+                ctx.warn(f"recursive schema {ref[len('#/$defs/'):]} cut: the vendor cannot recurse")
+                note = node.get("description", "")
+                return {k: v for k, v in node.items() if k != "$ref"} | {
+                    "type": "object", "description": f"{note} ({RECURSION_NOTE})".strip()}
+            return node
+
+        return node_pass
+
+    ctx.defs = {name: walk(sub, cutter(name)) for name, sub in ctx.defs.items()}
+    return schema
+
+
+def _def_refs(schema: Any) -> set[str]:
+    found: set[str] = set()
+
+    def collect(node: Schema) -> Schema:
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/"):
+            found.add(ref[len("#/$defs/"):])
+        return node
+
+    walk(schema, collect)
+    return found
+
+
+# -- allOf ------------------------------------------------------------------------------------------------
+
+_LOWER_BOUNDS = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties")
+_UPPER_BOUNDS = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties")
+
+
+def merge_all_of(ctx: PassContext) -> Callable[[Schema], Schema]:
+    """allOf → one schema: properties merged (recursively), required united, bounds intersected (the
+    tighter wins), types and enums intersected. Members that are refs are read through for merging.
+    Unmergeable members (conflicting types) keep the allOf and say so."""
+
+    def node_pass(node: Schema) -> Schema:
+        members = node.get("allOf")
+        if not isinstance(members, list):
+            return node
+        merged: Schema = {k: v for k, v in node.items() if k != "allOf"}
+        for member in members:
+            member = _read_through(member, ctx)
+            result = _merge(merged, member)
+            if result is None:
+                ctx.warn("allOf members with conflicting types were kept as allOf")
+                return node
+            merged = result
+        return merged
+
+    return node_pass
+
+
+def _read_through(member: Any, ctx: PassContext) -> Schema:
+    if isinstance(member, dict) and isinstance(member.get("$ref"), str):
+        ref = member["$ref"]
+        target = ctx.defs.get(ref[len("#/$defs/"):]) if ref.startswith("#/$defs/") else ctx.spec.resolve_schema(ref)
+        rest = {k: v for k, v in member.items() if k != "$ref"}
+        if isinstance(target, dict):
+            inner = merge_all_of(ctx)(copy.deepcopy(target))
+            return {**inner, **rest}
+    return member if isinstance(member, dict) else {}
+
+
+def _types(schema: Schema) -> set[str] | None:
+    kind = schema.get("type")
+    if kind is None:
+        return None
+    return {kind} if isinstance(kind, str) else set(kind)
+
+
+def _merge(a: Schema, b: Schema) -> Schema | None:
+    out = dict(a)
+    for key, value in b.items():
+        if key not in out:
+            out[key] = copy.deepcopy(value)
+            continue
+        mine = out[key]
+        if key == "type":
+            common = (_types(out) or set()) & (_types(b) or set())
+            if not common:
+                return None
+            out["type"] = next(iter(common)) if len(common) == 1 else sorted(common)
+        elif key == "properties" and isinstance(mine, dict) and isinstance(value, dict):
+            props = dict(mine)
+            for name, sub in value.items():
+                if name in props and isinstance(props[name], dict) and isinstance(sub, dict):
+                    both = _merge(props[name], sub)
+                    props[name] = both if both is not None else {"allOf": [props[name], sub]}
+                else:
+                    props[name] = sub
+            out["properties"] = props
+        elif key == "required" and isinstance(mine, list) and isinstance(value, list):
+            out["required"] = [*mine, *(r for r in value if r not in mine)]
+        elif key == "enum" and isinstance(mine, list) and isinstance(value, list):
+            out["enum"] = [v for v in mine if v in value]
+        elif key in _LOWER_BOUNDS and isinstance(mine, (int, float)) and isinstance(value, (int, float)):
+            out[key] = max(mine, value)
+        elif key in _UPPER_BOUNDS and isinstance(mine, (int, float)) and isinstance(value, (int, float)):
+            out[key] = min(mine, value)
+        elif key == "additionalProperties":
+            out[key] = False if mine is False or value is False else mine
+        elif key == "description":
+            out[key] = mine  # the outer (first) description speaks for the merged schema
+    return out
+
+
+# -- unions, nullables, read/write-only ------------------------------------------------------------------
+
+def one_of_to_any_of(ctx: PassContext) -> Callable[[Schema], Schema]:
+    def node_pass(node: Schema) -> Schema:
+        if "oneOf" in node:
+            node = {("anyOf" if k == "oneOf" else k): v for k, v in node.items()}
+        discriminator = node.pop("discriminator", None) if "discriminator" in node else None
+        if isinstance(discriminator, dict) and discriminator.get("propertyName"):
+            _append(node, f"the variant is chosen by `{discriminator['propertyName']}`")
+        return node
+
+    return node_pass
+
+
+def project_read_only(ctx: PassContext) -> Callable[[Schema], Schema]:
+    """Request schemas must not ask the model for server-generated values (readOnly properties)."""
+
+    def node_pass(node: Schema) -> Schema:
+        props = node.get("properties")
+        if isinstance(props, dict) and any(isinstance(p, dict) and p.get("readOnly") is True for p in props.values()):
+            dropped = [n for n, p in props.items() if isinstance(p, dict) and p.get("readOnly") is True]
+            node = {**node, "properties": {n: p for n, p in props.items() if n not in dropped}}
+            if isinstance(node.get("required"), list):
+                node["required"] = [r for r in node["required"] if r not in dropped]
+        return node
+
+    return node_pass
+
+
+def _append(node: Schema, note: str) -> None:
+    text = node.get("description")
+    node["description"] = f"{text} ({note})" if text else note[:1].upper() + note[1:] + "."
+
+
+_DESCRIBE = {
+    "pattern": "pattern {}", "minLength": "at least {} characters", "maxLength": "at most {} characters",
+    "minimum": "at least {}", "maximum": "at most {}", "exclusiveMinimum": "more than {}",
+    "exclusiveMaximum": "less than {}", "minItems": "at least {} items", "maxItems": "at most {} items",
+    "format": "format {}", "multipleOf": "a multiple of {}", "uniqueItems": "unique items",
+    "default": "default {}", "const": "always {}", "minProperties": "at least {} properties",
+    "maxProperties": "at most {} properties",
+}
+
+
+def describe_unsupported(ctx: PassContext, keywords: frozenset[str], vendor: str) -> Callable[[Schema], Schema]:
+    """Keywords the vendor cannot express leave the schema but stay readable in the description."""
+
+    def node_pass(node: Schema) -> Schema:
+        dropped = [k for k in node if k in keywords]
+        if not dropped:
+            return node
+        node = dict(node)
+        notes = []
+        for key in dropped:
+            value = node.pop(key)
+            template = _DESCRIBE.get(key)
+            if template:
+                notes.append(template.format(value if not isinstance(value, bool) else "").strip())
+        if notes:
+            _append(node, "; ".join(notes))
+            ctx.warn(f"{vendor} cannot express {', '.join(sorted(set(dropped)))}: kept in the description")
+        return node
+
+    return node_pass
+
+
+def drop_keywords(keywords: frozenset[str]) -> Callable[[Schema], Schema]:
+    def node_pass(node: Schema) -> Schema:
+        return {k: v for k, v in node.items() if k not in keywords} if any(k in node for k in keywords) else node
+
+    return node_pass

@@ -1,0 +1,52 @@
+"""Which operations become tools: tags, allowlist, read-only, deprecated, hidden ones."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from workbench.spec import Operation, Spec
+
+# Extensions that hide an operation from agents (the common `x-internal`, and ours).
+HIDING_EXTENSIONS = ("x-internal", "x-agent-hidden")
+
+
+@dataclass(frozen=True)
+class Scope:
+    tags: tuple[str, ...] = ()
+    exclude_tags: tuple[str, ...] = ()
+    operations: tuple[str, ...] = ()  # an allowlist of operationIds
+    read_only: bool = False
+    include_deprecated: bool = False
+    budget: int = 40
+
+
+def select(spec: Spec, scope: Scope) -> tuple[list[Operation], list[dict]]:
+    """The operations in scope, and every one left out with its reason (left-out is not an error)."""
+    chosen: list[Operation] = []
+    left_out: list[dict] = []
+    wanted_ids = set(scope.operations)
+    for op in spec.operations:
+        reason = _reason(op, scope, wanted_ids)
+        if reason:
+            left_out.append({"method": op.method, "path": op.path, "reason": reason})
+        else:
+            chosen.append(op)
+    missing = wanted_ids - {op.operation_id for op in spec.operations}
+    left_out += [{"method": "", "path": "", "reason": f"operationId {m!r} is not in the spec"} for m in sorted(missing)]
+    return chosen, left_out
+
+
+def _reason(op: Operation, scope: Scope, wanted_ids: set[str]) -> str:
+    if any(op.extensions.get(ext) is True for ext in HIDING_EXTENSIONS):
+        return "hidden from agents (" + next(e for e in HIDING_EXTENSIONS if op.extensions.get(e) is True) + ")"
+    if wanted_ids and op.operation_id not in wanted_ids:
+        return "not in the operations allowlist"
+    if scope.tags and not set(op.tags) & set(scope.tags):
+        return "no selected tag"
+    if scope.exclude_tags and set(op.tags) & set(scope.exclude_tags):
+        return "excluded tag"
+    if scope.read_only and not op.is_safe:
+        return "read-only tool set: not a safe method"
+    if op.deprecated and not scope.include_deprecated:
+        return "deprecated (use --include-deprecated)"
+    return ""

@@ -1,0 +1,66 @@
+"""Strict-mode passes: OpenAI's (every property required, optional ones nullable, closed objects) and
+Anthropic's (optional properties allowed, no bounds, no recursion)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from workbench.spec import Schema
+from workbench.tools.passes import PassContext
+
+OPENAI_STRICT_FORBIDDEN = frozenset(("allOf", "not", "if", "then", "else", "dependentRequired", "dependentSchemas",
+                                     "patternProperties", "unevaluatedProperties", "unevaluatedItems",
+                                     "propertyNames", "contains", "minContains", "maxContains"))
+OPENAI_STRICT_FORMATS = frozenset(("date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6",
+                                   "uuid"))
+ANTHROPIC_STRICT_FORBIDDEN = frozenset(("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+                                        "minLength", "maxLength", "maxItems", "multipleOf"))
+
+
+def _is_object(node: Schema) -> bool:
+    kind = node.get("type")
+    return kind == "object" or (isinstance(kind, list) and "object" in kind) or "properties" in node
+
+
+def nullable(schema: Schema) -> Schema:
+    """The schema, also admitting null (as strict mode spells an optional property)."""
+    kind = schema.get("type")
+    if isinstance(kind, str):
+        out = {**schema, "type": [kind, "null"]}
+        if isinstance(schema.get("enum"), list) and None not in schema["enum"]:
+            out["enum"] = [*schema["enum"], None]
+        return out
+    if isinstance(kind, list):
+        return schema if "null" in kind else {**schema, "type": [*kind, "null"]}
+    return {"anyOf": [schema, {"type": "null"}]}
+
+
+def openai_strict(ctx: PassContext) -> Callable[[Schema], Schema]:
+    def node_pass(node: Schema) -> Schema:
+        if _is_object(node):
+            props = node.get("properties") or {}
+            was_required = set(node.get("required") or [])
+            node = {**node, "properties": {name: (sub if name in was_required else nullable(sub))
+                                           for name, sub in props.items()},
+                    "required": list(props), "additionalProperties": False}
+            if not props:
+                ctx.warn("a free-form object cannot be expressed in strict mode: it accepts only {}")
+        fmt = node.get("format")
+        if isinstance(fmt, str) and fmt not in OPENAI_STRICT_FORMATS:
+            node = {k: v for k, v in node.items() if k != "format"}
+            node["description"] = f"{node.get('description', '')} (format {fmt})".strip()
+        return node
+
+    return node_pass
+
+
+def anthropic_strict(ctx: PassContext) -> Callable[[Schema], Schema]:
+    def node_pass(node: Schema) -> Schema:
+        min_items = node.get("minItems")
+        if isinstance(min_items, int) and min_items > 1:
+            node = {k: v for k, v in node.items() if k != "minItems"}
+            node["description"] = f"{node.get('description', '')} (at least {min_items} items)".strip()
+            ctx.warn("Anthropic strict mode allows minItems 0 or 1 only: kept in the description")
+        return node
+
+    return node_pass

@@ -1,0 +1,37 @@
+"""Anthropic Messages API: `{"name", "description", "input_schema"}`; strict mode keeps optional
+properties (unlike OpenAI's), drops bounds into the description and cannot recurse."""
+
+from __future__ import annotations
+
+from workbench.spec import Schema
+from workbench.tools import passes, strict
+from workbench.tools.model import Tool
+from workbench.tools.passes import PassContext, walk
+from workbench.tools.vendors.base import Vendor
+from workbench.tools.vendors.common import attach_defs, json_schema_with_defs
+
+# Anthropic wraps tool definitions in a system prompt of its own (Claude 4.x, tool_choice auto/none).
+TOOL_SYSTEM_PROMPT_TOKENS = 346
+
+
+def build(parameters: Schema, ctx: PassContext, is_strict: bool) -> Schema:
+    schema = json_schema_with_defs(parameters, ctx)
+    if not is_strict:
+        return attach_defs(schema, ctx)
+    schema = passes.break_cycles(schema, ctx)  # strict tools cannot recurse
+    for node_pass in (passes.describe_unsupported(ctx, strict.ANTHROPIC_STRICT_FORBIDDEN, "Anthropic strict mode"),
+                      strict.anthropic_strict(ctx)):
+        schema = walk(schema, node_pass)
+        ctx.defs = {name: walk(sub, node_pass) for name, sub in ctx.defs.items()}
+    return attach_defs(schema, ctx)
+
+
+def wrap(tool: Tool, is_strict: bool) -> dict:
+    native = {"name": tool.name, "description": tool.description, "input_schema": tool.parameters}
+    if is_strict:
+        native["strict"] = True
+    return native
+
+
+VENDOR = Vendor("anthropic", "A-Za-z0-9_-", 64, build, wrap, overhead_tokens=TOOL_SYSTEM_PROMPT_TOKENS,
+                supports_strict=True)

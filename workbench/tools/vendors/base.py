@@ -1,0 +1,30 @@
+"""What a vendor module declares: its name rules, how it wants refs, its passes, and its tool shape."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from workbench.spec import Schema
+from workbench.tools.model import Tool
+from workbench.tools.passes import PassContext
+
+Build = Callable[[Schema, PassContext, bool], Schema]
+Wrap = Callable[[Tool, bool], dict]
+
+
+@dataclass(frozen=True)
+class Vendor:
+    name: str
+    name_chars: str  # the characters a tool name may use, as a regex class body
+    max_name: int
+    build: Build  # (parameters, context, strict) -> the schema the vendor gets
+    wrap: Wrap  # (tool, strict) -> the vendor's native tool object
+    max_tools: int | None = None
+    overhead_tokens: int = 0  # fixed cost the vendor adds once per request with tools
+    supports_strict: bool = False
+
+    @property
+    def name_pattern(self) -> re.Pattern:
+        return re.compile(f"[A-Za-z_][{self.name_chars}]{{0,{self.max_name - 1}}}")
