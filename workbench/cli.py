@@ -12,6 +12,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from workbench import __version__
 from workbench.edit import write_atomically
@@ -75,7 +76,7 @@ def _build_parser() -> argparse.ArgumentParser:
 
     tools = commands.add_parser("tools", help="the spec's operations as tool definitions for one vendor")
     tools.add_argument("spec", metavar="SPEC")
-    tools.add_argument("--vendor", choices=sorted(VENDORS), default="openai")
+    tools.add_argument("--vendor", choices=sorted(VENDORS), default=None, help="default: the config's, else openai")
     tools.add_argument("--strict", action="store_true", help="the vendor's strict mode (OpenAI, Anthropic)")
     tools.add_argument("--tags", type=_csv, default=(), metavar="A,B", help="only operations with these tags")
     tools.add_argument("--exclude-tags", type=_csv, default=(), metavar="C", help="leave out these tags")
@@ -83,6 +84,9 @@ def _build_parser() -> argparse.ArgumentParser:
     tools.add_argument("--read-only", action="store_true", help="safe methods only (GET, HEAD, OPTIONS)")
     tools.add_argument("--include-deprecated", action="store_true")
     tools.add_argument("--nested", action="store_true", help="arguments grouped as {path, query, header, body}")
+    tools.add_argument("--flatten-depth", type=int, default=0, metavar="N",
+                       help="lift nested body objects into flat arguments N levels down")
+    tools.add_argument("--split-unions", action="store_true", help="one tool per variant of a oneOf body")
     tools.add_argument("--gemini-json-schema", action="store_true", help="Gemini: parametersJsonSchema")
     tools.add_argument("--budget", type=int, default=None, help="warn above this many tools (default: config)")
     tools.add_argument("--format", choices=("json", "text"), default="json")
@@ -179,11 +183,27 @@ def _csv(text: str) -> tuple[str, ...]:
 
 def _tools(args: argparse.Namespace) -> int:
     spec = _load(args, args.spec)
-    budget = args.budget if args.budget is not None else int(_config_for(args, args.spec).threshold("tool-budget"))
-    scope = Scope(tags=args.tags, exclude_tags=args.exclude_tags, operations=args.operations,
-                  read_only=args.read_only, include_deprecated=args.include_deprecated, budget=budget)
-    toolset = convert(spec, ConvertOptions(vendor=args.vendor, strict=args.strict, scope=scope, nested=args.nested,
-                                           gemini_json_schema=args.gemini_json_schema))
+    config = _config_for(args, args.spec)
+    shared = config.tools  # the team's tool-set definition; options given on the command line win
+
+    def option(name: str, given: Any, default: Any) -> Any:
+        return given if given not in (None, (), False) else shared.get(name, default)
+
+    budget = args.budget if args.budget is not None else int(config.threshold("tool-budget"))
+    scope = Scope(tags=tuple(option("tags", args.tags, ())),
+                  exclude_tags=tuple(option("exclude-tags", args.exclude_tags, ())),
+                  operations=tuple(option("operations", args.operations, ())),
+                  read_only=option("read-only", args.read_only, False),
+                  include_deprecated=option("include-deprecated", args.include_deprecated, False), budget=budget)
+    vendor = option("vendor", args.vendor, "openai")
+    if vendor not in VENDORS:
+        raise SpecError(f"unknown vendor {vendor!r} in the config (known: {', '.join(VENDORS)})",
+                        config.source or args.spec)
+    toolset = convert(spec, ConvertOptions(vendor=vendor, strict=option("strict", args.strict, False), scope=scope,
+                                           nested=option("nested", args.nested, False),
+                                           gemini_json_schema=args.gemini_json_schema,
+                                           flatten_depth=option("flatten-depth", args.flatten_depth, 0),
+                                           split_unions=option("split-unions", args.split_unions, False)))
     if args.format == "json":
         _emit(args, json.dumps(toolset.to_json(), indent=2, ensure_ascii=False))
     else:

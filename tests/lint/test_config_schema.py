@@ -33,6 +33,9 @@ SAMPLES = [
     ("rules: {operation-tags-missing: loud}\n", False),
     ("thresholds: {tool-budget: many}\n", False),
     ("ignore: [{pointer: /paths}]\n", False),
+    ("tools: {vendor: anthropic, strict: true, tags: [orders], flatten-depth: 1}\n", True),
+    ("tools: {vendor: anthropic, colour: red}\n", False),
+    ("tools: {flatten-depth: deep}\n", False),
 ]
 
 

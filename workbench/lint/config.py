@@ -3,6 +3,9 @@
     rules:            {rule-id: off|hint|info|warn|error}
     thresholds:       {description-min-chars: 30, tool-budget: 40, ...}
     ignore:           [{rule: rule-id, pointer: /paths/~1a/get}]   # the pointer and everything under it
+    tools:            {vendor: openai, strict: false, tags: [a], exclude-tags: [b], operations: [id1],
+                       read-only: false, include-deprecated: false, nested: false, flatten-depth: 0,
+                       split-unions: false}      # the tool set's scope and shape, shared with the team
 
 Found as `.workbench.yaml` (or `workbench.yaml`) beside the spec, or given with `--config`.
 """
@@ -19,6 +22,12 @@ from workbench.spec.source import parse_document
 
 CONFIG_NAMES = (".workbench.yaml", "workbench.yaml")
 
+# `tools:` keys and the type each takes (command-line options override them).
+TOOLS_KEYS: dict[str, type | tuple[type, ...]] = {
+    "vendor": str, "strict": bool, "tags": list, "exclude-tags": list, "operations": list, "read-only": bool,
+    "include-deprecated": bool, "nested": bool, "flatten-depth": int, "split-unions": bool,
+}
+
 DEFAULT_THRESHOLDS: dict[str, float] = {
     "description-min-chars": 30,
     "tool-budget": 40,
@@ -33,6 +42,7 @@ class LintConfig:
     severities: dict[str, Severity] = field(default_factory=dict)
     thresholds: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_THRESHOLDS))
     ignores: tuple[tuple[str, str], ...] = ()  # (rule id or "*", JSON pointer)
+    tools: dict[str, Any] = field(default_factory=dict)  # validated `tools:` section
     source: str | None = None
 
     def threshold(self, name: str) -> float:
@@ -60,7 +70,7 @@ def load_config(path: Path | None, known_rules: set[str]) -> LintConfig:
     raw = parse_document(path, name).data or {}
     if not isinstance(raw, dict):
         raise SpecError("config must be a mapping with rules/thresholds/ignore", name)
-    unknown = set(raw) - {"rules", "thresholds", "ignore"}
+    unknown = set(raw) - {"rules", "thresholds", "ignore", "tools"}
     if unknown:
         raise SpecError(f"unknown config key(s): {', '.join(sorted(unknown))}", name)
     severities: dict[str, Severity] = {}
@@ -85,7 +95,15 @@ def load_config(path: Path | None, known_rules: set[str]) -> LintConfig:
                 entry.get("pointer", ""), str):
             raise SpecError("each ignore needs a `rule` and a `pointer`", name, pointer=f"/ignore/{i}")
         ignores.append((entry["rule"], entry.get("pointer", "")))
-    return LintConfig(severities, thresholds, tuple(ignores), name)
+    tools = _mapping(raw.get("tools"), "tools", name)
+    for key, value in tools.items():
+        expected = TOOLS_KEYS.get(key)
+        if expected is None:
+            raise SpecError(f"unknown tools option {key!r} (known: {', '.join(TOOLS_KEYS)})", name,
+                            pointer=f"/tools/{key}")
+        if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
+            raise SpecError(f"tools option {key!r} must be a {expected.__name__}", name, pointer=f"/tools/{key}")
+    return LintConfig(severities, thresholds, tuple(ignores), dict(tools), name)
 
 
 def _mapping(value: Any, key: str, name: str) -> dict:

@@ -30,9 +30,13 @@ def pick_media_type(content: dict) -> str | None:
     return None
 
 
-def build_arguments(spec: Spec, op: Operation, *, nested: bool = False) -> tuple[Schema, list[Binding], str | None,
-                                                                                  list[str]]:
-    """(parameters schema, bindings, request media type, warnings) for `op`."""
+def build_arguments(spec: Spec, op: Operation, *, nested: bool = False, flatten_depth: int = 0,
+                    body_schema: Schema | None = None) -> tuple[Schema, list[Binding], str | None, list[str]]:
+    """(parameters schema, bindings, request media type, warnings) for `op`.
+
+    `flatten_depth` lifts nested body objects into flat arguments that many levels down
+    (`customer.address.postal_code` → `customer_address_postal_code`; the binding keeps the path so the
+    executor rebuilds the object). `body_schema` replaces the body's schema (one variant of a union)."""
     warnings: list[str] = []
     properties: dict[str, Schema] = {}
     required: list[str] = []
@@ -65,7 +69,7 @@ def build_arguments(spec: Spec, op: Operation, *, nested: bool = False) -> tuple
     body = op.request_body
     if body is not None and body.content:
         media_type = pick_media_type(body.content)
-        schema = body.content[media_type].schema or {}
+        schema = body_schema if body_schema is not None else (body.content[media_type].schema or {})
         resolved = _resolved(spec, schema)
         flat = (isinstance(resolved, dict) and isinstance(resolved.get("properties"), dict)
                 and not any(k in resolved for k in ("oneOf", "anyOf", "allOf")))
@@ -74,14 +78,13 @@ def build_arguments(spec: Spec, op: Operation, *, nested: bool = False) -> tuple
             if resolved.get("additionalProperties") not in (None, False):
                 warnings.append("the body also accepts properties beyond those listed; only the listed ones are "
                                 "arguments")
-            for prop, sub in resolved["properties"].items():
-                if isinstance(sub, dict) and sub.get("readOnly") is True:
-                    continue  # set by the server: never asked of the model
-                arg = _unique(argument_name(prop), "body", taken, nested)
-                if arg != prop and not nested:
-                    warnings.append(f"body field {prop!r} is the argument {arg!r}")
-                add(arg, copy.deepcopy(sub) if isinstance(sub, dict) else {},
-                    Binding(arg, "body-field", prop, (prop,), prop in body_required), "body")
+            fields = _body_fields(spec, resolved, (), body_required, flatten_depth if not nested else 0)
+            for path, sub, is_required in fields:
+                wanted = argument_name("_".join(path))
+                arg = _unique(wanted, "body", taken, nested)
+                if arg != "_".join(path) and not nested:
+                    warnings.append(f"body field {'.'.join(path)!r} is the argument {arg!r}")
+                add(arg, sub, Binding(arg, "body-field", path[-1], path, is_required), "body")
         else:
             arg = _unique("body", "body", taken, nested) if not nested else "body"
             described = dict(schema)
@@ -106,6 +109,26 @@ def build_arguments(spec: Spec, op: Operation, *, nested: bool = False) -> tuple
     if required:
         parameters["required"] = required
     return parameters, bindings, media_type, warnings
+
+
+def _body_fields(spec: Spec, schema: Schema, prefix: tuple[str, ...], required: set[str],
+                 depth: int) -> list[tuple[tuple[str, ...], Schema, bool]]:
+    """(path, schema, required) of the body's fields, objects opened up to `depth` levels below the top."""
+    fields = []
+    for prop, sub in schema.get("properties", {}).items():
+        if isinstance(sub, dict) and sub.get("readOnly") is True:
+            continue  # set by the server: never asked of the model
+        path = (*prefix, prop)
+        inner = _resolved(spec, sub) if isinstance(sub, dict) else {}
+        opens = (depth > 0 and isinstance(inner, dict) and isinstance(inner.get("properties"), dict)
+                 and inner["properties"] and not any(k in inner for k in ("oneOf", "anyOf", "allOf")))
+        if opens:
+            # a field inside is required only when its parent object is
+            inner_required = set(inner.get("required") or []) if prop in required else set()
+            fields += _body_fields(spec, inner, path, inner_required, depth - 1)
+        else:
+            fields.append((path, copy.deepcopy(sub) if isinstance(sub, dict) else {}, prop in required))
+    return fields
 
 
 def _parameter_schema(param) -> Schema:

@@ -5,15 +5,17 @@ its reason."""
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
 
+from workbench.naming import derive_operation_id
 from workbench.spec import Operation, Spec
 from workbench.tools import tokens
 from workbench.tools.arguments import build_arguments, pick_media_type
 from workbench.tools.describe import describe
 from workbench.tools.model import Tool, ToolSet
 from workbench.tools.names import assign_names
-from workbench.tools.passes import PassContext
+from workbench.tools.passes import PassContext, def_name
 from workbench.tools.scope import Scope, select
 from workbench.tools.vendors import VENDORS, gemini, mcp
 from workbench.tools.vendors.base import Vendor
@@ -29,6 +31,8 @@ class ConvertOptions:
     strict: bool = False
     scope: Scope = field(default_factory=Scope)
     nested: bool = False  # arguments grouped as {path, query, header, cookie, body} instead of flat
+    flatten_depth: int = 0  # lift nested body objects into flat arguments this many levels down
+    split_unions: bool = False  # a body that is a oneOf/anyOf becomes one tool per variant
     gemini_json_schema: bool = False  # Gemini: `parametersJsonSchema` instead of `parameters`
 
 
@@ -52,11 +56,13 @@ def convert(spec: Spec, options: ConvertOptions | None = None) -> ToolSet:
     vendor = vendor_for(options)
     strict = options.strict and vendor.supports_strict
     operations, rejected = select(spec, options.scope)
-    names, name_notes = assign_names(operations, vendor.name_pattern, vendor.max_name, vendor.name_chars)
+    units = [(op, variant) for op in operations for variant in _variants(spec, op, options.split_unions)]
+    names, name_notes = assign_names([_variant_operation(op, variant) for op, variant in units],
+                                     vendor.name_pattern, vendor.max_name, vendor.name_chars)
     tools: list[Tool] = []
-    for index, (op, name) in enumerate(zip(operations, names, strict=True)):
+    for index, ((op, variant), name) in enumerate(zip(units, names, strict=True)):
         try:
-            tool = _convert_one(spec, op, name, vendor, strict, options)
+            tool = _convert_one(spec, op, name, vendor, strict, options, variant)
         except Exception as exc:
             rejected.append({"method": op.method, "path": op.path,
                              "reason": f"conversion failed: {type(exc).__name__}: {exc}"})
@@ -71,12 +77,43 @@ def convert(spec: Spec, options: ConvertOptions | None = None) -> ToolSet:
                    tokens.estimate(native, [t.name for t in tools], vendor.overhead_tokens))
 
 
+def _variants(spec: Spec, op: Operation, split: bool) -> list[tuple[str, dict] | None]:
+    """[None] (the operation as it is), or one (label, schema) per member of a body union."""
+    if not split or op.request_body is None or not op.request_body.content:
+        return [None]
+    media = pick_media_type(op.request_body.content)
+    schema = op.request_body.content[media].schema if media else None
+    top = spec.resolve_schema(schema["$ref"]) if isinstance(schema, dict) and "$ref" in schema else schema
+    members = (top or {}).get("oneOf") or (top or {}).get("anyOf") if isinstance(top, dict) else None
+    if not isinstance(members, list) or len(members) < 2:
+        return [None]
+    labels = []
+    for i, member in enumerate(members):
+        ref = member.get("$ref", "") if isinstance(member, dict) else ""
+        title = member.get("title") if isinstance(member, dict) else None
+        label = def_name(ref) if ref else (title or f"variant{i + 1}")
+        labels.append(re.sub(r"[^A-Za-z0-9]+", "_", label).strip("_") or f"variant{i + 1}")
+    return [(label, member) for label, member in zip(labels, members, strict=True)]
+
+
+def _variant_operation(op: Operation, variant: tuple[str, dict] | None) -> Operation:
+    """The operation as naming sees it: a variant's tool is `<operationId>_<Variant>`."""
+    if variant is None:
+        return op
+    base = op.operation_id or derive_operation_id(op.method, op.path)
+    return replace(op, operation_id=f"{base}_{variant[0]}")
+
+
 def _convert_one(spec: Spec, op: Operation, name: str, vendor: Vendor, strict: bool,
-                 options: ConvertOptions) -> Tool:
-    parameters, bindings, media_type, warnings = build_arguments(spec, op, nested=options.nested)
+                 options: ConvertOptions, variant: tuple[str, dict] | None = None) -> Tool:
+    parameters, bindings, media_type, warnings = build_arguments(
+        spec, op, nested=options.nested, flatten_depth=options.flatten_depth,
+        body_schema=variant[1] if variant else None)
     context = PassContext(spec)
     schema = vendor.build(parameters, context, strict)
     description, description_warnings = describe(op)
+    if variant is not None:
+        description = f"{description}\n\nThis tool sends the {variant[0]} variant of the request body."
     tool = Tool(name, description, schema, op, bindings, media_type,
                 [*warnings, *description_warnings, *context.warnings])
     if vendor.name == "mcp":
