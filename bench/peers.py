@@ -352,6 +352,45 @@ def versions_line() -> str:
     return ", ".join([*parts, f"node {node.stdout.strip() or '?'}"])
 
 
+SAMCHON_PACKAGE = "@samchon/openapi"
+SAMCHON_PIN = "5.1.0"  # docs/peers.md
+SAMCHON_DIR = PEERS_DIR / "samchon"  # its own npm prefix: installing never touches the linters' tree
+
+
+def ensure_samchon() -> str:
+    """Install @samchon/openapi (pinned, `--ignore-scripts`) into bench/.peers/samchon/ unless already there;
+    return the installed version. A refused pin falls back to the nearest published version of the same major."""
+    SAMCHON_DIR.mkdir(parents=True, exist_ok=True)
+    manifest = SAMCHON_DIR / "node_modules" / SAMCHON_PACKAGE / "package.json"
+
+    def installed() -> str | None:
+        try:
+            return json.loads(manifest.read_text())["version"]
+        except (OSError, ValueError, KeyError):
+            return None
+
+    if installed():
+        return installed() or ""
+    for version in (SAMCHON_PIN, None):
+        version = version or _nearest_version(SAMCHON_PACKAGE, SAMCHON_PIN)
+        if not version:
+            break
+        command = ["npm", "install", "--prefix", str(SAMCHON_DIR), "--ignore-scripts", "--no-audit", "--no-fund",
+                   "--loglevel=error", f"{SAMCHON_PACKAGE}@{version}"]
+        print(f"[peers] {' '.join(command)}", file=sys.stderr, flush=True)
+        try:
+            done = subprocess.run(command, capture_output=True, text=True, timeout=INSTALL_TIMEOUT_S, check=False,
+                                  env={**os.environ, **PEER_ENV})
+        except subprocess.TimeoutExpired:
+            raise SystemExit(f"[peers] npm install {SAMCHON_PACKAGE} timed out after {INSTALL_TIMEOUT_S} s") from None
+        if done.returncode == 0 and installed():
+            if version != SAMCHON_PIN:
+                print(f"[peers] note: {SAMCHON_PACKAGE} {version} is installed instead of the pinned {SAMCHON_PIN}")
+            return installed() or ""
+        print(f"[peers] {SAMCHON_PACKAGE}@{version} was refused:\n{done.stderr[-1000:]}", file=sys.stderr)
+    raise SystemExit(f"[peers] cannot install {SAMCHON_PACKAGE}@{SAMCHON_PIN}")
+
+
 if __name__ == "__main__":
     ensure_peers()
     print(versions_line())
