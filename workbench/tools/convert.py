@@ -60,9 +60,10 @@ def convert(spec: Spec, options: ConvertOptions | None = None) -> ToolSet:
     names, name_notes = assign_names([_variant_operation(op, variant) for op, variant in units],
                                      vendor.name_pattern, vendor.max_name, vendor.name_chars)
     tools: list[Tool] = []
+    shared: dict = {}  # components shaped once for the whole set (see PassContext.shared)
     for index, ((op, variant), name) in enumerate(zip(units, names, strict=True)):
         try:
-            tool = _convert_one(spec, op, name, vendor, strict, options, variant)
+            tool = _convert_one(spec, op, name, vendor, strict, options, variant, shared)
         except Exception as exc:
             rejected.append({"method": op.method, "path": op.path,
                              "reason": f"conversion failed: {type(exc).__name__}: {exc}"})
@@ -105,11 +106,11 @@ def _variant_operation(op: Operation, variant: tuple[str, dict] | None) -> Opera
 
 
 def _convert_one(spec: Spec, op: Operation, name: str, vendor: Vendor, strict: bool,
-                 options: ConvertOptions, variant: tuple[str, dict] | None = None) -> Tool:
+                 options: ConvertOptions, variant: tuple[str, dict] | None, shared: dict) -> Tool:
     parameters, bindings, media_type, warnings = build_arguments(
         spec, op, nested=options.nested, flatten_depth=options.flatten_depth,
         body_schema=variant[1] if variant else None)
-    context = PassContext(spec)
+    context = PassContext(spec, shared=shared)
     schema = vendor.build(parameters, context, strict)
     description, description_warnings = describe(op)
     if variant is not None:
@@ -118,11 +119,11 @@ def _convert_one(spec: Spec, op: Operation, name: str, vendor: Vendor, strict: b
                 [*warnings, *description_warnings, *context.warnings])
     if vendor.name == "mcp":
         tool.annotations = mcp.annotations(tool)
-        tool.output_schema = _output_schema(spec, op, tool)
+        tool.output_schema = _output_schema(spec, op, tool, shared)
     return tool
 
 
-def _output_schema(spec: Spec, op: Operation, tool: Tool) -> dict | None:
+def _output_schema(spec: Spec, op: Operation, tool: Tool, shared: dict) -> dict | None:
     for response in op.responses:
         if not response.status.startswith("2") or not response.content:
             continue
@@ -130,8 +131,8 @@ def _output_schema(spec: Spec, op: Operation, tool: Tool) -> dict | None:
         schema = response.content[media].schema if media else None
         if not isinstance(schema, dict):
             return None
-        context = PassContext(spec)
-        shaped = attach_defs(json_schema_with_defs(schema, context), context)
+        context = PassContext(spec, shared=shared)
+        shaped = attach_defs(json_schema_with_defs(schema, context, response=True), context)
         top = spec.resolve_schema(schema["$ref"]) if "$ref" in schema else schema
         if isinstance(top, dict) and (top.get("type") == "object" or "properties" in top):
             return shaped

@@ -14,19 +14,27 @@ def assign_names(operations: list[Operation], pattern: re.Pattern, max_length: i
     """Names in operation order, and a warning per operation whose name differs from its operationId."""
     names: list[str] = []
     notes: dict[int, str] = {}
+    # Valid operationIds are the tool names: reserve them first, so that a cleaned-up or derived name for
+    # another operation never takes one (first come wins only among duplicates of the same id).
+    reserved = {op.operation_id for op in operations if op.operation_id and pattern.fullmatch(op.operation_id)}
     taken: set[str] = set()
     for i, op in enumerate(operations):
-        wanted = op.operation_id if op.operation_id and pattern.fullmatch(op.operation_id) else None
+        wanted = op.operation_id if op.operation_id in reserved and op.operation_id not in taken else None
         base = wanted or sanitize(op.operation_id or derive_operation_id(op.method, op.path), allowed, max_length)
         name = base
         n = 2
-        while name in taken:
+        while name in taken or (name in reserved and name != wanted):
             suffix = f"_{n}"
             name, n = base[: max_length - len(suffix)] + suffix, n + 1
         taken.add(name)
         names.append(name)
         if name != op.operation_id:
-            why = "no operationId" if not op.operation_id else f"operationId {op.operation_id!r} is not a valid name"
+            if not op.operation_id:
+                why = "no operationId"
+            elif op.operation_id in reserved:
+                why = f"operationId {op.operation_id!r} is used twice"
+            else:
+                why = f"operationId {op.operation_id!r} is not a valid name"
             notes[i] = f"{why}: named {name!r}" + (" (renamed to stay unique)" if name != base else "")
     return names, notes
 

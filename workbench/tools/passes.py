@@ -23,6 +23,9 @@ class PassContext:
     spec: Spec
     warnings: list[str] = field(default_factory=list)
     defs: dict[str, Schema] = field(default_factory=dict)
+    # Shared by every tool of one conversion (one vendor, one mode): a component's rewritten and shaped
+    # form is the same whichever tool uses it, so a big spec shapes each component once, not once per tool.
+    shared: dict[str, Any] = field(default_factory=dict)
 
     def warn(self, message: str) -> None:
         if message not in self.warnings:
@@ -60,26 +63,41 @@ def def_name(ref: str) -> str:
 def resolve_into_defs(schema: Schema, ctx: PassContext) -> Schema:
     """Rewrite model refs to `#/$defs/<name>` and collect their targets in `ctx.defs` (recursion stays a
     cycle of refs, which vendors that follow refs handle)."""
+    cache: dict[str, tuple[Schema, set[str], str | None]] = ctx.shared.setdefault("rewritten", {})
+    refs: dict[str, str] = ctx.shared.setdefault("refs", {})
     pending: list[str] = []
+
+    def need(name: str) -> None:
+        if name not in ctx.defs:
+            ctx.defs[name] = {}  # reserved before processing: cycles end here
+            pending.append(name)
 
     def rewrite(node: Schema) -> Schema:
         ref = node.get("$ref")
         if isinstance(ref, str) and not ref.startswith("#/$defs/"):
             name = def_name(ref)
-            if name not in ctx.defs:
-                ctx.defs[name] = {}  # reserve before processing: cycles end here
-                pending.append(ref)
+            refs.setdefault(name, ref)
+            need(name)
             node = {**node, "$ref": f"#/$defs/{name}"}
         return node
 
     result = walk(schema, rewrite)
     while pending:
-        ref = pending.pop()
-        target = ctx.spec.resolve_schema(ref)
-        if target is None:
-            ctx.warn(f"$ref {ref} could not be resolved; the argument accepts any value")
-            target = {}
-        ctx.defs[def_name(ref)] = walk(copy.deepcopy(target), rewrite)
+        name = pending.pop()
+        if name not in cache:
+            target = ctx.spec.resolve_schema(refs[name])
+            problem = None
+            if target is None:
+                problem = f"$ref {refs[name]} could not be resolved; the argument accepts any value"
+                target = {}
+            body = walk(target, rewrite)  # walk builds new containers: the model's schema is never changed
+            cache[name] = (body, _def_refs(body), problem)
+        body, inner, problem = cache[name]
+        if problem:
+            ctx.warn(problem)
+        for other in inner:
+            need(other)
+        ctx.defs[name] = body
     return result
 
 
@@ -282,13 +300,14 @@ def one_of_to_any_of(ctx: PassContext) -> Callable[[Schema], Schema]:
     return node_pass
 
 
-def project_read_only(ctx: PassContext) -> Callable[[Schema], Schema]:
-    """Request schemas must not ask the model for server-generated values (readOnly properties)."""
+def project_read_only(ctx: PassContext, keyword: str = "readOnly") -> Callable[[Schema], Schema]:
+    """Request schemas must not ask the model for server-generated values (readOnly properties); with
+    keyword="writeOnly", responses do not promise values only clients send (passwords)."""
 
     def node_pass(node: Schema) -> Schema:
         props = node.get("properties")
-        if isinstance(props, dict) and any(isinstance(p, dict) and p.get("readOnly") is True for p in props.values()):
-            dropped = [n for n, p in props.items() if isinstance(p, dict) and p.get("readOnly") is True]
+        if isinstance(props, dict) and any(isinstance(p, dict) and p.get(keyword) is True for p in props.values()):
+            dropped = [n for n, p in props.items() if isinstance(p, dict) and p.get(keyword) is True]
             node = {**node, "properties": {n: p for n, p in props.items() if n not in dropped}}
             if isinstance(node.get("required"), list):
                 node["required"] = [r for r in node["required"] if r not in dropped]

@@ -7,17 +7,27 @@ from workbench.tools import passes
 from workbench.tools.passes import PassContext, walk
 
 
-def json_schema_with_defs(parameters: Schema, ctx: PassContext) -> Schema:
-    """Refs into `$defs`, allOf merged, oneOf → anyOf, readOnly projected out: what most vendors follow."""
+def json_schema_with_defs(parameters: Schema, ctx: PassContext, *, response: bool = False) -> Schema:
+    """Refs into `$defs`, allOf merged, oneOf → anyOf, and readOnly properties projected out of requests
+    (writeOnly ones out of responses): what most vendors follow."""
     schema = passes.resolve_into_defs(parameters, ctx)
-    ctx.defs = {name: _shape(sub, ctx) for name, sub in ctx.defs.items()}
-    return _shape(schema, ctx)
+    shaped: dict[str, tuple[Schema, list[str]]] = ctx.shared.setdefault("response" if response else "shaped", {})
+    for name, sub in ctx.defs.items():
+        if name not in shaped:
+            local = PassContext(ctx.spec, defs=ctx.defs, shared=ctx.shared)
+            shaped[name] = (_shape(sub, local, response), local.warnings)
+    for name in ctx.defs:
+        for warning in shaped[name][1]:
+            ctx.warn(warning)
+    result = _shape(schema, ctx, response)
+    ctx.defs = {name: shaped[name][0] for name in ctx.defs}
+    return result
 
 
-def _shape(schema: Schema, ctx: PassContext) -> Schema:
+def _shape(schema: Schema, ctx: PassContext, response: bool = False) -> Schema:
     schema = walk(schema, passes.merge_all_of(ctx))
     schema = walk(schema, passes.one_of_to_any_of(ctx))
-    return walk(schema, passes.project_read_only(ctx))
+    return walk(schema, passes.project_read_only(ctx, "writeOnly" if response else "readOnly"))
 
 
 def attach_defs(schema: Schema, ctx: PassContext) -> Schema:

@@ -1,17 +1,19 @@
-"""Plain JSON Schema 2020-12: the lossless reference (refs into $defs, nothing rewritten or dropped)."""
+"""Plain JSON Schema 2020-12: the lossless reference. Refs go into $defs and nothing is rewritten, except
+that readOnly properties are not asked of the caller (a request schema, not a loss)."""
 
 from __future__ import annotations
 
 from workbench.spec import Schema
 from workbench.tools import passes
 from workbench.tools.model import Tool
-from workbench.tools.passes import PassContext
+from workbench.tools.passes import PassContext, walk
 from workbench.tools.vendors.base import Vendor
 from workbench.tools.vendors.common import attach_defs
 
 
 def build(parameters: Schema, ctx: PassContext, is_strict: bool) -> Schema:
-    schema = passes.resolve_into_defs(parameters, ctx)
+    schema = walk(passes.resolve_into_defs(parameters, ctx), passes.project_read_only(ctx))
+    ctx.defs = {name: walk(sub, passes.project_read_only(ctx)) for name, sub in ctx.defs.items()}
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", **attach_defs(schema, ctx)}
 
 
