@@ -132,10 +132,12 @@ def _output_schema(spec: Spec, op: Operation, tool: Tool, shared: dict) -> dict 
         if not isinstance(schema, dict):
             return None
         context = PassContext(spec, shared=shared)
-        shaped = attach_defs(json_schema_with_defs(schema, context, response=True), context)
-        top = spec.resolve_schema(schema["$ref"]) if "$ref" in schema else schema
-        if isinstance(top, dict) and (top.get("type") == "object" or "properties" in top):
-            return shaped
+        root = json_schema_with_defs(schema, context, response=True)
+        ref = root.get("$ref", "")
+        if ref.startswith("#/$defs/"):  # MCP wants `type: object` at the root itself, not behind a ref
+            root = {**context.defs.get(ref[len("#/$defs/"):], {}), **{k: v for k, v in root.items() if k != "$ref"}}
+        if root.get("type") == "object" or "properties" in root:
+            return attach_defs(root, context)
         tool.warnings.append("the success response is not an object: no MCP outputSchema")
         return None
     return None

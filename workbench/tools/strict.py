@@ -35,6 +35,21 @@ def nullable(schema: Schema) -> Schema:
     return {"anyOf": [schema, {"type": "null"}]}
 
 
+def inline_ref_with_keywords(ctx: PassContext) -> Callable[[Schema], Schema]:
+    """OpenAI strict mode rejects keywords beside a `$ref` ("$ref cannot have keywords"): such a node
+    becomes a copy of its target with those keywords on top."""
+
+    def node_pass(node: Schema) -> Schema:
+        ref = node.get("$ref")
+        if isinstance(ref, str) and len(node) > 1 and ref.startswith("#/$defs/"):
+            target = ctx.defs.get(ref[len("#/$defs/"):])
+            if isinstance(target, dict):
+                return {**target, **{k: v for k, v in node.items() if k != "$ref"}}
+        return node
+
+    return node_pass
+
+
 def openai_strict(ctx: PassContext) -> Callable[[Schema], Schema]:
     def node_pass(node: Schema) -> Schema:
         if _is_object(node):

@@ -13,7 +13,8 @@ from workbench.tools.vendors.common import attach_defs, json_schema_with_defs
 def build(parameters: Schema, ctx: PassContext, is_strict: bool) -> Schema:
     schema = json_schema_with_defs(parameters, ctx)
     if is_strict:
-        closing = [passes.describe_unsupported(ctx, strict.OPENAI_STRICT_FORBIDDEN | {"default"}, "OpenAI strict mode"),
+        closing = [strict.inline_ref_with_keywords(ctx),
+                   passes.describe_unsupported(ctx, strict.OPENAI_STRICT_FORBIDDEN | {"default"}, "OpenAI strict mode"),
                    strict.openai_strict(ctx)]
         for node_pass in closing:
             schema = walk(schema, node_pass)
