@@ -18,6 +18,7 @@ import pytest
 from workbench.examples import example_path
 from workbench.spec import load_spec
 from workbench.tools import VENDORS, Binding, ConvertOptions, Tool, ToolSet, convert
+from workbench.tools.human import never_human
 from workbench.tools.passes import RECURSION_NOTE
 
 ALL_VENDORS = tuple(VENDORS)  # openai, openai-responses, anthropic, gemini, mcp, jsonschema
@@ -824,9 +825,13 @@ def test_pitfall_13_swagger_form_data_becomes_body_fields(swagger, vendor):
     assert sorted(form.parameters["required"]) == ["name", "petId"]
     upload = by_id(toolset, "uploadPetPhoto")
     assert upload.media_type == "multipart/form-data"
-    assert binding(upload, "file") == Binding("file", "body-field", "file", ("file",), True)
-    assert types(props(upload)["file"]) == {"string"} and props(upload)["file"]["format"] == "binary"
+    # a file upload is a human-side argument (issue 5): bound for the wire, not shown to the model
+    assert binding(upload, "file") == Binding("file", "body-field", "file", ("file",), True, human=True)
+    assert "file" not in props(upload)
     assert binding(upload, "caption").required is False
+    everything = convert(swagger, ConvertOptions(vendor=vendor, human=never_human))
+    file_arg = props(by_id(everything, "uploadPetPhoto"))["file"]
+    assert types(file_arg) == {"string"} and file_arg["format"] == "binary"
 
 
 def test_pitfall_13_swagger_consumes_and_produces_are_respected(swagger):

@@ -13,6 +13,7 @@ from workbench.spec import Operation, Spec
 from workbench.tools import tokens
 from workbench.tools.arguments import build_arguments, pick_media_type
 from workbench.tools.describe import describe
+from workbench.tools.human import HumanPredicate, default_human
 from workbench.tools.model import Tool, ToolSet
 from workbench.tools.names import assign_names
 from workbench.tools.passes import PassContext, def_name
@@ -33,6 +34,7 @@ class ConvertOptions:
     nested: bool = False  # arguments grouped as {path, query, header, cookie, body} instead of flat
     flatten_depth: int = 0  # lift nested body objects into flat arguments this many levels down
     split_unions: bool = False  # a body that is a oneOf/anyOf becomes one tool per variant
+    human: HumanPredicate = default_human  # which arguments a person supplies (never_human: none)
     gemini_json_schema: bool = False  # Gemini: `parametersJsonSchema` instead of `parameters`
 
 
@@ -110,6 +112,7 @@ def _convert_one(spec: Spec, op: Operation, name: str, vendor: Vendor, strict: b
     parameters, bindings, media_type, warnings = build_arguments(
         spec, op, nested=options.nested, flatten_depth=options.flatten_depth,
         body_schema=variant[1] if variant else None)
+    parameters, bindings = _split_human(spec, parameters, bindings, options.human)
     context = PassContext(spec, shared=shared)
     schema = vendor.build(parameters, context, strict)
     description, description_warnings = describe(op)
@@ -121,6 +124,28 @@ def _convert_one(spec: Spec, op: Operation, name: str, vendor: Vendor, strict: b
         tool.annotations = mcp.annotations(tool)
         tool.output_schema = _output_schema(spec, op, tool, shared)
     return tool
+
+
+def _split_human(spec: Spec, parameters: dict, bindings: list, is_human: HumanPredicate) -> tuple[dict, list]:
+    """Take the human part out of what the model sees; the bindings keep it (marked) for the merge step."""
+    props = parameters.get("properties", {})
+    human = set()
+    for binding in bindings:
+        if "." in binding.argument:
+            continue  # nested style: groups are judged as a whole by the model
+        schema = props.get(binding.argument)
+        if isinstance(schema, dict) and "$ref" in schema:
+            schema = {**(spec.resolve_schema(schema["$ref"]) or {}), **schema}
+        if is_human(binding.name, schema):
+            human.add(binding.argument)
+    if not human:
+        return parameters, bindings
+    model_part = {**parameters, "properties": {k: v for k, v in props.items() if k not in human}}
+    if "required" in parameters:
+        model_part["required"] = [r for r in parameters["required"] if r not in human]
+        if not model_part["required"]:
+            del model_part["required"]
+    return model_part, [replace(b, human=b.argument in human) for b in bindings]
 
 
 def _output_schema(spec: Spec, op: Operation, tool: Tool, shared: dict) -> dict | None:

@@ -17,6 +17,7 @@ class Binding:
     name: str  # the wire name: parameter name, or the body property's name
     body_path: tuple[str, ...] = ()  # for "body-field": where in the body object (one key unless flattened)
     required: bool = False
+    human: bool = False  # supplied by a person or the harness (secrets, files), never shown to the model
 
 
 @dataclass
