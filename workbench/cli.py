@@ -30,6 +30,7 @@ from workbench.tools import VENDORS, ConvertOptions, Scope, convert
 EXIT_OK = 0
 EXIT_FINDINGS = 1
 EXIT_UNUSABLE = 2
+EXIT_INVALID_CALL = 3
 
 
 def _add_ref_options(parser: argparse.ArgumentParser) -> None:
@@ -93,6 +94,22 @@ def _build_parser() -> argparse.ArgumentParser:
     tools.add_argument("--output", metavar="FILE", help="write the result here instead of stdout")
     tools.add_argument("--config", metavar="FILE", help="config (default: .workbench.yaml beside the spec)")
     _add_ref_options(tools)
+
+    call = commands.add_parser("call", help="execute one tool call against the API (or the mock)")
+    call.add_argument("spec", metavar="SPEC")
+    call.add_argument("tool", metavar="TOOL", help="the tool's name (as `workbench tools` names it)")
+    call.add_argument("--args", default="{}", metavar="JSON",
+                      help="the arguments as JSON, or a vendor's whole tool-call object")
+    call.add_argument("--vendor", choices=sorted(VENDORS), default="openai", help="whose tool names and shapes")
+    call.add_argument("--strict", action="store_true")
+    call.add_argument("--base-url", metavar="URL", help="send here instead of the spec's server")
+    call.add_argument("--approve", action="store_true", help="approve a destructive call without asking")
+    call.add_argument("--read-only", action="store_true", help="refuse every write")
+    call.add_argument("--deadline", type=float, default=30.0, metavar="SECONDS", help="total time for the call")
+    call.add_argument("--human", default="{}", metavar="JSON",
+                      help="the human-side arguments (secrets better via WORKBENCH_HUMAN_<NAME>; @file for uploads)")
+    call.add_argument("--format", choices=("json", "text"), default="json")
+    _add_ref_options(call)
 
     audit = commands.add_parser("audit", help="the headless audit of a spec (default: the bundled example)")
     audit.add_argument("spec", metavar="SPEC", nargs="?")
@@ -217,6 +234,65 @@ def _tools(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _call(args: argparse.Namespace) -> int:
+    from workbench.http.calls import CallFormatError, looks_like_call, parse_call
+    from workbench.http.executor import CallOptions, Executor
+    from workbench.http.repair import RepairFailed, repair_json
+
+    spec = _load(args, args.spec)
+    toolset = convert(spec, ConvertOptions(vendor=args.vendor, strict=args.strict,
+                                           scope=Scope(include_deprecated=True)))
+    try:
+        given, _ = repair_json(args.args)
+        call = parse_call(given if looks_like_call(given) else {"name": args.tool, "arguments": args.args})
+    except (CallFormatError, RepairFailed) as exc:
+        raise SpecError(f"--args: {exc}", "<command line>") from None
+    if call.name != args.tool:
+        call = type(call)(args.tool, call.arguments, call.call_id, call.repairs)
+    human = _human_values(args, toolset.tool(args.tool))
+
+    def approve(request, tool) -> bool:
+        if args.approve:
+            return True
+        if not sys.stdin.isatty():
+            return False
+        answer = input(f"{request.method} {request.url} is destructive ({tool.name}). Send it? [y/N] ")
+        return answer.strip().lower() in ("y", "yes")
+
+    executor = Executor(spec, toolset, CallOptions(base_url=args.base_url, deadline_s=args.deadline, approve=approve,
+                                                  read_only=args.read_only, human=human))
+    result = executor.call(call)
+    if result.feedback is not None:
+        print(result.feedback.text if args.format == "text" else json.dumps(
+            {"feedback": result.feedback.text, "violations": [
+                {"path": v.path, "expected": v.expected, "given": v.given} for v in result.feedback.violations]},
+            indent=2, ensure_ascii=False, default=str))
+        return EXIT_INVALID_CALL
+    print(result.to_text() if args.format == "text" else json.dumps(result.to_json(), indent=2, ensure_ascii=False,
+                                                                   default=str))
+    return EXIT_OK if result.status is not None else EXIT_FINDINGS
+
+
+def _human_values(args: argparse.Namespace, tool) -> dict:
+    """The human part: --human JSON, then WORKBENCH_HUMAN_<ARGUMENT> from the environment; `@path` reads a
+    file for an upload."""
+    try:
+        values = json.loads(args.human)
+    except json.JSONDecodeError as exc:
+        raise SpecError(f"--human is not JSON: {exc.msg}", "<command line>") from None
+    if tool is not None:
+        for binding in tool.bindings:
+            env = os.environ.get("WORKBENCH_HUMAN_" + binding.argument.upper())
+            if binding.human and binding.argument not in values and env is not None:
+                values[binding.argument] = env
+    for name, value in list(values.items()):
+        if isinstance(value, str) and value.startswith("@"):
+            path = Path(value[1:])
+            values[name] = {"filename": path.name, "content": path.read_bytes(),
+                            "content_type": "application/octet-stream"}
+    return values
+
+
 def _emit(args: argparse.Namespace, text: str) -> None:
     if args.output:
         Path(args.output).write_text(text + "\n", encoding="utf-8")
@@ -251,7 +327,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     gc.set_threshold(50_000, 50, 100)
     parser = _build_parser()
     args = parser.parse_args(argv)
-    handler = {"info": _info, "lint": _lint, "score": _score, "fix": _fix, "tools": _tools,
+    handler = {"info": _info, "lint": _lint, "score": _score, "fix": _fix, "tools": _tools, "call": _call,
                "audit": _audit}.get(args.command, _default)
     try:
         return handler(args)

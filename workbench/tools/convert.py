@@ -109,9 +109,9 @@ def _variant_operation(op: Operation, variant: tuple[str, dict] | None) -> Opera
 
 def _convert_one(spec: Spec, op: Operation, name: str, vendor: Vendor, strict: bool,
                  options: ConvertOptions, variant: tuple[str, dict] | None, shared: dict) -> Tool:
-    parameters, bindings, media_type, warnings = build_arguments(
-        spec, op, nested=options.nested, flatten_depth=options.flatten_depth,
-        body_schema=variant[1] if variant else None)
+    shape = {"nested": options.nested, "flatten_depth": options.flatten_depth,
+             "body_schema": variant[1] if variant else None}
+    parameters, bindings, media_type, warnings = build_arguments(spec, op, **shape)
     parameters, bindings = _split_human(spec, parameters, bindings, options.human)
     context = PassContext(spec, shared=shared)
     schema = vendor.build(parameters, context, strict)
@@ -119,7 +119,7 @@ def _convert_one(spec: Spec, op: Operation, name: str, vendor: Vendor, strict: b
     if variant is not None:
         description = f"{description}\n\nThis tool sends the {variant[0]} variant of the request body."
     tool = Tool(name, description, schema, op, bindings, media_type,
-                [*warnings, *description_warnings, *context.warnings])
+                [*warnings, *description_warnings, *context.warnings], shape=shape)
     if vendor.name == "mcp":
         tool.annotations = mcp.annotations(tool)
         tool.output_schema = _output_schema(spec, op, tool, shared)

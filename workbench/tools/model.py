@@ -31,6 +31,9 @@ class Tool:
     warnings: list[str] = field(default_factory=list)
     annotations: dict[str, Any] = field(default_factory=dict)  # MCP-style hints, from the method table
     output_schema: Schema | None = None
+    # How the arguments were shaped (build_arguments' keywords), so the executor can rebuild the same
+    # argument layout losslessly to validate against the spec itself.
+    shape: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass

@@ -1,0 +1,87 @@
+"""Credentials for the spec's securitySchemes, from the environment or the OS keyring — never from
+project files — and the masking that keeps them out of anything shown or logged."""
+
+from __future__ import annotations
+
+import base64
+import os
+import re
+from dataclasses import dataclass, field
+
+KEYRING_SERVICE = "agent-spec-workbench"
+MASK = "********"
+
+
+def env_name(scheme: str) -> str:
+    """The environment variable that holds a scheme's secret: WORKBENCH_AUTH_<SCHEME NAME>."""
+    return "WORKBENCH_AUTH_" + re.sub(r"[^A-Za-z0-9]+", "_", scheme).strip("_").upper()
+
+
+def secret_for(scheme: str) -> str | None:
+    value = os.environ.get(env_name(scheme))
+    if value:
+        return value
+    try:  # the OS keyring, when one is installed and unlocked; its absence is not an error
+        import keyring
+
+        return keyring.get_password(KEYRING_SERVICE, scheme)
+    except Exception:
+        return None
+
+
+@dataclass
+class AppliedAuth:
+    headers: dict[str, str] = field(default_factory=dict)
+    query: list[tuple[str, str]] = field(default_factory=list)
+    cookies: dict[str, str] = field(default_factory=dict)
+    secrets: list[str] = field(default_factory=list)  # values to mask wherever a request is shown
+    missing: list[str] = field(default_factory=list)  # schemes the operation wants but no secret was found
+
+
+def apply_auth(schemes: dict[str, dict], requirements: tuple[dict, ...]) -> AppliedAuth:
+    """Satisfy the first security requirement whose secrets are all available (OpenAPI semantics: any
+    one requirement object suffices; within it, all schemes apply)."""
+    applied = AppliedAuth()
+    if not requirements:
+        return applied
+    for requirement in requirements:
+        if not requirement:
+            return applied  # `{}`: anonymous access is allowed
+        attempt = AppliedAuth()
+        for name in requirement:
+            scheme = schemes.get(name)
+            secret = secret_for(name)
+            if scheme is None or secret is None:
+                attempt.missing.append(name)
+                continue
+            _apply_one(attempt, scheme, secret)
+        if not attempt.missing:
+            return attempt
+        applied.missing = applied.missing or attempt.missing
+    return applied
+
+
+def _apply_one(applied: AppliedAuth, scheme: dict, secret: str) -> None:
+    kind = scheme.get("type")
+    if kind == "apiKey":
+        name, where = str(scheme.get("name", "")), scheme.get("in")
+        if where == "header":
+            applied.headers[name] = secret
+        elif where == "query":
+            applied.query.append((name, secret))
+        elif where == "cookie":
+            applied.cookies[name] = secret
+        applied.secrets.append(secret)
+    elif kind == "http" and str(scheme.get("scheme", "")).lower() == "basic":
+        token = base64.b64encode(secret.encode()).decode()  # the secret is "user:password"
+        applied.headers["Authorization"] = f"Basic {token}"
+        applied.secrets += [secret, token]
+    else:  # http bearer, oauth2, openIdConnect: a token the user obtained
+        applied.headers["Authorization"] = f"Bearer {secret}"
+        applied.secrets.append(secret)
+
+
+def mask(text: str, secrets: list[str]) -> str:
+    for secret in sorted((s for s in secrets if s), key=len, reverse=True):
+        text = text.replace(secret, MASK)
+    return text

@@ -1,0 +1,832 @@
+"""Request serialisation, both directions, from one table: the executor serialises with it and the mock
+server parses with it, so each OpenAPI style is defined exactly once (`STYLES`).
+
+Every style is described by the same four facts: a prefix ("" / "." / ";"), whether each element reads
+`name=value` (matrix, form and the query styles) or is a bare value (label, simple), the separator of
+array items (and of object keys and values) when not exploded, and the separator of elements when
+exploded. `_elements` turns a value into elements from those facts, and `_collect` turns elements back
+into a value from the same facts; the per-location functions only say how elements meet the wire.
+
+What a caller must know:
+- Path: `parse_path` takes the RAW (still percent-encoded) text that stood where `{name}` was, so an
+  encoded "," or "." inside an item is told apart from the separator; data is percent-encoded (and "."
+  too in label style, where it is the separator), so a value can never inject "/", "?" or "#"; a result
+  that would be the dot-segment "." or ".." is sent as "%2E" / "%2E%2E".
+- Query: `serialize_query` returns encoded pairs (`join_query` joins them); `parse_query` takes DECODED
+  pairs, exactly what `split_query` (= `urllib.parse.parse_qsl(keep_blank_values=True)`) gives. Because
+  they are decoded, an array item (or non-exploded object key/value) that contains the style's own
+  separator ("," / " " / "|" / tab) cannot be told apart from two items: that is inherent in the styles.
+  `allow_reserved` lets `:/?@!$'()*,;=` through but still encodes `[ ] # & +` and "%" (pre-encoded
+  triples are NOT passed through), so every value still round-trips.
+- Header: simple style, never percent-encoded; items are stripped of surrounding whitespace on parse;
+  CR, LF and NUL are refused.
+- Cookie: form style, percent-encoded (`color=blue`, exploded `color=blue&color=black`); `parse_cookie`
+  takes the whole Cookie header value (other cookies may be present, "; " or "&" both separate).
+- Exploded form objects (query, cookie, 3.0 form bodies) carry no parameter name: pass `properties`
+  (names, or the schema's `properties` mapping, which also types each value). Without it every pair is
+  taken as a property.
+- Empty values: an empty array, an empty object and the array `[""]` are sent as the style's "empty"
+  form (`color=`, `;color`, `.`, "") and parse back as `[]` / `{}`. A None query value yields no pairs;
+  None header/cookie values serialise to "" (send nothing). parse_* returns None when absent.
+- Scalars: booleans "true"/"false", ints as ints, floats by `repr` (round-trips). On parse, `kind` /
+  `item_kind` ("string", "integer", "number", "boolean", "array", "object", or a 3.1 type list) convert
+  text; text that does not fit the kind is returned unchanged (the caller's schema validation reports it).
+  Malformed structure (a label value without its ".", an odd key/value list) raises SerializationError.
+- Bodies: `openapi_version` picks the form-urlencoded rules: "2.x" and "3.0.x" put every property in
+  form/explode (objects as `R=100&G=200`); "3.1" and later apply a style only when `encoding[prop]`
+  declares style/explode/allowReserved and otherwise JSON-encode objects (arrays are repeated keys).
+  Multipart: bytes values are parts without a filename (application/octet-stream) and come back as bytes;
+  `{"filename", "content", "content_type"}` dicts are file parts and come back as such a dict with
+  `content` as bytes and all three keys present; objects are JSON parts; other scalars are text parts
+  with no Content-Type. Pass a `boundary=` parameter in the media type to choose the boundary.
+  `decode_body` uses `schema` (resolved, no $ref) to type form/multipart values and to tell a one-item
+  array from a scalar; without it a repeated key becomes a list and values stay text.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from email.errors import CloseBoundaryNotFoundDefect, StartBoundaryNotFoundDefect
+from email.parser import BytesParser
+from functools import cache
+from typing import Any
+from urllib.parse import parse_qsl, unquote
+
+__all__ = [
+    "STYLES",
+    "SerializationError",
+    "Style",
+    "collection_format",
+    "decode_body",
+    "encode_body",
+    "join_query",
+    "parse_cookie",
+    "parse_header",
+    "parse_path",
+    "parse_query",
+    "schema_kind",
+    "serialize_cookie",
+    "serialize_header",
+    "serialize_path",
+    "serialize_query",
+    "split_query",
+]
+
+
+class SerializationError(ValueError):
+    """A value that a style cannot carry, or wire text that does not have the style's shape."""
+
+
+@dataclass(frozen=True)
+class Style:
+    """How one style lays a value out; separators are given as characters (the wire form is derived)."""
+
+    prefix: str  # before the first element: ";" matrix, "." label
+    named: bool  # elements read name=value rather than being bare values
+    list_sep: str  # joins array items, and object keys with values, when not exploded
+    explode_sep: str  # joins elements when exploded (query and cookie elements are "&"-joined pairs)
+    locations: frozenset[str]
+
+
+_PATH, _QUERY, _HEADER, _COOKIE = "path", "query", "header", "cookie"
+
+STYLES: dict[str, Style] = {
+    "matrix": Style(";", True, ",", ";", frozenset({_PATH})),
+    "label": Style(".", False, ",", ".", frozenset({_PATH})),
+    "simple": Style("", False, ",", ",", frozenset({_PATH, _HEADER})),
+    "form": Style("", True, ",", "&", frozenset({_QUERY, _COOKIE})),
+    "spaceDelimited": Style("", True, " ", "&", frozenset({_QUERY})),
+    "pipeDelimited": Style("", True, "|", "&", frozenset({_QUERY})),
+    "tabDelimited": Style("", True, "\t", "&", frozenset({_QUERY})),  # Swagger 2 `tsv`
+    "deepObject": Style("", True, ",", "&", frozenset({_QUERY})),  # nested keys: see _deep_pairs
+}
+_DELIMITED = ("spaceDelimited", "pipeDelimited", "tabDelimited")
+
+
+def _rule(style: str, location: str) -> Style:
+    rule = STYLES.get(style)
+    if rule is None:
+        raise SerializationError(f"unknown style {style!r}")
+    if location in rule.locations:
+        return rule
+    if style in _DELIMITED and location in (_PATH, _HEADER):
+        # Swagger 2 ssv/pipes/tsv on a path or header parameter: bare values joined by the delimiter
+        return Style("", False, rule.list_sep, rule.list_sep, frozenset({location}))
+    raise SerializationError(f"style {style!r} is not allowed in {location}")
+
+
+def collection_format(fmt: str | None, location: str = "query") -> tuple[str, bool]:
+    """Swagger 2.0 `collectionFormat` → (style, explode) for `location` ("query", "formData", "path",
+    "header"): csv → form/simple not exploded, ssv/pipes/tsv → space/pipe/tabDelimited, multi → form
+    exploded (query and formData only)."""
+    in_query = location in ("query", "formData", "cookie")
+    table = {"csv": ("form" if in_query else "simple", False), "ssv": ("spaceDelimited", False),
+             "pipes": ("pipeDelimited", False), "tsv": ("tabDelimited", False), "multi": ("form", True)}
+    fmt = fmt or "csv"
+    if fmt not in table or (fmt == "multi" and not in_query):
+        raise SerializationError(f"collectionFormat {fmt!r} is not allowed in {location}")
+    return table[fmt]
+
+
+# ---------------------------------------------------------------------------------------------------
+# percent-encoding
+
+_UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+_FORM_BODY = _UNRESERVED - {"~"}
+# reserved characters allowReserved lets through in a query value; [ ] # & + always stay encoded,
+# because they end or restructure a query string (and "+" reads as a space to form parsers)
+_RESERVED_OK = frozenset(":/?@!$'()*,;=")
+
+
+@cache
+def _encoder(safe: frozenset[str]) -> Callable[[str], str]:
+    table = tuple(chr(b) if chr(b) in safe else f"%{b:02X}" for b in range(256))
+
+    def encode(text: str) -> str:
+        return "".join([table[b] for b in text.encode("utf-8")])
+
+    return encode
+
+
+_pct = _encoder(_UNRESERVED)
+
+
+def _wire(sep: str) -> str:
+    """A separator as it appears in a URL: the URI delimiters literally, anything else encoded."""
+    return sep if sep in ",;.=&" else _pct(sep)
+
+
+def _split(text: str, sep: str) -> list[str]:
+    if sep.startswith("%"):  # an encoded separator: match %7C and %7c alike
+        return re.split(re.escape(sep), text, flags=re.IGNORECASE)
+    return text.split(sep)
+
+
+def _ident(text: str) -> str:
+    return text
+
+
+def _strip(text: str) -> str:
+    return text.strip()
+
+
+def join_query(pairs: Iterable[tuple[str, str]]) -> str:
+    """Encoded pairs (from serialize_query) → query string (without "?")."""
+    return "&".join(f"{k}={v}" for k, v in pairs)
+
+
+def split_query(query: str) -> list[tuple[str, str]]:
+    """Query string (a leading "?" is ignored) → the DECODED pairs parse_query expects."""
+    return parse_qsl(query.removeprefix("?"), keep_blank_values=True)
+
+
+# ---------------------------------------------------------------------------------------------------
+# scalars and kinds
+
+
+def _scalar(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, str):
+        return value
+    raise SerializationError(f"a {type(value).__name__} has no defined form here (nested values need a JSON body "
+                             "or deepObject)")
+
+
+def _kind(kind: Any) -> str:
+    if isinstance(kind, list | tuple):
+        kind = next((k for k in kind if k != "null"), "string")
+    return kind or "string"
+
+
+def _shape(kind: Any) -> str:
+    kind = _kind(kind)
+    return kind if kind in ("array", "object") else "scalar"
+
+
+_INT = re.compile(r"[-+]?[0-9]+")
+_FLOAT = re.compile(r"[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?|[-+]?(?:inf|nan)", re.IGNORECASE)
+
+
+def _convert(text: str, kind: Any) -> Any:
+    """Text → the kind's Python value; text that does not fit is returned unchanged."""
+    kind = _kind(kind)
+    if kind == "integer" and _INT.fullmatch(text):
+        return int(text)
+    if kind == "number":
+        if _INT.fullmatch(text):
+            return int(text)
+        if _FLOAT.fullmatch(text):
+            return float(text)
+    if kind == "boolean" and text in ("true", "false"):
+        return text == "true"
+    return text
+
+
+def schema_kind(schema: Any) -> str:
+    """The kind (parse_* `kind`) of a resolved JSON schema: its type, or inferred from its keywords."""
+    if not isinstance(schema, Mapping):
+        return "string"
+    kind = schema.get("type")
+    if kind is None:
+        if "properties" in schema or "additionalProperties" in schema:
+            return "object"
+        return "array" if "items" in schema else "string"
+    return _kind(kind)
+
+
+def _typed(value: Any, schema: Any) -> Any:
+    """Text parsed from the wire, typed by a (resolved) schema."""
+    kind = schema_kind(schema)
+    if kind == "array":
+        items = value if isinstance(value, list) else [value]
+        return [_typed(v, schema.get("items") or {}) for v in items]
+    if kind == "object" and isinstance(value, dict):
+        props = schema.get("properties") or {}
+        extra = schema.get("additionalProperties")
+        return {k: _typed(v, props.get(k, extra if isinstance(extra, Mapping) else {})) for k, v in value.items()}
+    if isinstance(value, str):
+        if kind in ("object", "array"):
+            return _json_or_text(value)
+        return _convert(value, kind)
+    return value
+
+
+def _json_or_text(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def _value_kind(properties: Any, key: str, item_kind: Any) -> Callable[[str], Any]:
+    if isinstance(properties, Mapping) and isinstance(properties.get(key), Mapping):
+        schema = properties[key]
+        return lambda text: _typed(text, schema)
+    return lambda text: _convert(text, item_kind)
+
+
+# ---------------------------------------------------------------------------------------------------
+# the two directions of the table
+
+Element = tuple[str | None, str]  # (key or None for bare values, text) as it stands on the wire
+
+
+def _elements(name: str, value: Any, rule: Style, explode: bool, kenc: Callable[[str], str],
+              venc: Callable[[str], str], list_sep: str) -> list[Element]:
+    """Value → elements. `kenc` encodes pair keys, `venc` data; `list_sep` is the wire list separator."""
+    key = kenc(name) if rule.named else None
+    if isinstance(value, Mapping):
+        kv = [(str(k), _scalar(v)) for k, v in value.items() if v is not None]
+        if not kv:
+            return [(key, "")]
+        if explode:
+            if rule.named:
+                return [(kenc(k), venc(v)) for k, v in kv]
+            return [(None, f"{venc(k)}={venc(v)}") for k, v in kv]
+        return [(key, list_sep.join(venc(x) for pair in kv for x in pair))]
+    if isinstance(value, list | tuple):
+        items = [venc(_scalar(v)) for v in value if v is not None]
+        if items in ([], [""]):
+            return [(key, "")]
+        return [(key, i) for i in items] if explode else [(key, list_sep.join(items))]
+    return [(key, venc(_scalar(value)))]
+
+
+def _split_kv(token: str) -> tuple[str, str]:
+    key, _, value = token.partition("=")
+    return key, value
+
+
+def _collect(elements: list[Element], name: str, rule: Style, explode: bool, kind: Any, item_kind: Any,
+             properties: Any, dec: Callable[[str], str], list_sep: str) -> Any:
+    """Elements → value (None when absent). `dec` decodes one token; `list_sep` is as in the elements."""
+    shape = _shape(kind)
+    mine = [v for k, v in elements if k is not None and dec(k) == name] if rule.named else [v for _, v in elements]
+    if shape == "scalar":
+        return _convert(dec(mine[0]), kind) if mine else None
+    if shape == "array":
+        if not mine:
+            return None
+        tokens = mine if explode else [part for token in mine for part in _split(token, list_sep)]
+        items = [dec(t) for t in tokens]
+        return [] if items == [""] else [_convert(i, item_kind) for i in items]
+    if explode:
+        if rule.named:
+            pairs = [(dec(k), dec(v)) for k, v in elements if k is not None]
+            if properties is not None:
+                pairs = [(k, v) for k, v in pairs if k in properties]
+            else:
+                pairs = [(k, v) for k, v in pairs if (k, v) != (name, "")]
+        else:
+            pairs = [(dec(k), dec(v)) for k, v in (_split_kv(t) for t in mine if t)]
+        if not pairs:
+            return {} if mine else None
+    else:
+        if not mine:
+            return None
+        parts = [dec(p) for p in _split(mine[0], list_sep)]
+        if parts == [""]:
+            return {}
+        if len(parts) % 2:
+            raise SerializationError(f"{name}: an object needs key,value pairs, got {len(parts)} items")
+        pairs = list(zip(parts[0::2], parts[1::2], strict=True))
+    return {k: _value_kind(properties, k, item_kind)(v) for k, v in pairs}
+
+
+# ---------------------------------------------------------------------------------------------------
+# path
+
+
+def serialize_path(name: str, value: Any, style: str = "simple", explode: bool = False) -> str:
+    """The percent-encoded text that replaces `{name}` in the path (matrix, label, simple)."""
+    if value is None:
+        raise SerializationError(f"path parameter {name!r} needs a value")
+    rule = _rule(style, _PATH)
+    enc = _encoder(_UNRESERVED - set(rule.prefix + rule.list_sep + rule.explode_sep))
+    elements = _elements(name, value, rule, explode, enc, enc, _wire(rule.list_sep))
+    text = rule.prefix + _wire(rule.explode_sep).join(
+        v if k is None else (f"{k}={v}" if v else k) for k, v in elements)  # matrix: ";color" when empty
+    return "%2E" * len(text) if text in (".", "..") else text
+
+
+def parse_path(text: str, name: str, style: str = "simple", explode: bool = False, kind: Any = "string",
+               item_kind: Any = "string", properties: Any = None) -> Any:
+    """Inverse of serialize_path; `text` is the RAW (percent-encoded) text that matched `{name}`."""
+    rule = _rule(style, _PATH)
+    if text.upper() in ("%2E", "%2E%2E"):
+        text = "." * (len(text) // 3)
+    if not text.startswith(rule.prefix):
+        raise SerializationError(f"{style} path parameter {name!r} must start with {rule.prefix!r}: {text!r}")
+    body = text[len(rule.prefix):]
+    sep = _wire(rule.explode_sep)
+    if rule.named:
+        elements: list[Element] = [_split_kv(t) for t in _split(body, sep)]
+    elif explode and _shape(kind) != "scalar":
+        elements = [(None, t) for t in _split(body, sep)]
+    else:
+        elements = [(None, body)]
+    return _collect(elements, name, rule, explode, kind, item_kind, properties, unquote, _wire(rule.list_sep))
+
+
+# ---------------------------------------------------------------------------------------------------
+# query (and form bodies, which are query strings with "~" encoded too)
+
+
+def serialize_query(name: str, value: Any, style: str = "form", explode: bool = True,
+                    allow_reserved: bool = False) -> list[tuple[str, str]]:
+    """Percent-encoded (key, value) pairs, to be joined with "&" and "=" (see join_query)."""
+    return _query_pairs(name, value, style, explode, allow_reserved, _UNRESERVED)
+
+
+def _query_pairs(name: str, value: Any, style: str, explode: bool, allow_reserved: bool,
+                 safe: frozenset[str]) -> list[tuple[str, str]]:
+    if value is None:
+        return []
+    rule = _rule(style, _QUERY)
+    kenc = _encoder(safe)
+    venc = _encoder(safe | _RESERVED_OK) if allow_reserved else kenc
+    if style == "deepObject":
+        return _deep_pairs(name, value, kenc, venc)
+    if explode:  # exploded space/pipe/tabDelimited are form/explode
+        rule = STYLES["form"]
+    return [(k or "", v) for k, v in _elements(name, value, rule, explode, kenc, venc, _wire(rule.list_sep))]
+
+
+def _deep_pairs(name: str, value: Any, kenc: Callable[[str], str],
+                venc: Callable[[str], str]) -> list[tuple[str, str]]:
+    """deepObject: `name[key]=value`; nested objects nest the brackets and arrays repeat the key (both
+    beyond the specification, which defines one level of scalars only)."""
+    if isinstance(value, list | tuple):
+        raise SerializationError(f"deepObject parameter {name!r} carries objects, not arrays")
+    if not isinstance(value, Mapping):
+        return [(kenc(name), venc(_scalar(value)))]
+    out: list[tuple[str, str]] = []
+
+    def walk(prefix: str, obj: Mapping[str, Any]) -> None:
+        for k, v in obj.items():
+            key = f"{prefix}[{k}]"
+            if isinstance(v, Mapping):
+                walk(key, v)
+            elif isinstance(v, list | tuple):
+                out.extend((kenc(key), venc(_scalar(i))) for i in v if i is not None)
+            elif v is not None:
+                out.append((kenc(key), venc(_scalar(v))))
+
+    walk(name, value)
+    return out or [(kenc(name), "")]
+
+
+_BRACKETS = re.compile(r"\[([^\[\]]*)\]")
+
+
+def _parse_deep(pairs: list[tuple[str, str]], name: str, item_kind: Any, properties: Any) -> Any:
+    root: dict[str, Any] = {}
+    seen = False
+    for key, value in pairs:
+        if key == name and value == "":
+            seen = True
+            continue
+        rest = key[len(name):] if key.startswith(name + "[") else ""
+        path = _BRACKETS.findall(rest)
+        if not path or "".join(f"[{p}]" for p in path) != rest:
+            continue
+        seen = True
+        node = root
+        for segment in path[:-1]:
+            node = node.setdefault(segment, {})
+            if not isinstance(node, dict):
+                raise SerializationError(f"{key}: conflicting deepObject keys")
+        leaf = path[-1]
+        if isinstance(node.get(leaf), dict):
+            raise SerializationError(f"{key}: conflicting deepObject keys")
+        if leaf in node:
+            node[leaf] = [*(node[leaf] if isinstance(node[leaf], list) else [node[leaf]]), value]
+        else:
+            node[leaf] = value
+    if not seen:
+        return None
+
+    def typed(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: typed(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [typed(v) for v in value]
+        return _convert(value, item_kind)
+
+    schemas = properties if isinstance(properties, Mapping) else {}
+    return {k: _typed(v, schemas[k]) if isinstance(schemas.get(k), Mapping) else typed(v) for k, v in root.items()}
+
+
+def parse_query(pairs: Iterable[tuple[str, str]], name: str, style: str = "form", explode: bool = True,
+                kind: Any = "string", item_kind: Any = "string", properties: Any = None) -> Any:
+    """Inverse of serialize_query. `pairs` are DECODED (split_query / parse_qsl(keep_blank_values=True)),
+    all of the query string's pairs: the parameter's own are picked by name (or by `properties`)."""
+    pairs = list(pairs)
+    rule = _rule(style, _QUERY)
+    if style == "deepObject" and _shape(kind) == "object":
+        return _parse_deep(pairs, name, item_kind, properties)
+    if explode:
+        rule = STYLES["form"]
+    return _collect(pairs, name, rule, explode, kind, item_kind, properties, _ident, rule.list_sep)
+
+
+# ---------------------------------------------------------------------------------------------------
+# header and cookie
+
+
+def serialize_header(value: Any, explode: bool = False, style: str = "simple") -> str:
+    """Simple-style header value, not percent-encoded ("" for None: send no header). `style` also takes
+    space/pipe/tabDelimited for Swagger 2 ssv/pipes/tsv headers."""
+    if value is None:
+        return ""
+    rule = _rule(style, _HEADER)
+    text = rule.explode_sep.join(v for _, v in _elements("", value, rule, explode, _ident, _ident, rule.list_sep))
+    if any(c in text for c in "\r\n\0"):
+        raise SerializationError("a header value cannot contain CR, LF or NUL")
+    return text
+
+
+def parse_header(text: str, explode: bool = False, kind: Any = "string", item_kind: Any = "string",
+                 properties: Any = None, style: str = "simple") -> Any:
+    """Inverse of serialize_header; surrounding whitespace of the value and of each item is dropped."""
+    rule = _rule(style, _HEADER)
+    body = text.strip()
+    if explode and _shape(kind) != "scalar":
+        elements: list[Element] = [(None, t) for t in body.split(rule.explode_sep)]
+    else:
+        elements = [(None, body)]
+    return _collect(elements, "", rule, explode, kind, item_kind, properties, _strip, rule.list_sep)
+
+
+def serialize_cookie(name: str, value: Any, explode: bool = True) -> str:
+    """Form-style cookie text (`color=blue`, percent-encoded; exploded arrays `color=a&color=b`, exploded
+    objects `R=100&G=200`); "" for None (send nothing)."""
+    if value is None:
+        return ""
+    rule = STYLES["form"]
+    return "&".join(f"{k}={v}" for k, v in _elements(name, value, rule, explode, _pct, _pct, ","))
+
+
+def parse_cookie(text: str, name: str, explode: bool = True, kind: Any = "string", item_kind: Any = "string",
+                 properties: Any = None) -> Any:
+    """Inverse of serialize_cookie; `text` is the whole Cookie header value (cookies separated by ";")."""
+    elements: list[Element] = [_split_kv(piece) for cookie in text.split(";")
+                               for piece in cookie.strip().split("&") if piece]
+    return _collect(elements, name, STYLES["form"], explode, kind, item_kind, properties, unquote, ",")
+
+
+# ---------------------------------------------------------------------------------------------------
+# bodies
+
+
+def _media(content_type: str) -> tuple[str, dict[str, str]]:
+    head, *rest = (content_type or "").split(";")
+    params = {}
+    for part in rest:
+        key, _, value = part.partition("=")
+        params[key.strip().lower()] = value.strip().strip('"')
+    return head.strip().lower(), params
+
+
+def _family(media_type: str) -> str:
+    if media_type in ("application/json", "text/json") or media_type.endswith("+json"):
+        return "json"
+    if media_type == "application/x-www-form-urlencoded":
+        return "form"
+    if media_type.startswith("multipart/"):
+        return "multipart"
+    if media_type.startswith("text/") or media_type == "application/xml" or media_type.endswith("+xml"):
+        return "text"
+    return "binary"
+
+
+def _concrete(media_type: str, value: Any) -> str:
+    """A wildcard media type (`*/*`, `text/*`, `application/*`) made concrete for this value."""
+    if isinstance(value, bytes | bytearray | memoryview):
+        return "application/octet-stream"
+    if media_type.startswith("text/") or (isinstance(value, str) and media_type == "*/*"):
+        return "text/plain"
+    return "application/json" if media_type in ("*/*", "application/*") else "application/octet-stream"
+
+
+def _legacy_form(openapi_version: str | None) -> bool:
+    """Swagger 2 and OpenAPI 3.0 put every form property in form/explode; 3.1+ only declared styles."""
+    return str(openapi_version or "3.1").startswith(("2", "3.0"))
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def _declared(enc: Mapping[str, Any]) -> bool:
+    return any(k in enc for k in ("style", "explode", "allowReserved"))
+
+
+def _first_type(content_type: Any) -> str | None:
+    """The first of an Encoding object's comma-separated content types."""
+    if not isinstance(content_type, str):
+        return None
+    return content_type.split(",")[0].strip() or None
+
+
+def encode_body(value: Any, media_type: str, *, openapi_version: str = "3.1",
+                encoding: Mapping[str, Mapping[str, Any]] | None = None) -> tuple[bytes, str]:
+    """(body bytes, Content-Type header value) for JSON (and +json), form-urlencoded, multipart/form-data,
+    text/* and any binary media type. `encoding` is the media type's Encoding object per property."""
+    media, params = _media(media_type)
+    if "*" in media:
+        media_type = media = _concrete(media, value)
+        params = {}
+    family = _family(media)
+    if family == "json":
+        return _json(value).encode("utf-8"), media_type
+    if family == "form":
+        return _encode_form(value, openapi_version, encoding or {}).encode("ascii"), media_type
+    if family == "multipart":
+        data, boundary = _encode_multipart(value, encoding or {}, params.get("boundary"))
+        return data, f"{media}; boundary={boundary}"
+    if family == "text":
+        charset = params.get("charset", "utf-8")
+        data = bytes(value) if isinstance(value, bytes | bytearray | memoryview) else _scalar(value).encode(charset)
+        return data, media_type if "charset" in params else f"{media_type}; charset=utf-8"
+    if isinstance(value, bytes | bytearray | memoryview):
+        return bytes(value), media_type
+    if isinstance(value, str):
+        return value.encode("utf-8"), media_type
+    raise SerializationError(f"a {media} body needs bytes or str, got {type(value).__name__}")
+
+
+def decode_body(data: bytes, content_type: str, *, openapi_version: str = "3.1",
+                encoding: Mapping[str, Mapping[str, Any]] | None = None, schema: Any = None) -> Any:
+    """Inverse of encode_body, chosen by the request's Content-Type. Form and multipart values are typed
+    by `schema` (a resolved object schema) when given."""
+    media, params = _media(content_type)
+    family = _family(media)
+    if family == "json":
+        return json.loads(bytes(data).decode("utf-8-sig"))
+    if family == "form":
+        return _decode_form(bytes(data).decode("utf-8", "replace"), openapi_version, encoding or {}, schema)
+    if family == "multipart":
+        return _decode_multipart(bytes(data), content_type, params, schema)
+    if family == "text":
+        return _decode_text(bytes(data), params.get("charset"))
+    return bytes(data)
+
+
+def _decode_text(data: bytes, charset: str | None) -> str:
+    try:
+        return data.decode(charset or "utf-8")
+    except LookupError as exc:
+        raise SerializationError(f"unknown charset {charset!r}") from exc
+
+
+def _encode_form(value: Any, openapi_version: str, encoding: Mapping[str, Mapping[str, Any]]) -> str:
+    if not isinstance(value, Mapping):
+        raise SerializationError("a form-urlencoded body is an object")
+    legacy = _legacy_form(openapi_version)
+    pairs: list[tuple[str, str]] = []
+    for prop, v in value.items():
+        enc = encoding.get(prop) or {}
+        json_type = _family(_media(enc.get("contentType") or "")[0]) == "json"
+        if v is None:
+            continue
+        if _declared(enc) or (legacy and not json_type):
+            style = enc.get("style", "form")
+            pairs += _query_pairs(prop, v, style, enc.get("explode", style == "form"), enc.get("allowReserved", False),
+                                  _FORM_BODY)
+        elif json_type or isinstance(v, Mapping):
+            pairs += _query_pairs(prop, _json(v), "form", True, False, _FORM_BODY)
+        else:  # 3.1+: arrays are repeated keys, their object or array items JSON-encoded
+            items = [_json(i) if isinstance(i, Mapping | list | tuple) else i for i in v] \
+                if isinstance(v, list | tuple) else v
+            pairs += _query_pairs(prop, items, "form", True, False, _FORM_BODY)
+    return join_query(pairs)
+
+
+def _decode_form(text: str, openapi_version: str, encoding: Mapping[str, Mapping[str, Any]], schema: Any) -> Any:
+    pairs = split_query(text)
+    legacy = _legacy_form(openapi_version)
+    props = (schema.get("properties") or {}) if isinstance(schema, Mapping) else {}
+    out: dict[str, Any] = {}
+    claimed: set[str] = set()
+    free_object = None  # a 3.0 exploded object without declared properties takes the unclaimed pairs
+    for prop, prop_schema in props.items():
+        enc = encoding.get(prop) or {}
+        json_type = _family(_media(enc.get("contentType") or "")[0]) == "json"
+        kind = schema_kind(prop_schema)
+        items_schema = prop_schema.get("items") if isinstance(prop_schema, Mapping) else None
+        if _declared(enc) or (legacy and not json_type):
+            style = enc.get("style", "form")
+            explode = enc.get("explode", style == "form")
+            sub = (prop_schema.get("properties") or None) if kind == "object" else None
+            if kind == "object" and style == "form" and explode:
+                if sub is None:
+                    free_object = prop
+                    continue
+                claimed |= set(sub)
+            elif style == "deepObject":
+                claimed |= {k for k, _ in pairs if k == prop or k.startswith(prop + "[")}
+            else:
+                claimed.add(prop)
+            v = parse_query(pairs, prop, style, explode, kind, schema_kind(items_schema), sub)
+            if v is not None and kind == "array" and schema_kind(items_schema) in ("object", "array"):
+                v = [_json_or_text(i) if isinstance(i, str) else i for i in v]
+        else:
+            claimed.add(prop)
+            if json_type or kind == "object":
+                v = parse_query(pairs, prop, "form", True, "string")
+                v = None if v is None else _json_or_text(v)
+            else:
+                v = parse_query(pairs, prop, "form", True, kind, "string")
+                if isinstance(v, list):
+                    v = [_typed(i, items_schema or {}) for i in v]
+        if v is not None:
+            out[prop] = v
+    leftover: dict[str, list[str]] = {}
+    for k, v in pairs:
+        if k not in claimed:
+            leftover.setdefault(k, []).append(v)
+    if free_object is not None:
+        empty = leftover.get(free_object) == [""]  # `name=`: the empty object
+        if empty:
+            del leftover[free_object]
+        if leftover or empty:
+            out[free_object] = _typed({k: vs[0] for k, vs in leftover.items()}, props[free_object])
+    else:
+        extra = schema.get("additionalProperties") if isinstance(schema, Mapping) else None
+        for k, vs in leftover.items():
+            value = vs[0] if len(vs) == 1 else vs
+            out[k] = _typed(value, extra) if isinstance(extra, Mapping) else value
+    return out
+
+
+def _is_file(value: Any) -> bool:
+    return (isinstance(value, Mapping) and "filename" in value and "content" in value
+            and set(value) <= {"filename", "content", "content_type"})
+
+
+def _quote_param(text: str) -> str:
+    """A Content-Disposition parameter as browsers quote it (WHATWG: %22 %0D %0A, no backslashes)."""
+    return text.replace('"', "%22").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _part(name: str, item: Any, content_type: str | None) -> tuple[bytes, bytes]:
+    disposition = f'form-data; name="{_quote_param(name)}"'
+    if _is_file(item):
+        content = item["content"]
+        content = content.encode("utf-8") if isinstance(content, str) else bytes(content)
+        disposition += f'; filename="{_quote_param(str(item["filename"] or ""))}"'
+        content_type = item.get("content_type") or content_type or "application/octet-stream"
+    elif isinstance(item, bytes | bytearray | memoryview):
+        content, content_type = bytes(item), content_type or "application/octet-stream"
+    elif isinstance(item, Mapping | list | tuple) or _family(_media(content_type or "")[0]) == "json":
+        content, content_type = _json(item).encode("utf-8"), content_type or "application/json"
+    else:  # text part: no Content-Type means text/plain (RFC 7578), sent as UTF-8
+        content = _scalar(item).encode("utf-8")
+    head = f"Content-Disposition: {disposition}\r\n" + (f"Content-Type: {content_type}\r\n" if content_type else "")
+    return head.encode("utf-8"), content
+
+
+def _encode_multipart(value: Any, encoding: Mapping[str, Mapping[str, Any]],
+                      boundary: str | None) -> tuple[bytes, str]:
+    if not isinstance(value, Mapping):
+        raise SerializationError("a multipart/form-data body is an object")
+    parts = []
+    for name, v in value.items():
+        content_type = _first_type((encoding.get(name) or {}).get("contentType"))
+        for item in v if isinstance(v, list | tuple) else [v]:
+            if item is not None:
+                parts.append(_part(str(name), item, content_type))
+    given = boundary
+    while True:
+        boundary = given or "----workbench" + secrets.token_hex(16)
+        if not any(boundary.encode() in head or boundary.encode() in content for head, content in parts):
+            break
+        if given:
+            raise SerializationError("the multipart boundary occurs in the content")
+    delimiter = b"--" + boundary.encode()
+    out = bytearray()
+    for head, content in parts:
+        out += delimiter + b"\r\n" + head + b"\r\n" + content + b"\r\n"
+    out += delimiter + b"--\r\n"
+    return bytes(out), boundary
+
+
+_PARAM = re.compile(r';\s*([A-Za-z0-9_.*-]+)\s*=\s*(?:"([^"]*)"|([^;\s]*))')
+
+
+def _disposition(value: str) -> dict[str, str]:
+    params: dict[str, str] = {}
+    for match in _PARAM.finditer(value):
+        key, quoted, bare = match.group(1).lower(), match.group(2), match.group(3)
+        if key.endswith("*"):  # RFC 5987: charset'lang'percent-encoded
+            charset, _, rest = (bare or quoted or "").partition("'")
+            params[key[:-1]] = unquote(rest.partition("'")[2], encoding=charset or "utf-8", errors="replace")
+        elif key not in params:
+            params[key] = (quoted.replace("%22", '"').replace("%0D", "\r").replace("%0A", "\n")
+                           if quoted is not None else bare)
+    return params
+
+
+def _header_text(value: str) -> str:
+    """A header value from the email parser (undecodable bytes surrogate-escaped) as UTF-8 text."""
+    return re.sub(r"\r\n|\r|\n", "", value.encode("ascii", "surrogateescape").decode("utf-8", "replace"))
+
+
+def _decode_multipart(data: bytes, content_type: str, params: Mapping[str, str], schema: Any) -> Any:
+    boundary = params.get("boundary")
+    if not boundary:
+        raise SerializationError("multipart body without a boundary parameter")
+    if data.strip() == b"--" + boundary.encode("latin-1") + b"--":
+        parts = []
+    else:
+        message = BytesParser().parsebytes(b"Content-Type: " + content_type.encode("latin-1") + b"\r\n\r\n" + data)
+        if not message.is_multipart() or any(
+                isinstance(d, StartBoundaryNotFoundDefect | CloseBoundaryNotFoundDefect) for d in message.defects):
+            raise SerializationError("malformed multipart body (boundary not found)")
+        parts = message.get_payload()
+    values: dict[str, list[Any]] = {}
+    for part in parts:
+        headers = {k.lower(): _header_text(v) for k, v in part.raw_items()}
+        disposition = _disposition(headers.get("content-disposition", ""))
+        if "name" not in disposition:
+            continue
+        content = part.get_payload(decode=True)
+        if not isinstance(content, bytes):
+            raise SerializationError(f"part {disposition['name']!r}: nested multipart/message parts are not supported")
+        part_type = headers.get("content-type", "").strip()
+        if "filename" in disposition:
+            value: Any = {"filename": disposition["filename"], "content": content,
+                          "content_type": part_type or "application/octet-stream"}
+        else:
+            media, part_params = _media(part_type or "text/plain")
+            family = _family(media)
+            if family == "json":
+                value = json.loads(content.decode("utf-8-sig"))
+            elif family == "text":
+                value = _decode_text(content, part_params.get("charset"))
+            else:
+                value = content
+        values.setdefault(disposition["name"], []).append(value)
+    props = (schema.get("properties") or {}) if isinstance(schema, Mapping) else {}
+    extra = schema.get("additionalProperties") if isinstance(schema, Mapping) else None
+    out: dict[str, Any] = {}
+    for name, items in values.items():
+        prop_schema = props.get(name, extra if isinstance(extra, Mapping) else None)
+        if prop_schema is None:
+            out[name] = items[0] if len(items) == 1 else items
+        elif schema_kind(prop_schema) == "array":
+            out[name] = [_typed(i, prop_schema.get("items") or {}) for i in items]
+        else:
+            typed = [_typed(i, prop_schema) for i in items]
+            out[name] = typed[0] if len(typed) == 1 else typed
+    return out

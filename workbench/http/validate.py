@@ -1,0 +1,226 @@
+"""Arguments checked against the ORIGINAL operation (not the vendor's rewritten schema), obvious slips
+coerced where the schema is unambiguous, and feedback a model can act on (seed 000's strategy)."""
+
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import jsonschema
+
+from workbench.spec import Spec
+from workbench.tools.arguments import build_arguments
+from workbench.tools.model import Tool
+from workbench.tools.passes import PassContext
+from workbench.tools.vendors.jsonschema import build as lossless_schema
+
+MAX_ATTEMPTS = 3
+
+
+@dataclass(frozen=True)
+class Violation:
+    path: str  # JSON-pointer-like path into the arguments ("" for the object itself)
+    expected: str
+    given: Any
+
+
+@dataclass
+class Checked:
+    arguments: dict[str, Any]  # after undoing vendor transformations and coercions
+    violations: list[Violation]
+    coercions: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.violations
+
+
+def original_schema(spec: Spec, tool: Tool) -> dict:
+    """The argument schema as the spec states it (lossless: no strict-mode nulls, no dropped keywords)."""
+    parameters, _, _, _ = build_arguments(spec, tool.operation, **tool.shape)
+    # the full argument set: the human part is merged in before validation, so it is validated too
+    return lossless_schema(parameters, PassContext(spec), False)
+
+
+def check(spec: Spec, tool: Tool, arguments: dict[str, Any]) -> Checked:
+    schema = original_schema(spec, tool)
+    args = _drop_strict_nulls(copy.deepcopy(arguments), schema)
+    coercions: list[str] = []
+    args = _coerce(args, schema, "", coercions, schema)
+    validator = jsonschema.Draft202012Validator(schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
+    violations = []
+    for error in sorted(validator.iter_errors(args), key=lambda e: list(e.absolute_path)):
+        path = "/" + "/".join(str(p) for p in error.absolute_path) if error.absolute_path else ""
+        violations.append(Violation(path, _expected(error), error.instance))
+    return Checked(args, violations, coercions)
+
+
+def _drop_strict_nulls(args: dict, schema: dict) -> dict:
+    """Strict mode made optional arguments nullable; a null for an argument the spec does not allow to be
+    null means "not given"."""
+    props = schema.get("properties", {})
+    required = set(schema.get("required", []))
+    for name in list(args):
+        if args[name] is None and name not in required and not _allows_null(props.get(name, {})):
+            del args[name]
+    return args
+
+
+def _allows_null(schema: Any) -> bool:
+    if not isinstance(schema, dict):
+        return True
+    kind = schema.get("type")
+    if kind == "null" or (isinstance(kind, list) and "null" in kind):
+        return True
+    return any(_allows_null(s) for s in schema.get("anyOf", []) + schema.get("oneOf", [])) or not schema
+
+
+def _resolve(schema: Any, root: dict) -> Any:
+    while isinstance(schema, dict) and isinstance(schema.get("$ref"), str) and schema["$ref"].startswith("#/$defs/"):
+        schema = root.get("$defs", {}).get(schema["$ref"][len("#/$defs/"):], {})
+    return schema
+
+
+def _coerce(value: Any, schema: Any, path: str, notes: list[str], root: dict) -> Any:
+    """"42" → 42 where the schema says integer (and only then), "true" → true, a JSON string holding the
+    object or array the schema wants → that object or array. Each coercion is reported."""
+    schema = _resolve(schema, root)
+    if not isinstance(schema, dict):
+        return value
+    kind = schema.get("type")
+    kinds = {kind} if isinstance(kind, str) else set(kind or [])
+    if isinstance(value, str) and "string" not in kinds and kinds:
+        text = value.strip()
+        converted: Any = _NO
+        if "integer" in kinds and _is_int(text):
+            converted = int(text)
+        elif "number" in kinds and _is_number(text):
+            converted = float(text) if any(c in text for c in ".eE") else int(text)
+        elif "boolean" in kinds and text.lower() in ("true", "false"):
+            converted = text.lower() == "true"
+        elif kinds & {"object", "array"} and text[:1] in "[{":
+            try:
+                parsed = json.loads(text)
+            except json.JSONDecodeError:
+                parsed = _NO
+            if (isinstance(parsed, dict) and "object" in kinds) or (isinstance(parsed, list) and "array" in kinds):
+                converted = parsed
+        if converted is not _NO:
+            notes.append(f"{path or '/'}: read {value!r} as {json.dumps(converted)}")
+            value = converted
+    if isinstance(value, dict):
+        props = schema.get("properties", {})
+        return {k: _coerce(v, props.get(k, {}), f"{path}/{k}", notes, root) for k, v in value.items()}
+    if isinstance(value, list) and isinstance(schema.get("items"), dict):
+        return [_coerce(v, schema["items"], f"{path}/{i}", notes, root) for i, v in enumerate(value)]
+    return value
+
+
+_NO = object()
+
+
+def _is_int(text: str) -> bool:
+    return text.lstrip("+-").isdigit() and len(text) < 40
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return text.lower() not in ("nan", "inf", "-inf", "+inf", "infinity")
+
+
+def _expected(error: jsonschema.ValidationError) -> str:
+    """What the schema wanted, in words (integer-ness included, extra properties named)."""
+    validator, value = error.validator, error.validator_value
+    if validator == "type":
+        return f"a value of type {' or '.join(value) if isinstance(value, list) else value}"
+    if validator == "required":
+        return error.message.replace("is a required property", "is required")
+    if validator == "enum":
+        return "one of " + ", ".join(json.dumps(v) for v in value)
+    if validator == "additionalProperties":
+        return error.message
+    if validator in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength",
+                     "minItems", "maxItems", "pattern", "format", "multipleOf", "const"):
+        return f"{validator} {json.dumps(value)}"
+    return error.message
+
+
+# -- feedback ---------------------------------------------------------------------------------------------
+
+@dataclass
+class Feedback:
+    """What goes back to the model after a failed call: the arguments with each faulty value annotated,
+    one instruction, and (from the second failure on) what was wrong before."""
+
+    tool: str
+    text: str
+    violations: list[Violation]
+    attempt: int
+
+
+def feedback(tool_name: str, arguments: dict, violations: list[Violation], history: list[list[Violation]]) -> Feedback:
+    lines = _annotated(arguments, {v.path: v for v in violations})
+    text = (f"The call to `{tool_name}` was not sent: its arguments do not match the tool's schema. Each ❌ marks "
+            "a value to fix (path, what was expected, what was given). Call the tool again with corrected "
+            "arguments.\n\n" + "\n".join(lines))
+    missing = [v for v in violations if v.path == "" or v.path not in _paths(arguments)]
+    if missing:
+        text += "\n" + "\n".join(f"// ❌ {v.path or '(arguments)'}: expected {v.expected}" for v in missing)
+    if history:
+        earlier = [f"- attempt {i + 1}: " + "; ".join(f"{v.path or '/'} expected {v.expected}" for v in past)
+                   for i, past in enumerate(history)]
+        text += "\n\nEarlier attempts failed too:\n" + "\n".join(earlier)
+    return Feedback(tool_name, text, violations, len(history) + 1)
+
+
+def unknown_tool(name: str, valid: list[str]) -> str:
+    return f"There is no tool named `{name}`. Valid tools: {', '.join(sorted(valid))}. Call one of them."
+
+
+def _paths(value: Any, prefix: str = "") -> set[str]:
+    found = {prefix} if prefix else set()
+    if isinstance(value, dict):
+        for key, sub in value.items():
+            found |= _paths(sub, f"{prefix}/{key}")
+    elif isinstance(value, list):
+        for i, sub in enumerate(value):
+            found |= _paths(sub, f"{prefix}/{i}")
+    return found
+
+
+def _annotated(value: Any, marks: dict[str, Violation], path: str = "", indent: int = 0, key: str = "") -> list[str]:
+    pad = "  " * indent
+    label = f"{json.dumps(key, ensure_ascii=False)}: " if key else ""
+    mark = marks.get(path)
+    note = (f"  // ❌ [{{path: {json.dumps(path or '/')}, expected: {json.dumps(mark.expected)}, "
+            f"given: {json.dumps(mark.given, ensure_ascii=False, default=str)}}}]") if mark and path else ""
+    if isinstance(value, dict) and value:
+        lines = [f"{pad}{label}{{"]
+        items = list(value.items())
+        for i, (k, v) in enumerate(items):
+            sub = _annotated(v, marks, f"{path}/{k}", indent + 1, str(k))
+            if i < len(items) - 1:
+                sub[-1] = _comma(sub[-1])
+            lines += sub
+        return [*lines, f"{pad}}}{note}"]
+    if isinstance(value, list) and value:
+        lines = [f"{pad}{label}["]
+        for i, v in enumerate(value):
+            sub = _annotated(v, marks, f"{path}/{i}", indent + 1)
+            if i < len(value) - 1:
+                sub[-1] = _comma(sub[-1])
+            lines += sub
+        return [*lines, f"{pad}]{note}"]
+    return [f"{pad}{label}{json.dumps(value, ensure_ascii=False, default=str)}{note}"]
+
+
+def _comma(line: str) -> str:
+    if "  // ❌" in line:
+        head, tail = line.split("  // ❌", 1)
+        return f"{head},  // ❌{tail}"
+    return line + ","
