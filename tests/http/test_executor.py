@@ -231,3 +231,63 @@ def test_cli_call(spec, server, write, monkeypatch):
                           '{"limit": "lots"}', "--base-url", server.url], capture_output=True, text=True,
                          timeout=60, check=False, env=env)
     assert bad.returncode == 3 and "❌" in json.loads(bad.stdout)["feedback"]
+
+
+SWAGGER = """swagger: '2.0'
+info: {title: t, version: '1'}
+host: api.example.invalid
+basePath: /v2
+schemes: [https]
+paths:
+  /search:
+    get:
+      operationId: search
+      parameters:
+        - {name: ids, in: query, type: array, items: {type: integer}, collectionFormat: pipes}
+        - {name: words, in: query, type: array, items: {type: string}, collectionFormat: ssv}
+        - {name: filter, in: query, type: string}
+      responses: {'200': {description: ok}}
+  /notes:
+    post:
+      operationId: addNote
+      consumes: [application/x-www-form-urlencoded]
+      parameters:
+        - {name: text, in: formData, type: string, required: true}
+        - {name: tags, in: formData, type: array, items: {type: string}, collectionFormat: multi}
+      responses: {'204': {description: done}}
+"""
+
+
+def test_pitfall_13_swagger_base_path_collection_formats_and_form_data(write, server):
+    spec = load_spec(write("swagger.yaml", SWAGGER))
+    toolset = convert(spec)
+    assert Executor(spec, toolset).send(toolset.tool("search"), {}).request.url == "https://api.example.invalid/v2/search"
+    run = Executor(spec, toolset, CallOptions(base_url=server.url + "/v2"))
+    assert run.call(ToolCall("search", {"ids": [1, 2], "words": ["a", "c"]})).status == 200
+    assert server.requests[0].target == "/v2/search?ids=1%7C2&words=a%20c"
+    assert run.call(ToolCall("addNote", {"text": "hi there", "tags": ["x", "y"]})).status == 200
+    note = server.requests[1]
+    assert note.header("Content-Type") == "application/x-www-form-urlencoded"
+    assert note.body == b"text=hi%20there&tags=x&tags=y"
+
+
+OBJECTS = """openapi: 3.0.3
+info: {title: t, version: '1'}
+paths:
+  /find:
+    get:
+      operationId: find
+      parameters:
+        - {name: color, in: query, style: deepObject, explode: true,
+           schema: {type: object, properties: {R: {type: integer}, G: {type: integer}}}}
+        - {name: point, in: query, schema: {type: object, properties: {x: {type: integer}, y: {type: integer}}}}
+      responses: {'200': {description: ok}}
+"""
+
+
+def test_pitfall_07_objects_in_query_strings_are_serialised_by_style(write, server):
+    spec = load_spec(write("objects.yaml", OBJECTS))
+    run = Executor(spec, convert(spec), CallOptions(base_url=server.url))
+    assert run.call(ToolCall("find", {"color": {"R": 100, "G": 200}, "point": {"x": 1, "y": 2}})).status == 200
+    target = server.requests[0].target
+    assert target == "/find?color%5BR%5D=100&color%5BG%5D=200&x=1&y=2" and "object" not in target
