@@ -73,7 +73,7 @@ def build_request(spec: Spec, tool: Tool, arguments: dict[str, Any], base_url: s
             elif binding.location == "query":
                 query += serialize.serialize_query(binding.name, value, style, explode, reserved)
             elif binding.location == "header":
-                headers.append((binding.name, serialize.serialize_header(value, explode)))
+                headers.append((binding.name, serialize.serialize_header(value, explode, style)))
             elif binding.location == "cookie":
                 cookies.append(serialize.serialize_cookie(binding.name, value, explode))
     base_path, _, fixed_query = path.partition("?")  # `/x?beta=true` path keys: the fixed query is kept
