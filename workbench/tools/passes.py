@@ -32,21 +32,26 @@ class PassContext:
             self.warnings.append(message)
 
 
+def map_subschemas(node: Schema, transform: Callable[[Any], Any]) -> Schema:
+    """A copy of `node` with `transform` applied to each direct subschema (properties, items, anyOf…)."""
+    out = {}
+    for key, value in node.items():
+        if key in _MAPS and isinstance(value, dict):
+            out[key] = {name: transform(sub) for name, sub in value.items()}
+        elif key in _ONE and isinstance(value, dict):
+            out[key] = transform(value)
+        elif key in _LISTS and isinstance(value, list):
+            out[key] = [transform(sub) for sub in value]
+        else:
+            out[key] = value
+    return out
+
+
 def walk(schema: Any, node_pass: Callable[[Schema], Any]) -> Any:
     """Apply `node_pass` to every subschema (children first), returning a new tree."""
     if not isinstance(schema, dict):
         return schema
-    out = {}
-    for key, value in schema.items():
-        if key in _MAPS and isinstance(value, dict):
-            out[key] = {name: walk(sub, node_pass) for name, sub in value.items()}
-        elif key in _ONE and isinstance(value, dict):
-            out[key] = walk(value, node_pass)
-        elif key in _LISTS and isinstance(value, list):
-            out[key] = [walk(sub, node_pass) for sub in value]
-        else:
-            out[key] = value
-    return node_pass(out)
+    return node_pass(map_subschemas(schema, lambda sub: walk(sub, node_pass)))
 
 
 def def_name(ref: str) -> str:
@@ -132,17 +137,7 @@ def inline_refs(schema: Schema, ctx: PassContext, depth: int = 3) -> Schema:
                 ctx.warn(f"$ref {ref} could not be resolved; the argument accepts any value")
                 return siblings
             return expand({**copy.deepcopy(target), **siblings}, (*stack, ref))
-        out = {}
-        for key, value in node.items():
-            if key in _MAPS and isinstance(value, dict):
-                out[key] = {name: expand(sub, stack) for name, sub in value.items()}
-            elif key in _ONE and isinstance(value, dict):
-                out[key] = expand(value, stack)
-            elif key in _LISTS and isinstance(value, list):
-                out[key] = [expand(sub, stack) for sub in value]
-            else:
-                out[key] = value
-        return out
+        return map_subschemas(node, lambda sub: expand(sub, stack))
 
     return expand(schema, ())
 

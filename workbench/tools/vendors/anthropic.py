@@ -6,9 +6,9 @@ from __future__ import annotations
 from workbench.spec import Schema
 from workbench.tools import passes, strict
 from workbench.tools.model import Tool
-from workbench.tools.passes import PassContext, walk
+from workbench.tools.passes import PassContext
 from workbench.tools.vendors.base import Vendor
-from workbench.tools.vendors.common import attach_defs, json_schema_with_defs
+from workbench.tools.vendors.common import apply_everywhere, attach_defs, json_schema_with_defs
 
 # Anthropic wraps tool definitions in a system prompt of its own (Claude 4.x, tool_choice auto/none).
 TOOL_SYSTEM_PROMPT_TOKENS = 346
@@ -19,10 +19,9 @@ def build(parameters: Schema, ctx: PassContext, is_strict: bool) -> Schema:
     if not is_strict:
         return attach_defs(schema, ctx)
     schema = passes.break_cycles(schema, ctx)  # strict tools cannot recurse
-    for node_pass in (passes.describe_unsupported(ctx, strict.ANTHROPIC_STRICT_FORBIDDEN, "Anthropic strict mode"),
-                      strict.anthropic_strict(ctx)):
-        schema = walk(schema, node_pass)
-        ctx.defs = {name: walk(sub, node_pass) for name, sub in ctx.defs.items()}
+    schema = apply_everywhere(schema, ctx, (
+        passes.describe_unsupported(ctx, strict.ANTHROPIC_STRICT_FORBIDDEN, "Anthropic strict mode"),
+        strict.anthropic_strict(ctx)))
     return attach_defs(schema, ctx)
 
 

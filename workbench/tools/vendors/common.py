@@ -30,6 +30,14 @@ def _shape(schema: Schema, ctx: PassContext, response: bool = False) -> Schema:
     return walk(schema, passes.project_read_only(ctx, "writeOnly" if response else "readOnly"))
 
 
+def apply_everywhere(schema: Schema, ctx: PassContext, node_passes) -> Schema:
+    """Run each pass over the tool's schema and over every component it uses, in order."""
+    for node_pass in node_passes:
+        schema = walk(schema, node_pass)
+        ctx.defs = {name: walk(sub, node_pass) for name, sub in ctx.defs.items()}
+    return schema
+
+
 def attach_defs(schema: Schema, ctx: PassContext) -> Schema:
     used = {name: sub for name, sub in ctx.defs.items() if sub is not None}
     return {**schema, "$defs": used} if used else schema

@@ -6,14 +6,13 @@ from __future__ import annotations
 from workbench.spec import Schema
 from workbench.tools import passes
 from workbench.tools.model import Tool
-from workbench.tools.passes import PassContext, walk
+from workbench.tools.passes import PassContext
 from workbench.tools.vendors.base import Vendor
-from workbench.tools.vendors.common import attach_defs
+from workbench.tools.vendors.common import apply_everywhere, attach_defs
 
 
 def build(parameters: Schema, ctx: PassContext, is_strict: bool) -> Schema:
-    schema = walk(passes.resolve_into_defs(parameters, ctx), passes.project_read_only(ctx))
-    ctx.defs = {name: walk(sub, passes.project_read_only(ctx)) for name, sub in ctx.defs.items()}
+    schema = apply_everywhere(passes.resolve_into_defs(parameters, ctx), ctx, (passes.project_read_only(ctx),))
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", **attach_defs(schema, ctx)}
 
 

@@ -5,20 +5,18 @@ from __future__ import annotations
 from workbench.spec import Schema
 from workbench.tools import passes, strict
 from workbench.tools.model import Tool
-from workbench.tools.passes import PassContext, walk
+from workbench.tools.passes import PassContext
 from workbench.tools.vendors.base import Vendor
-from workbench.tools.vendors.common import attach_defs, json_schema_with_defs
+from workbench.tools.vendors.common import apply_everywhere, attach_defs, json_schema_with_defs
 
 
 def build(parameters: Schema, ctx: PassContext, is_strict: bool) -> Schema:
     schema = json_schema_with_defs(parameters, ctx)
     if is_strict:
-        closing = [strict.inline_ref_with_keywords(ctx),
-                   passes.describe_unsupported(ctx, strict.OPENAI_STRICT_FORBIDDEN | {"default"}, "OpenAI strict mode"),
-                   strict.openai_strict(ctx)]
-        for node_pass in closing:
-            schema = walk(schema, node_pass)
-            ctx.defs = {name: walk(sub, node_pass) for name, sub in ctx.defs.items()}
+        schema = apply_everywhere(schema, ctx, (
+            strict.inline_ref_with_keywords(ctx),
+            passes.describe_unsupported(ctx, strict.OPENAI_STRICT_FORBIDDEN | {"default"}, "OpenAI strict mode"),
+            strict.openai_strict(ctx)))
     return attach_defs(schema, ctx)
 
 
