@@ -291,3 +291,25 @@ def test_pitfall_07_objects_in_query_strings_are_serialised_by_style(write, serv
     assert run.call(ToolCall("find", {"color": {"R": 100, "G": 200}, "point": {"x": 1, "y": 2}})).status == 200
     target = server.requests[0].target
     assert target == "/find?color%5BR%5D=100&color%5BG%5D=200&x=1&y=2" and "object" not in target
+
+
+QUERY_KEY = """openapi: 3.1.0
+info: {title: t, version: '1'}
+components:
+  securitySchemes:
+    key: {type: apiKey, in: query, name: api_key}
+security: [{key: []}]
+paths:
+  /ping:
+    get: {operationId: ping, responses: {'200': {description: ok}}}
+"""
+
+
+def test_query_api_key_is_encoded_and_masked(write, server, monkeypatch):
+    monkeypatch.setenv("WORKBENCH_AUTH_KEY", "a&b=c d")
+    spec = load_spec(write("q.yaml", QUERY_KEY))
+    result = Executor(spec, convert(spec), CallOptions(base_url=server.url)).call(ToolCall("ping", {}))
+    assert result.status == 200
+    assert server.requests[0].target == "/ping?api_key=a%26b%3Dc%20d"
+    shown = json.dumps(result.to_json())
+    assert "a&b=c d" not in shown and "a%26b%3Dc%20d" not in shown and "api_key=********" in shown

@@ -8,6 +8,8 @@ import os
 import re
 from dataclasses import dataclass, field
 
+from workbench.http.serialize import serialize_query
+
 KEYRING_SERVICE = "agent-spec-workbench"
 MASK = "********"
 
@@ -69,6 +71,7 @@ def _apply_one(applied: AppliedAuth, scheme: dict, secret: str) -> None:
             applied.headers[name] = secret
         elif where == "query":
             applied.query.append((name, secret))
+            applied.secrets += [value for _, value in serialize_query(name, secret)]  # as it appears in the URL
         elif where == "cookie":
             applied.cookies[name] = secret
         applied.secrets.append(secret)

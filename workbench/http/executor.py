@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 
-from workbench.http import auth
+from workbench.http import auth, serialize
 from workbench.http.calls import ToolCall
 from workbench.http.request import HttpRequest, MissingPathValue, build_request
 from workbench.http.validate import Checked, Feedback, Violation, check, feedback, unknown_tool
@@ -158,7 +158,8 @@ class Executor:
             request.headers.append((name, value))
         if applied.query:
             joiner = "&" if "?" in request.url else "?"
-            request.url += joiner + "&".join(f"{k}={httpx.QueryParams({k: v})[k]}" for k, v in applied.query)
+            pairs = [pair for k, v in applied.query for pair in serialize.serialize_query(k, v)]
+            request.url += joiner + serialize.join_query(pairs)
         if applied.cookies:
             request.headers.append(("Cookie", "; ".join(f"{k}={v}" for k, v in applied.cookies.items())))
         result = CallResult(tool.name, request, secrets=applied.secrets)
