@@ -149,8 +149,8 @@ class Executor:
         options = self.options
         try:
             request = build_request(self.spec, tool, arguments, options.base_url)
-        except MissingPathValue as exc:
-            return CallResult(tool.name, None, error=str(exc))
+        except (MissingPathValue, serialize.SerializationError) as exc:
+            return CallResult(tool.name, None, error=f"cannot build the request: {exc}")
         applied = auth.apply_auth(self.spec.components.security_schemes,
                                   tool.operation.security if tool.operation.security is not None
                                   else self.spec.security)

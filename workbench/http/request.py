@@ -87,6 +87,9 @@ def build_request(spec: Spec, tool: Tool, arguments: dict[str, Any], base_url: s
     if cookies:
         headers.append(("Cookie", "; ".join(cookies)))
     body = None
+    required_body = op.request_body is not None and op.request_body.required and bool(op.request_body.content)
+    if whole_body is _UNSET and not body_fields and required_body:
+        whole_body = {}  # a required body whose fields are all optional: the empty object, not nothing
     if whole_body is not _UNSET or body_fields:
         media = tool.media_type or "application/json"
         content = tool.operation.request_body.content.get(media) if tool.operation.request_body else None
