@@ -114,6 +114,12 @@ def _build_parser() -> argparse.ArgumentParser:
     audit = commands.add_parser("audit", help="the headless audit of a spec (default: the bundled example)")
     audit.add_argument("spec", metavar="SPEC", nargs="?")
     _add_ref_options(audit)
+
+    gui = commands.add_parser("gui", help="the desktop workbench (on SPEC if given)")
+    gui.add_argument("spec", metavar="SPEC", nargs="?")
+    gui.add_argument("--screenshots", metavar="DIR",
+                     help="render the main views to PNG files in DIR and exit (no display needed; default SPEC: "
+                          "the bundled example)")
     return parser
 
 
@@ -311,10 +317,28 @@ def _audit(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _gui(args: argparse.Namespace) -> int:
+    from workbench import gui  # Qt is imported only once a window is wanted
+
+    reason = gui.qt_unavailable_reason()
+    if reason is None and args.screenshots is None:
+        reason = gui.headless_reason()
+        if reason is not None:
+            reason = f"cannot open a window ({reason}); use --screenshots DIR, or `workbench audit`"
+    if reason is not None:
+        print(f"workbench: {reason}", file=sys.stderr)
+        return EXIT_UNUSABLE
+    return gui.run(args.spec, args.screenshots)
+
+
 def _default(args: argparse.Namespace) -> int:
-    """No subcommand: the desktop workbench on the bundled example, once it exists; the audit until then."""
-    print("The desktop window is not part of this build yet; here is the headless audit of the bundled "
-          "example.\n", file=sys.stderr)
+    """No subcommand: the desktop workbench on the bundled example where a window can open; else the audit."""
+    from workbench import gui  # importing it does not import Qt; asking whether Qt is usable does
+
+    reason = gui.headless_reason() or gui.qt_unavailable_reason()
+    if reason is None:
+        return gui.run(example_path())
+    print(f"No window to open ({reason}); here is the headless audit of the bundled example.\n", file=sys.stderr)
     args.spec = None
     args.allow_remote_refs = args.allow_outside_refs = False
     args.config = None
@@ -328,7 +352,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = _build_parser()
     args = parser.parse_args(argv)
     handler = {"info": _info, "lint": _lint, "score": _score, "fix": _fix, "tools": _tools, "call": _call,
-               "audit": _audit}.get(args.command, _default)
+               "audit": _audit, "gui": _gui}.get(args.command, _default)
     try:
         return handler(args)
     except SpecError as exc:

@@ -1,0 +1,118 @@
+"""The item models: Qt's model contract (qtmodeltester), and that they show exactly what the core found."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from PySide6.QtCore import QModelIndex
+
+from tests.conftest import corpus_dir
+from workbench.gui.models import (
+    OUTLINE_MODES,
+    EntryRole,
+    OutlineFilter,
+    OutlineModel,
+    ProblemsFilter,
+    ProblemsModel,
+)
+from workbench.gui.workers import Cancelled, load_and_lint
+from workbench.lint import Severity
+
+TRAVEL = corpus_dir() / "readme-v3.1-train-travel.yaml"
+
+
+@pytest.fixture(scope="module")
+def travel():
+    return load_and_lint(TRAVEL)
+
+
+def _leaves(model, parent=QModelIndex()):  # noqa: B008
+    found = []
+    for row in range(model.rowCount(parent)):
+        index = model.index(row, 0, parent)
+        if model.rowCount(index):
+            found.extend(_leaves(model, index))
+        elif model.data(index, EntryRole) is not None:
+            found.append(model.data(index, EntryRole))
+    return found
+
+
+def test_load_and_lint_is_what_the_command_line_computes(travel):
+    assert len(travel.operations) == len(travel.spec.operations) + len(travel.spec.webhook_operations)
+    assert [e.finding for e in travel.problems] == list(travel.result.findings)
+    assert 0 <= travel.score.score <= 100
+
+
+def test_load_and_lint_can_be_cancelled_between_steps():
+    steps = []
+    with pytest.raises(Cancelled):
+        load_and_lint(TRAVEL, steps.append, lambda: len(steps) >= 2)
+    assert len(steps) == 2 and steps[0].startswith("Reading")
+
+
+def test_problems_model(qtmodeltester, travel):
+    model = ProblemsModel()
+    model.set_problems(travel.problems, travel.spec.root.name)
+    qtmodeltester.check(model, force_py=True)
+    expected = Counter(f.severity for f in travel.result.findings)
+    assert model.counts() == {sev: expected.get(sev, 0) for sev in (Severity.ERROR, Severity.WARN, Severity.INFO,
+                                                                    Severity.HINT)}
+    assert len(_leaves(model)) == len(travel.result.findings)
+    # groups are errors first, and each group keeps the core's (source) order
+    severities = [model.data(model.index(row, 0), EntryRole) for row in range(model.rowCount())]
+    assert severities == [None] * model.rowCount()
+    first_group = model.index(0, 0)
+    assert model.data(first_group).startswith(("Errors", "Warnings"))
+
+
+def test_problems_filter(qtmodeltester, travel):
+    model = ProblemsModel()
+    model.set_problems(travel.problems, travel.spec.root.name)
+    proxy = ProblemsFilter()
+    proxy.setSourceModel(model)
+    qtmodeltester.check(proxy, force_py=True)
+    rule = "property-description-missing"
+    proxy.set_rule(rule)  # the tester keeps checking every change the proxy signals
+    shown = _leaves(proxy)
+    assert shown and {e.finding.rule for e in shown} == {rule}
+    assert len(shown) == sum(1 for f in travel.result.findings if f.rule == rule)
+    assert proxy.data(proxy.index(0, 0)).endswith(f"({len(shown)})")  # the group counts what is shown
+    proxy.set_rule(None)
+    proxy.set_text("ADDRESS")  # case-insensitive, over message, rule and pointer
+    assert shown != _leaves(proxy)
+    assert all("address" in (e.finding.message + e.finding.pointer).lower() for e in _leaves(proxy))
+    proxy.set_text("no such text anywhere")
+    assert proxy.rowCount() == 0
+
+
+@pytest.mark.parametrize("mode", OUTLINE_MODES)
+def test_outline_model(qtmodeltester, travel, mode):
+    model = OutlineModel()
+    model.set_operations(travel.operations, travel.spec.tag_names(), travel.path_locations)
+    model.set_mode(mode)
+    qtmodeltester.check(model, force_py=True)
+    leaves = _leaves(model)
+    path_ops = [e for e in leaves if not e.operation.webhook]
+    if mode == "tag":  # an operation appears under each of its tags
+        assert {id(e.operation) for e in path_ops} == {id(op) for op in travel.spec.operations}
+    else:
+        assert len(path_ops) == len(travel.spec.operations) == model.operation_count()
+    if mode == "operationId":
+        ids = [model.data(model.index(row, 0)) for row in range(model.rowCount())]
+        named = [i for i in ids if i != "(no operationId)"]
+        assert named == sorted(named, key=lambda i: (i.lower(), i))
+
+
+def test_outline_filter(qtmodeltester, travel):
+    model = OutlineModel()
+    model.set_operations(travel.operations, travel.spec.tag_names(), travel.path_locations)
+    proxy = OutlineFilter()
+    proxy.setSourceModel(model)
+    proxy.set_text("BOOKING")
+    qtmodeltester.check(proxy, force_py=True)
+    kept = _leaves(proxy)
+    assert kept and len(kept) < len(_leaves(model))
+    assert all("booking" in (e.operation.path + (e.operation.operation_id or "")).lower() for e in kept)
+    proxy.set_text("")
+    assert len(_leaves(proxy)) == len(_leaves(model))

@@ -1,0 +1,285 @@
+"""The main window as a user drives it: open (in the background), outline, problems, jumps, F8, filters,
+themes, errors, recent files, drag and drop."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QMimeData, QPointF, Qt, QTimer, QUrl
+from PySide6.QtGui import QDropEvent, QPalette
+from PySide6.QtWidgets import QApplication
+
+from tests.conftest import corpus_dir
+from workbench.gui.models import EntryRole
+from workbench.gui.theme import DARK_CODE, LIGHT_CODE
+from workbench.gui.workers import ProblemEntry
+from workbench.lint import RULES, Severity, find_config, lint, load_config
+from workbench.lint.score import score
+from workbench.spec import load_spec
+
+TRAVEL = corpus_dir() / "readme-v3.1-train-travel.yaml"
+GITHUB = corpus_dir() / "github-api.github.com-2022-07-18.json"
+
+
+def core_result(path: Path):
+    spec = load_spec(path)
+    return spec, lint(spec, load_config(find_config(path), set(RULES)))
+
+
+def problem_leaves(window):
+    return window.problems_filter.leaf_indexes()
+
+
+def outline_leaves(window):
+    proxy, leaves = window.outline_filter, []
+    for row in range(proxy.rowCount()):
+        index = proxy.index(row, 0)
+        children = [proxy.index(r, 0, index) for r in range(proxy.rowCount(index))] or [index]
+        leaves.extend(proxy.data(child, EntryRole) for child in children if proxy.data(child, EntryRole))
+    return leaves
+
+
+def assert_cursor_at(window, entry: ProblemEntry) -> None:
+    assert window.source.cursor_line_column() == (entry.start.line, entry.start.column)
+    text = entry.finding.document.text
+    # the span as the core gives it, without the whitespace up to the next key
+    assert window.source.selected_source() == text[entry.start.offset:entry.location.end.offset].rstrip()
+
+
+def test_open_shows_what_the_core_found(window, open_spec):
+    loaded = open_spec(TRAVEL)
+    spec, result = core_result(TRAVEL)
+    assert window.windowTitle() == "readme-v3.1-train-travel.yaml — Agent Spec Workbench"
+    assert window.outline_model.operation_count() == len(spec.operations)
+    assert sum(not e.operation.webhook for e in outline_leaves(window)) == len(spec.operations)
+    counts = Counter(f.severity for f in result.findings)
+    assert window.severity_counts() == {s: counts.get(s, 0) for s in Severity if s is not Severity.OFF}
+    assert len(problem_leaves(window)) == len(result.findings) == len(loaded.problems)
+    for severity, button in window.severity_buttons.items():
+        assert button.text() == str(counts.get(severity, 0))
+    assert window.score_label.text() == f"Readiness {score(result).score}/100"
+    assert window.source.toPlainText() == spec.root.text
+    assert window.recent_files() == [str(TRAVEL)]
+
+
+def test_a_large_spec_loads_without_blocking_the_ui(window, open_spec, qtbot):
+    ticks = []
+    timer = QTimer()
+    timer.timeout.connect(lambda: ticks.append(window.progress_label.text()))
+    timer.start(5)
+    try:
+        loaded = open_spec(GITHUB)
+    finally:
+        timer.stop()
+    assert len(ticks) > 3, "the event loop did not run while the spec loaded"
+    assert any(text.startswith(("Reading", "Linting", "Scoring", "Locating")) for text in ticks)
+    assert not window.progress_label.isVisible()
+    assert len(loaded.spec.operations) == 874
+    assert window.outline_model.operation_count() == 874
+    assert len(problem_leaves(window)) == len(loaded.result.findings)
+    # F8 goes to each problem in the panel's order (errors first), Shift+F8 back, both wrap around
+    leaves = problem_leaves(window)
+    window.next_problem_action.trigger()
+    assert window.problems_view.currentIndex() == leaves[0]
+    assert_cursor_at(window, window.problems_filter.data(leaves[0], EntryRole))
+    window.previous_problem_action.trigger()
+    last = window.problems_filter.data(leaves[-1], EntryRole)
+    assert window.problems_view.currentIndex() == leaves[-1]
+    assert window.source.cursor_line_column() == (last.start.line, last.start.column)
+
+
+def test_activating_a_problem_jumps_to_its_line_and_column(window, open_spec, qtbot):
+    open_spec(TRAVEL)
+    view = window.problems_view
+    leaves = problem_leaves(window)
+    target = leaves[3]
+    rect = view.visualRect(target)
+    with qtbot.waitSignal(window.problemActivated) as blocker:
+        qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+        qtbot.mouseDClick(view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    entry = blocker.args[0]
+    assert entry is window.problems_filter.data(target, EntryRole)
+    assert_cursor_at(window, entry)
+    assert window.source.textCursor().hasSelection()
+
+    # Enter on another problem
+    other = leaves[-1]
+    view.setFocus()
+    view.setCurrentIndex(other)
+    window.source.moveCursor(window.source.textCursor().MoveOperation.Start)
+    with qtbot.waitSignal(window.problemActivated) as blocker:
+        qtbot.keyClick(view, Qt.Key.Key_Return)
+    assert blocker.args[0] is window.problems_filter.data(other, EntryRole)
+    assert_cursor_at(window, blocker.args[0])
+
+
+def test_f8_and_shift_f8_are_window_shortcuts(window, open_spec, qtbot):
+    open_spec(TRAVEL)
+    leaves = problem_leaves(window)
+    window.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
+    window.source.setFocus()
+    qtbot.keyClick(window.source, Qt.Key.Key_F8)
+    assert window.problems_view.currentIndex() == leaves[0]
+    qtbot.keyClick(window.source, Qt.Key.Key_F8)
+    assert window.problems_view.currentIndex() == leaves[1]
+    assert_cursor_at(window, window.problems_filter.data(leaves[1], EntryRole))
+    qtbot.keyClick(window.source, Qt.Key.Key_F8, Qt.KeyboardModifier.ShiftModifier)
+    assert window.problems_view.currentIndex() == leaves[0]
+
+
+def test_filter_boxes(window, open_spec, qtbot):
+    open_spec(TRAVEL)
+    _spec, result = core_result(TRAVEL)
+    everything = outline_leaves(window)
+    qtbot.keyClicks(window.outline_filter_edit, "booking")
+    kept = outline_leaves(window)
+    assert kept and len(kept) < len(everything)
+    assert all("booking" in f"{e.operation.path} {e.operation.operation_id}".lower() for e in kept)
+    assert window.outline_count.text() == f"{len(kept)} shown of {len(_spec.operations)} operations"
+    window.outline_filter_edit.clear()
+    assert len(outline_leaves(window)) == len(everything)
+
+    rule = "property-description-missing"
+    window.set_rule_filter(rule)
+    shown = [window.problems_filter.data(i, EntryRole) for i in problem_leaves(window)]
+    assert len(shown) == sum(1 for f in result.findings if f.rule == rule)
+    assert {e.finding.rule for e in shown} == {rule}
+    assert window.problems_count.text() == f"{len(shown)} of {len(result.findings)} shown"
+    qtbot.keyClicks(window.problems_filter_edit, "address_line")
+    assert 0 < len(problem_leaves(window)) < len(shown)
+    window.set_rule_filter(None)
+    window.problems_filter_edit.clear()
+    assert len(problem_leaves(window)) == len(result.findings)
+
+
+def test_outline_modes_and_jump_to_an_operation(window, open_spec, qtbot):
+    loaded = open_spec(TRAVEL)
+    by = {window.outline_mode.itemData(i): i for i in range(window.outline_mode.count())}
+    window.outline_mode.setCurrentIndex(by["tag"])
+    tags = [window.outline_filter.data(window.outline_filter.index(r, 0))
+            for r in range(window.outline_filter.rowCount())]
+    assert tags[: len(loaded.spec.tag_names())] == [t for t in loaded.spec.tag_names() if t in tags]
+    window.outline_mode.setCurrentIndex(by["operationId"])
+    assert window.outline_filter.rowCount() == len(loaded.operations)
+    index = window.outline_filter.index(0, 0)
+    entry = window.outline_filter.data(index, EntryRole)
+    window.outline_view.setCurrentIndex(index)
+    window.outline_view.activated.emit(index)
+    assert window.source.cursor_line_column() == (entry.start.line, entry.start.column)
+    assert window.source.selected_source() in (entry.operation.method, entry.operation.method.upper())
+
+
+def test_theme_switching_changes_the_palette(window, settings, qtbot):
+    app = QApplication.instance()
+
+    def base(widget) -> int:
+        return widget.palette().color(QPalette.ColorRole.Base).lightness()
+
+    window.theme_actions["dark"].trigger()
+    assert window.theme == "dark" and window.theme_actions["dark"].isChecked()
+    assert base(app) < 128
+    qtbot.waitUntil(lambda: base(window.source) < 128)  # widgets follow on the next turn of the event loop
+    assert window.source.highlighter.colors == DARK_CODE  # the source colours follow the theme
+    assert settings.value("theme", type=str) == "dark"
+    window.theme_actions["light"].trigger()
+    assert base(app) > 200
+    qtbot.waitUntil(lambda: window.source.highlighter.colors == LIGHT_CODE)
+
+
+def test_a_file_that_cannot_be_loaded_shows_a_message_not_a_traceback(window, qtbot, tmp_path, open_spec):
+    open_spec(TRAVEL)
+    bad = tmp_path / "broken.yaml"
+    bad.write_text("openapi: 3.0.0\ninfo: {title: x\npaths: {}\n")
+    with qtbot.waitSignal(window.loadFailed) as blocker:
+        window.open_path(bad)
+    message = blocker.args[0]
+    box = window.error_box
+    assert box is not None and box.isVisible() and not box.isModal()
+    assert box.informativeText() == message and "broken.yaml" in message
+    assert "\n" not in message and "Traceback" not in message
+    assert box.text() == "Cannot open broken.yaml"
+    assert window.windowTitle().startswith("readme-v3.1-train-travel.yaml")  # what was open stays open
+    assert window.statusBar().currentMessage() == message
+    with qtbot.waitSignal(window.loadFailed) as blocker:
+        window.open_path(tmp_path / "missing.yaml")
+    assert "missing.yaml" in blocker.args[0]
+    box.close()
+
+
+def test_recent_files_are_existence_checked_and_can_be_cleared(window, open_spec, settings, tmp_path):
+    gone = tmp_path / "gone.yaml"
+    settings.setValue("recentFiles", [str(gone)])
+    open_spec(TRAVEL)
+    assert window.recent_files() == [str(TRAVEL), str(gone)]
+    window.refresh_recent_menu()
+    labels = [a.text() for a in window.recent_menu.actions() if not a.isSeparator()]
+    assert labels[0] == "&1 readme-v3.1-train-travel.yaml" and not any("gone" in label for label in labels)
+    assert window.recent_files() == [str(TRAVEL)]
+    window.clear_recent_action.trigger()
+    assert window.recent_files() == []
+    assert next(a.text() for a in window.recent_menu.actions() if not a.isSeparator()) == "No recent files"
+
+
+def test_dropping_a_file_opens_it(window, qtbot):
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(TRAVEL))])
+    event = QDropEvent(QPointF(20, 20), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                       Qt.KeyboardModifier.NoModifier)
+    with qtbot.waitSignal(window.documentLoaded):
+        window.dropEvent(event)
+    assert event.isAccepted()
+    assert window.loaded.path == TRAVEL
+
+
+def test_cancel_drops_the_result(window, qtbot):
+    with qtbot.waitSignal(window.loadCancelled):
+        window.open_path(GITHUB)
+        assert window.is_loading and window.cancel_button.isVisible()
+        window.cancel_button.click()
+    with qtbot.assertNotEmitted(window.documentLoaded, wait=50):
+        assert window.wait_for_workers(30_000)
+        QApplication.processEvents()
+    assert window.loaded is None and not window.is_loading
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_columns_count_characters_as_the_core_does(window, open_spec, tmp_path, newline):
+    text = newline.join([
+        "openapi: 3.0.3",
+        "info: {title: \"Emoji 🚀🚀 API\", version: '1'}",
+        "paths:",
+        "  /things:",
+        "    get:",
+        "      summary: 🚀🚀 Get things",
+        "      responses: {'200': {description: ok}}",
+        "",
+    ])
+    path = tmp_path / "emoji.yaml"
+    path.write_bytes(text.encode())
+    loaded = open_spec(path)
+    for entry in loaded.problems:
+        window.reveal_problem(entry)
+        assert window.source.cursor_line_column() == (entry.start.line, entry.start.column)
+
+
+def test_a_finding_in_another_file_of_the_spec_opens_that_file(window, open_spec, tmp_path):
+    (tmp_path / "root.yaml").write_text(
+        "openapi: 3.0.3\ninfo: {title: Multi, version: '1'}\npaths:\n  /things:\n    get:\n"
+        "      operationId: listThings\n      responses:\n        '200':\n          description: ok\n"
+        "          content:\n            application/json:\n              schema:\n"
+        "                $ref: 'schemas.yaml#/Thing'\n")
+    schemas = "Thing:\n  type: object\n  properties:\n    size:\n      type: integer\n"
+    (tmp_path / "schemas.yaml").write_text(schemas)
+    loaded = open_spec(tmp_path / "root.yaml")
+    elsewhere = next(e for e in loaded.problems if e.finding.document is not loaded.spec.root)
+    window.reveal_problem(elsewhere)
+    assert window.source.toPlainText() == schemas
+    assert window.source.cursor_line_column() == (elsewhere.start.line, elsewhere.start.column)
+    assert window.location_label.text().startswith(f"schemas.yaml:{elsewhere.start.line}:")
+    root_entry = next(e for e in loaded.problems if e.finding.document is loaded.spec.root)
+    window.reveal_problem(root_entry)
+    assert window.source.toPlainText() == loaded.spec.root.text
+    assert window.windowTitle() == "root.yaml — Agent Spec Workbench"

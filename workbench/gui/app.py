@@ -1,0 +1,122 @@
+"""The application: names, desktop integration, theme, and `run()` (a window, or screenshots of it)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from PySide6.QtCore import QEventLoop, QSettings, QTimer, qInstallMessageHandler
+from PySide6.QtWidgets import QApplication
+
+from workbench import __version__
+from workbench.examples import example_path
+from workbench.gui import APP_ID
+from workbench.gui.main_window import APP_TITLE, MainWindow
+from workbench.gui.theme import apply_theme
+
+ORGANIZATION = "agent-spec-workbench"
+APPLICATION = "workbench"
+SCREENSHOT_SIZE = (1360, 860)
+SCREENSHOT_TIMEOUT_MS = 120_000
+
+
+def configure_application(app: QApplication) -> None:
+    """Names (QSettings lives at <config>/agent-spec-workbench/workbench.conf) and the desktop file id."""
+    app.setOrganizationName(ORGANIZATION)
+    app.setApplicationName(APPLICATION)
+    app.setApplicationDisplayName(APP_TITLE)  # so no platform appends a second name to the window title
+    app.setApplicationVersion(__version__)
+    app.setDesktopFileName(APP_ID)
+
+
+def create_application(argv: Sequence[str] | None = None) -> QApplication:
+    app = QApplication.instance()
+    if not isinstance(app, QApplication):
+        app = QApplication(list(argv) if argv else [sys.argv[0]])
+    configure_application(app)
+    return app
+
+
+def run(path: str | Path | None = None, screenshots_dir: str | Path | None = None) -> int:
+    """Open the workbench window (on `path` if given) and run until it closes; with `screenshots_dir`, render the
+    main views of `path` (default: the bundled example) to PNG files there and return 0 (2 if it cannot load)."""
+    if screenshots_dir is not None:
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # no window flashes; works without a display
+    app = create_application()
+    if screenshots_dir is not None:
+        qInstallMessageHandler(_offscreen_messages)
+        with tempfile.TemporaryDirectory(prefix="workbench-shots-") as scratch:
+            # Screenshots neither read nor change the user's settings (theme, recent files, window layout).
+            settings = QSettings(str(Path(scratch) / "settings.ini"), QSettings.Format.IniFormat)
+            window = MainWindow(settings)
+            try:
+                return take_screenshots(window, Path(path) if path else example_path(), Path(screenshots_dir))
+            finally:
+                window.close()
+                window.deleteLater()
+    signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl+C in the terminal ends the application
+    window = MainWindow()
+    window.show()
+    if path:
+        window.open_path(path)
+    return app.exec()
+
+
+def _offscreen_messages(_mode, _context, message: str) -> None:
+    # The offscreen platform says "This plugin does not support propagateSizeHints()" for every dock widget
+    # (and the same of raise()): noise, not news.
+    if not message.startswith("This plugin does not support"):
+        print(message, file=sys.stderr)
+
+
+def _wait_for_load(window: MainWindow, path: Path) -> bool:
+    loop = QEventLoop()
+    window.documentLoaded.connect(loop.quit)
+    window.loadFailed.connect(loop.quit)
+    timer = QTimer()
+    timer.setSingleShot(True)
+    timer.timeout.connect(loop.quit)
+    timer.start(SCREENSHOT_TIMEOUT_MS)
+    window.open_path(path)
+    if window.is_loading:
+        loop.exec()
+    timer.stop()
+    return window.loaded is not None
+
+
+def take_screenshots(window: MainWindow, path: Path, out_dir: Path) -> int:
+    """main-window.png (light theme), outline.png, problems.png, source.png (on the first finding) and
+    main-window-dark.png."""
+    app = QApplication.instance()
+    window.set_theme("light", save=False)
+    window.resize(*SCREENSHOT_SIZE)
+    window.show()
+    app.processEvents()
+    if not _wait_for_load(window, path):
+        print(f"workbench: {window.last_error or f'{path}: loading timed out'}", file=sys.stderr)
+        return 2
+    window.next_problem()  # the first finding shown (errors first): the source view on its span
+    app.processEvents()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    shots = {"main-window.png": window, "outline.png": window.outline_dock, "problems.png": window.problems_dock,
+             "source.png": window.source_container}
+    written = []
+    for name, widget in shots.items():
+        target = out_dir / name
+        if not widget.grab().save(str(target)):
+            print(f"workbench: could not write {target}", file=sys.stderr)
+            return 2
+        written.append(target)
+    window.set_theme("dark", save=False)
+    app.processEvents()
+    target = out_dir / "main-window-dark.png"
+    window.grab().save(str(target))
+    written.append(target)
+    apply_theme(app, "system")
+    for target in written:
+        print(target)
+    return 0

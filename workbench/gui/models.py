@@ -1,0 +1,461 @@
+"""Qt item models over core data: presentation only (no loading, no linting).
+
+Both trees are two levels deep, so an index's internal id says where it sits: 0 for a top-level row,
+`parent row + 1` for a child.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtGui import QBrush, QColor, QFont
+
+from workbench.gui.theme import SEVERITY_ORDER, SEVERITY_TITLES, severity_icon
+from workbench.gui.workers import OperationEntry, ProblemEntry
+from workbench.lint import Severity
+
+FindingRole = Qt.ItemDataRole.UserRole + 1  # the Finding (leaf rows)
+EntryRole = Qt.ItemDataRole.UserRole + 2  # the ProblemEntry / OperationEntry (leaf rows)
+SeverityRole = Qt.ItemDataRole.UserRole + 3  # int
+RuleRole = Qt.ItemDataRole.UserRole + 4  # str
+FilterRole = Qt.ItemDataRole.UserRole + 5  # lower-case text the filter boxes match
+GroupTitleRole = Qt.ItemDataRole.UserRole + 6  # a group row's title without its count
+OperationRole = Qt.ItemDataRole.UserRole + 7  # the Operation (leaf rows of the outline)
+LocationRole = Qt.ItemDataRole.UserRole + 8  # a Location to jump to (or None)
+
+AnyIndex = QModelIndex | QPersistentModelIndex
+
+
+class _TwoLevelModel(QAbstractItemModel):
+    """index()/parent() for a tree of top-level rows with one level of children."""
+
+    def _child_count(self, row: int) -> int:
+        raise NotImplementedError
+
+    def _top_count(self) -> int:
+        raise NotImplementedError
+
+    def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008 (Qt's own default)
+        if not parent.isValid():
+            return self._top_count()
+        if parent.column() != 0 or parent.internalId() != 0:
+            return 0
+        return self._child_count(parent.row())
+
+    def index(self, row: int, column: int, parent: AnyIndex = QModelIndex()) -> QModelIndex:  # noqa: B008
+        if not self.hasIndex(row, column, parent):
+            return QModelIndex()
+        if not parent.isValid():
+            return self.createIndex(row, column, 0)
+        return self.createIndex(row, column, parent.row() + 1)
+
+    def parent(self, index: AnyIndex | None = None):  # also QObject.parent() when called without an index
+        if index is None:
+            return super().parent()
+        if not index.isValid() or index.internalId() == 0:
+            return QModelIndex()
+        return self.createIndex(index.internalId() - 1, 0, 0)
+
+    def hasChildren(self, parent: AnyIndex = QModelIndex()) -> bool:  # noqa: B008
+        return self.rowCount(parent) > 0
+
+    def flags(self, index: AnyIndex) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+
+
+# -- problems --------------------------------------------------------------------------------------------------
+
+
+class ProblemsModel(_TwoLevelModel):
+    """Findings grouped by severity (errors first), each group in source order."""
+
+    COLUMNS = ("Problem", "Rule", "Location")
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self._groups: list[tuple[Severity, list[ProblemEntry]]] = []
+        self._root_name = ""
+
+    def set_problems(self, entries: Iterable[ProblemEntry], root_name: str = "") -> None:
+        by_severity: dict[Severity, list[ProblemEntry]] = {}
+        for entry in entries:
+            by_severity.setdefault(entry.finding.severity, []).append(entry)
+        self.beginResetModel()
+        self._groups = [(sev, by_severity[sev]) for sev in SEVERITY_ORDER if sev in by_severity]
+        self._root_name = root_name
+        self.endResetModel()
+
+    def clear(self) -> None:
+        self.set_problems(())
+
+    # counts and lookups, for the window and the tests
+    def counts(self) -> dict[Severity, int]:
+        found = {sev: len(entries) for sev, entries in self._groups}
+        return {sev: found.get(sev, 0) for sev in SEVERITY_ORDER}
+
+    def entries(self) -> list[ProblemEntry]:
+        return [entry for _sev, group in self._groups for entry in group]
+
+    def rules(self) -> dict[str, int]:
+        """Rule id → how many findings, in order of first appearance by severity."""
+        seen: dict[str, int] = {}
+        for entry in self.entries():
+            seen[entry.finding.rule] = seen.get(entry.finding.rule, 0) + 1
+        return seen
+
+    def entry(self, index: AnyIndex) -> ProblemEntry | None:
+        if not index.isValid() or index.internalId() == 0:
+            return None
+        return self._groups[index.internalId() - 1][1][index.row()]
+
+    def _top_count(self) -> int:
+        return len(self._groups)
+
+    def _child_count(self, row: int) -> int:
+        return len(self._groups[row][1])
+
+    def columnCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
+        return len(self.COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole \
+                and 0 <= section < len(self.COLUMNS):
+            return self.COLUMNS[section]
+        return None
+
+    def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        column = index.column()
+        if index.internalId() == 0:  # a severity group
+            severity, group = self._groups[index.row()]
+            if role == Qt.ItemDataRole.DisplayRole and column == 0:
+                return f"{SEVERITY_TITLES[severity]} ({len(group)})"
+            if role == GroupTitleRole:
+                return SEVERITY_TITLES[severity]
+            if role == Qt.ItemDataRole.DecorationRole and column == 0:
+                return severity_icon(severity)
+            if role == Qt.ItemDataRole.FontRole:
+                font = QFont()
+                font.setBold(True)
+                return font
+            if role == SeverityRole:
+                return int(severity)
+            if role == FilterRole:
+                return ""
+            return None
+        entry = self._groups[index.internalId() - 1][1][index.row()]
+        finding = entry.finding
+        if role == Qt.ItemDataRole.DisplayRole:
+            if column == 0:
+                return finding.message
+            if column == 1:
+                return finding.rule
+            if column == 2:
+                return self._where(entry)
+            return None
+        if role == Qt.ItemDataRole.DecorationRole and column == 0:
+            return severity_icon(finding.severity)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return (f"{finding.severity.label} · {finding.rule}\n{finding.message}\n"
+                    f"{finding.file}:{entry.start.line}:{entry.start.column}  {finding.pointer or '/'}")
+        if role == FindingRole:
+            return finding
+        if role == EntryRole:
+            return entry
+        if role == SeverityRole:
+            return int(finding.severity)
+        if role == RuleRole:
+            return finding.rule
+        if role == LocationRole:
+            return entry.location
+        if role == FilterRole:
+            return f"{finding.message}\n{finding.rule}\n{finding.pointer}".lower()
+        return None
+
+    def _where(self, entry: ProblemEntry) -> str:
+        start = entry.start
+        if entry.finding.file == self._root_name:
+            return f"{start.line}:{start.column}"
+        return f"{Path(entry.finding.file).name}:{start.line}:{start.column}"
+
+
+class ProblemsFilter(QSortFilterProxyModel):
+    """Filters findings by rule and by text; a severity group shows only while one of its findings does,
+    and its title counts the findings shown."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self._rule: str | None = None
+        self._text = ""
+        self.setRecursiveFilteringEnabled(True)
+
+    @property
+    def rule(self) -> str | None:
+        return self._rule
+
+    def set_rule(self, rule: str | None) -> None:
+        self._refilter(rule=rule or None)
+
+    def set_text(self, text: str) -> None:
+        self._refilter(text=text.strip().lower())
+
+    def _refilter(self, **change: Any) -> None:
+        if hasattr(self, "beginFilterChange"):  # Qt 6.9+; invalidateFilter() is deprecated from 6.10
+            self.beginFilterChange()
+            self._apply(change)
+            self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+        else:
+            self._apply(change)
+            self.invalidateRowsFilter()
+
+    def _apply(self, change: dict[str, Any]) -> None:
+        if "rule" in change:
+            self._rule = change["rule"]
+        if "text" in change:
+            self._text = change["text"]
+
+    def filterAcceptsRow(self, source_row: int, source_parent: AnyIndex) -> bool:
+        if not source_parent.isValid():
+            return False  # a group: shown when one of its children is (recursive filtering)
+        model = self.sourceModel()
+        index = model.index(source_row, 0, source_parent)
+        if self._rule is not None and model.data(index, RuleRole) != self._rule:
+            return False
+        return not self._text or self._text in model.data(index, FilterRole)
+
+    def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole and index.isValid() and index.column() == 0 \
+                and not index.parent().isValid():
+            return f"{super().data(index, GroupTitleRole)} ({self.rowCount(index)})"
+        return super().data(index, role)
+
+    def leaf_indexes(self) -> list[QModelIndex]:
+        """Every finding row shown, in the order shown (for next/previous problem)."""
+        rows = []
+        for group in range(self.rowCount()):
+            parent = self.index(group, 0)
+            rows.extend(self.index(row, 0, parent) for row in range(self.rowCount(parent)))
+        return rows
+
+
+# -- outline ---------------------------------------------------------------------------------------------------
+
+OUTLINE_MODES = ("path", "tag", "operationId")
+OUTLINE_MODE_LABELS = {"path": "By path", "tag": "By tag", "operationId": "By operationId"}
+
+METHOD_COLORS = {"get": "#2f9e44", "post": "#1c7ed6", "put": "#e8590c", "patch": "#ae3ec9", "delete": "#e03131",
+                 "head": "#868e96", "options": "#868e96", "trace": "#868e96", "query": "#0c8599"}
+
+
+@dataclass
+class _Row:
+    label: str
+    detail: str
+    entry: OperationEntry | None = None  # leaf rows
+    location: Any = None  # where a group row jumps to (a path item), or None
+    children: list[_Row] = field(default_factory=list)
+    filter_text: str = ""
+    method: str | None = None
+
+
+class OutlineModel(_TwoLevelModel):
+    """The operations by path (path → methods), by tag (tag → operations; untagged last) or by operationId
+    (a flat list, sorted; operations without one last). Webhooks are included, marked as such."""
+
+    COLUMNS = ("Operation", "Details")
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self._entries: tuple[OperationEntry, ...] = ()
+        self._tags: Sequence[str] = ()
+        self._path_locations: dict[tuple[bool, str], Any] = {}
+        self._mode = "path"
+        self._rows: list[_Row] = []
+
+    @property
+    def mode(self) -> str:
+        return self._mode
+
+    def set_operations(self, entries: Sequence[OperationEntry], tags: Sequence[str] = (),
+                       path_locations: dict[tuple[bool, str], Any] | None = None) -> None:
+        """`tags`: tag names in display order; `path_locations`: (webhook?, path) → Location of the path item."""
+        self._entries = tuple(entries)
+        self._tags = tuple(tags)
+        self._path_locations = dict(path_locations or {})
+        self._rebuild()
+
+    def set_mode(self, mode: str) -> None:
+        if mode not in OUTLINE_MODES:
+            raise ValueError(f"unknown outline mode {mode!r}")
+        if mode != self._mode:
+            self._mode = mode
+            self._rebuild()
+
+    def clear(self) -> None:
+        self.set_operations(())
+
+    def operation_count(self) -> int:
+        """Distinct path operations shown (webhooks apart), whatever the mode."""
+        return sum(1 for entry in self._entries if not entry.operation.webhook)
+
+    def leaf_entries(self) -> list[OperationEntry]:
+        leaves = []
+        for row in self._rows:
+            if row.entry is not None:
+                leaves.append(row.entry)
+            leaves.extend(child.entry for child in row.children if child.entry is not None)
+        return leaves
+
+    def _rebuild(self) -> None:
+        self.beginResetModel()
+        self._rows = {"path": self._by_path, "tag": self._by_tag, "operationId": self._by_operation_id}[self._mode]()
+        self.endResetModel()
+
+    @staticmethod
+    def _haystack(entry: OperationEntry) -> str:
+        op = entry.operation
+        return " ".join((op.method, op.path, op.operation_id or "", op.summary or "", *op.tags)).lower()
+
+    def _leaf(self, entry: OperationEntry, label: str, detail: str) -> _Row:
+        return _Row(label, detail, entry=entry, filter_text=self._haystack(entry), method=entry.operation.method)
+
+    def _by_path(self) -> list[_Row]:
+        groups: dict[tuple[bool, str], _Row] = {}
+        for entry in self._entries:
+            op = entry.operation
+            key = (op.webhook, op.path)
+            if key not in groups:
+                groups[key] = _Row(op.path, "webhook" if op.webhook else "", location=self._path_locations.get(key),
+                                   filter_text=op.path.lower())
+            groups[key].children.append(
+                self._leaf(entry, op.method.upper(), op.operation_id or op.summary or ""))
+        for row in groups.values():
+            count = len(row.children)
+            suffix = f"{count} operation{'s' if count != 1 else ''}"
+            row.detail = f"webhook · {suffix}" if row.detail else suffix
+        return list(groups.values())
+
+    def _by_tag(self) -> list[_Row]:
+        groups: dict[str, _Row] = {name: _Row(name, "", filter_text=name.lower()) for name in self._tags}
+        untagged = _Row("(untagged)", "", filter_text="(untagged)")
+        for entry in self._entries:
+            op = entry.operation
+            label = f"{op.method.upper()} {op.path}"
+            detail = op.summary or op.operation_id or ""
+            if not op.tags:
+                untagged.children.append(self._leaf(entry, label, detail))
+            for name in dict.fromkeys(op.tags):
+                groups.setdefault(name, _Row(name, "", filter_text=name.lower())).children.append(
+                    self._leaf(entry, label, detail))
+        rows = [row for row in groups.values() if row.children]
+        if untagged.children:
+            rows.append(untagged)
+        for row in rows:
+            row.detail = f"{len(row.children)} operation{'s' if len(row.children) != 1 else ''}"
+        return rows
+
+    def _by_operation_id(self) -> list[_Row]:
+        named = sorted((e for e in self._entries if e.operation.operation_id),
+                       key=lambda e: (e.operation.operation_id.lower(), e.operation.operation_id))
+        unnamed = [e for e in self._entries if not e.operation.operation_id]
+        rows = [self._leaf(e, e.operation.operation_id, f"{e.operation.method.upper()} {e.operation.path}")
+                for e in named]
+        rows += [self._leaf(e, "(no operationId)", f"{e.operation.method.upper()} {e.operation.path}")
+                 for e in unnamed]
+        return rows
+
+    def _row(self, index: AnyIndex) -> _Row:
+        if index.internalId() == 0:
+            return self._rows[index.row()]
+        return self._rows[index.internalId() - 1].children[index.row()]
+
+    def entry(self, index: AnyIndex) -> OperationEntry | None:
+        return self._row(index).entry if index.isValid() else None
+
+    def _top_count(self) -> int:
+        return len(self._rows)
+
+    def _child_count(self, row: int) -> int:
+        return len(self._rows[row].children)
+
+    def columnCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
+        return len(self.COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole \
+                and 0 <= section < len(self.COLUMNS):
+            return self.COLUMNS[section]
+        return None
+
+    def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        row = self._row(index)
+        column = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return row.label if column == 0 else row.detail if column == 1 else None
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if row.entry is None:
+                return f"{row.label}\n{row.detail}"
+            op = row.entry.operation
+            lines = [f"{op.method.upper()} {op.path}" + ("  (webhook)" if op.webhook else "")]
+            if op.operation_id:
+                lines.append(f"operationId: {op.operation_id}")
+            if op.summary:
+                lines.append(op.summary)
+            if op.tags:
+                lines.append("tags: " + ", ".join(op.tags))
+            if op.deprecated:
+                lines.append("deprecated")
+            return "\n".join(lines)
+        if role == Qt.ItemDataRole.ForegroundRole and column == 0 and row.method and self._mode == "path":
+            return QBrush(QColor(METHOD_COLORS.get(row.method, "#868e96")))
+        if role == Qt.ItemDataRole.FontRole:
+            if row.entry is None:
+                font = QFont()
+                font.setBold(True)
+                return font
+            if row.entry.operation.deprecated:
+                font = QFont()
+                font.setStrikeOut(True)
+                return font
+            return None
+        if role == FilterRole:
+            return row.filter_text
+        if role == EntryRole:
+            return row.entry
+        if role == OperationRole:
+            return row.entry.operation if row.entry else None
+        if role == LocationRole:
+            return row.entry.location if row.entry else row.location
+        return None
+
+
+class OutlineFilter(QSortFilterProxyModel):
+    """Case-insensitive text filter over path, method, operationId, summary and tags; a matching group keeps
+    all its operations, a matching operation keeps its group."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.setFilterRole(FilterRole)
+        self.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.setRecursiveFilteringEnabled(True)
+        self.setAutoAcceptChildRows(True)
+
+    def set_text(self, text: str) -> None:
+        self.setFilterFixedString(text.strip())
+
+    def leaf_count(self) -> int:
+        count = 0
+        for row in range(self.rowCount()):
+            index = self.index(row, 0)
+            children = self.rowCount(index)
+            count += children if children else (1 if self.data(index, EntryRole) is not None else 0)
+        return count

@@ -1,0 +1,259 @@
+"""The source view: the spec's text (read-only for now) with line numbers, syntax colours, a severity marker
+per line that has findings, and the current finding's span highlighted.
+
+Positions from the core are 1-based lines and columns in characters, lines split at "\\n" only. Qt counts
+columns in UTF-16 units and also breaks lines at a lone "\\r" and U+2029, so the text shown maps those to
+visible symbols (one character for one, so every line and column stays where the core says it is), and
+positions are converted by line and column, never by raw offset.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRect, QSize, Qt, Signal
+from PySide6.QtGui import (
+    QColor,
+    QFontDatabase,
+    QPainter,
+    QPaintEvent,
+    QTextCharFormat,
+    QTextCursor,
+    QTextFormat,
+)
+from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QWidget
+
+from workbench.gui.highlighter import SpecHighlighter
+from workbench.gui.theme import SEVERITY_COLORS, code_colors
+from workbench.lint import Severity
+from workbench.spec import Position
+
+MAX_SPAN_LINES = 400  # a longer span (a whole document, a big component) is shown by its first line only
+
+_TRAILING = (" ", "\t", "\u2029", "\n")
+_DISPLAY = str.maketrans({"\r": "\u240d", "\u2028": "\u2424", "\u2029": "\u2424"})
+
+
+def display_text(text: str) -> str:
+    """The text as shown: CRLF as one line break, and no line break Qt would add where the core sees none."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")
+    if "\r" in text or "\u2028" in text or "\u2029" in text:
+        text = text.translate(_DISPLAY)
+    return text
+
+
+def _utf16_units(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+class _Gutter(QWidget):
+    def __init__(self, view: SourceView) -> None:
+        super().__init__(view)
+        self._view = view
+
+    def sizeHint(self) -> QSize:
+        return QSize(self._view.gutter_width(), 0)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        self._view.paint_gutter(event)
+
+
+class SourceView(QPlainTextEdit):
+    """Read-only source text; `show_span` moves the cursor to a finding and highlights it."""
+
+    spanShown = Signal(int, int)  # line, column (1-based, characters) of the cursor after a jump
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._gutter = _Gutter(self)
+        self._markers: dict[int, Severity] = {}  # line → most severe finding on it
+        self._span: tuple[int, int, Severity] | None = None  # Qt positions and severity of the current finding
+        self._colors = code_colors(self.palette())
+        self.highlighter = SpecHighlighter(self.document(), "yaml", self._colors)
+        self.setObjectName("sourceView")
+        self.setReadOnly(True)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
+                                     | Qt.TextInteractionFlag.TextSelectableByKeyboard)
+        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.setAcceptDrops(False)  # a dropped file goes to the window, which opens it
+        self.viewport().setAcceptDrops(False)
+        font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        font.setPointSizeF(max(font.pointSizeF(), 10.0))
+        self.setFont(font)
+        self.setTabStopDistance(self.fontMetrics().horizontalAdvance(" ") * 4)
+        self.blockCountChanged.connect(self._update_gutter_width)
+        self.updateRequest.connect(self._update_gutter)
+        self.cursorPositionChanged.connect(self._update_extra_selections)
+        self._update_gutter_width()
+
+    # -- content ---------------------------------------------------------------------------------------------
+
+    def set_source(self, text: str, fmt: str) -> None:
+        """Show `text` (as read from disk) coloured as `fmt` ("yaml" or "json")."""
+        self._span = None
+        self._markers = {}
+        self.highlighter.set_language(fmt)
+        # The highlighter colours the new text while it goes in, asking for a repaint per line: keep our own
+        # slots (gutter, current line) out of that and update them once afterwards.
+        self.blockSignals(True)
+        try:
+            self.setPlainText(display_text(text))
+        finally:
+            self.blockSignals(False)
+        self._update_gutter_width()
+        self.moveCursor(QTextCursor.MoveOperation.Start)
+        self._update_extra_selections()
+
+    def clear_source(self) -> None:
+        self.set_source("", self.highlighter.language)
+
+    def set_markers(self, markers: dict[int, Severity]) -> None:
+        self._markers = dict(markers)
+        self._gutter.update()
+
+    # -- positions -------------------------------------------------------------------------------------------
+
+    def qt_position(self, line: int, column: int) -> int:
+        """The Qt document position of a 1-based line and column (in characters), clamped to the text."""
+        document = self.document()
+        block = document.findBlockByNumber(max(line, 1) - 1)
+        if not block.isValid():
+            return max(document.characterCount() - 1, 0)
+        prefix = block.text()[: max(column, 1) - 1]
+        return block.position() + min(_utf16_units(prefix), block.length() - 1)
+
+    def cursor_line_column(self) -> tuple[int, int]:
+        """The cursor's 1-based line and column, in characters (as the core and the command line count)."""
+        cursor = self.textCursor()
+        block = cursor.block()
+        units = cursor.positionInBlock()
+        prefix = block.text().encode("utf-16-le")[: units * 2].decode("utf-16-le", errors="ignore")
+        return block.blockNumber() + 1, len(prefix) + 1
+
+    def selected_source(self) -> str:
+        return self.textCursor().selectedText().replace("\u2029", "\n")
+
+    def show_span(self, start: Position, end: Position, severity: Severity | None = None, *,
+                  focus: bool = False) -> None:
+        """Put the cursor at `start`, select up to `end` and highlight the span (long spans: the first line)."""
+        begin = self.qt_position(start.line, start.column)
+        if end.line - start.line > MAX_SPAN_LINES or (end.line, end.column) < (start.line, start.column):
+            finish = self.document().findBlock(begin)
+            finish_pos = finish.position() + finish.length() - 1
+        else:
+            finish_pos = self.qt_position(end.line, end.column)
+        document = self.document()
+        while finish_pos > begin + 1 and document.characterAt(finish_pos - 1) in _TRAILING:
+            finish_pos -= 1  # a block's span runs to the next key's indentation: show it without that
+        cursor = QTextCursor(document)
+        cursor.setPosition(finish_pos)
+        cursor.setPosition(begin, QTextCursor.MoveMode.KeepAnchor)  # anchored at the end: the cursor is at start
+        self._span = (begin, finish_pos, severity) if severity is not None else None
+        self.setTextCursor(cursor)
+        self.centerCursor()
+        self._update_extra_selections()
+        if focus:
+            self.setFocus(Qt.FocusReason.OtherFocusReason)
+        self.spanShown.emit(*self.cursor_line_column())
+
+    # -- painting --------------------------------------------------------------------------------------------
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() == event.Type.PaletteChange:
+            colors = code_colors(self.palette())
+            if colors != self._colors:
+                self._colors = colors
+                self._recolor(self.highlighter.language)
+            self._update_extra_selections()
+        elif event.type() == event.Type.FontChange:
+            self._update_gutter_width()
+
+    def _recolor(self, fmt: str) -> None:
+        # A full rehighlight asks for a repaint of every block: keep our gutter slot out of that storm.
+        self.blockSignals(True)
+        try:
+            self.highlighter.configure(fmt, self._colors)
+        finally:
+            self.blockSignals(False)
+        self._gutter.update()
+
+    def gutter_width(self) -> int:
+        digits = max(3, len(str(max(1, self.blockCount()))))
+        return 14 + self.fontMetrics().horizontalAdvance("9") * digits + 8
+
+    def _update_gutter_width(self, _count: int = 0) -> None:
+        width = self.gutter_width()
+        if width != self.viewportMargins().left():
+            self.setViewportMargins(width, 0, 0, 0)
+            contents = self.contentsRect()
+            self._gutter.setGeometry(QRect(contents.left(), contents.top(), width, contents.height()))
+
+    def _update_gutter(self, rect: QRect, dy: int) -> None:
+        if dy:
+            self._gutter.scroll(0, dy)
+        else:
+            self._gutter.update(0, rect.y(), self._gutter.width(), rect.height())
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        contents = self.contentsRect()
+        self._gutter.setGeometry(QRect(contents.left(), contents.top(), self.gutter_width(), contents.height()))
+
+    def paint_gutter(self, event: QPaintEvent) -> None:
+        painter = QPainter(self._gutter)
+        painter.fillRect(event.rect(), QColor(self._colors.gutter_background))
+        block = self.firstVisibleBlock()
+        number = block.blockNumber()
+        top = round(self.blockBoundingGeometry(block).translated(self.contentOffset()).top())
+        bottom = top + round(self.blockBoundingRect(block).height())
+        height = self.fontMetrics().height()
+        current = self.textCursor().blockNumber()
+        width = self._gutter.width()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        while block.isValid() and top <= event.rect().bottom():
+            if block.isVisible() and bottom >= event.rect().top():
+                line = number + 1
+                severity = self._markers.get(line)
+                if severity is not None:
+                    painter.setPen(Qt.PenStyle.NoPen)
+                    painter.setBrush(QColor(SEVERITY_COLORS[severity]))
+                    size = 7
+                    painter.drawEllipse(4, top + (height - size) // 2, size, size)
+                color = self.palette().color(self.palette().ColorRole.Text) if number == current \
+                    else QColor(self._colors.gutter_text)
+                painter.setPen(color)
+                painter.drawText(0, top, width - 6, height, Qt.AlignmentFlag.AlignRight, str(line))
+            block = block.next()
+            top = bottom
+            bottom = top + round(self.blockBoundingRect(block).height())
+            number += 1
+        painter.end()
+
+    def _update_extra_selections(self) -> None:
+        selections = []
+        if not self.textCursor().hasSelection():  # the current line's band would hide a selection's first line
+            line = QTextEdit.ExtraSelection()
+            line.format.setBackground(QColor(self._colors.current_line))
+            line.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
+            line.cursor = QTextCursor(self.textCursor())
+            line.cursor.clearSelection()
+            selections.append(line)
+        if self._span is not None:
+            begin, finish, severity = self._span
+            color = QColor(SEVERITY_COLORS[severity])
+            span = QTextEdit.ExtraSelection()
+            fmt = QTextCharFormat()
+            tint = QColor(color)
+            tint.setAlpha(48)
+            fmt.setBackground(tint)
+            fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.WaveUnderline)
+            fmt.setUnderlineColor(color)
+            span.format = fmt
+            cursor = QTextCursor(self.document())
+            cursor.setPosition(begin)
+            last = max(self.document().characterCount() - 1, 0)
+            cursor.setPosition(min(max(finish, begin + 1), last), QTextCursor.MoveMode.KeepAnchor)
+            span.cursor = cursor
+            selections.append(span)
+        self.setExtraSelections(selections)
+        self._gutter.update()

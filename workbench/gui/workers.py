@@ -1,0 +1,145 @@
+"""Loading and linting off the UI thread.
+
+`load_and_lint` is plain Python (the same core calls and the same config as the command line) and is tested
+without Qt; `LoadTask` runs it on a thread pool and reports back through queued signals. Cancelling is
+cooperative: the task checks its flag between steps, and the window drops a cancelled task's result at once.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QRunnable, Signal
+
+from workbench.lint import RULES, Finding, LintResult, find_config, lint, load_config
+from workbench.lint.score import Score, score
+from workbench.spec import Location, Operation, Spec, SpecError, load_spec
+
+
+class Cancelled(Exception):
+    """The load was cancelled between two steps."""
+
+
+@dataclass(frozen=True, slots=True)
+class ProblemEntry:
+    """A finding with its location computed up front (off the UI thread)."""
+
+    finding: Finding
+    location: Location
+
+    @property
+    def start(self):
+        """Where the finding starts, as the command line reports it: the key of a member, else the value."""
+        return self.location.key_start or self.location.start
+
+
+@dataclass(frozen=True, slots=True)
+class OperationEntry:
+    operation: Operation
+    location: Location
+
+    @property
+    def start(self):
+        return self.location.key_start or self.location.start
+
+
+@dataclass(frozen=True)
+class LoadedSpec:
+    """Everything the window shows for one file: the spec, the lint result and score, located entries."""
+
+    path: Path
+    spec: Spec
+    result: LintResult
+    score: Score
+    problems: tuple[ProblemEntry, ...]
+    operations: tuple[OperationEntry, ...]  # path operations, then webhooks
+    path_locations: dict[tuple[bool, str], Location]  # (webhook?, path) → where the path item sits
+    seconds: float
+
+    @property
+    def config_path(self) -> Path | None:
+        """The lint config in use (the same one `workbench lint` finds), or None for the defaults."""
+        return find_config(self.path)
+
+
+def load_and_lint(path: str | Path, progress: Callable[[str], None] = lambda _text: None,
+                  cancelled: Callable[[], bool] = lambda: False) -> LoadedSpec:
+    """Load, lint and score `path` exactly as `workbench lint`/`score` do; raises SpecError or Cancelled."""
+    began = time.perf_counter()
+    path = Path(path)
+
+    def step(text: str) -> None:
+        if cancelled():
+            raise Cancelled
+        progress(text)
+
+    step(f"Reading {path.name}…")
+    spec = load_spec(path)
+    step(f"Linting {len(spec.operations)} operations…")
+    config = load_config(find_config(path), set(RULES))
+    result = lint(spec, config)
+    step("Scoring…")
+    readiness = score(result)
+    step("Locating findings…")
+    problems = tuple(ProblemEntry(f, f.locate()) for f in result.findings)
+    operations = tuple(OperationEntry(op, op.origin.locate())
+                       for op in (*spec.operations, *spec.webhook_operations))
+    path_locations = {(webhook, item.path): item.origin.locate()
+                      for webhook, items in ((False, spec.paths), (True, spec.webhooks)) for item in items}
+    step("Showing…")
+    return LoadedSpec(path, spec, result, readiness, problems, operations, path_locations,
+                      time.perf_counter() - began)
+
+
+class LoadSignals(QObject):
+    """Emitted from the worker thread; every signal carries the task's generation number."""
+
+    progress = Signal(int, str)
+    loaded = Signal(int, object)  # LoadedSpec
+    failed = Signal(int, str)  # the one-line message
+    cancelled = Signal(int)
+    finished = Signal(int)
+
+
+class LoadTask(QRunnable):
+    """One load + lint on a QThreadPool; `cancel()` sets the flag the steps check."""
+
+    def __init__(self, path: str | Path, generation: int) -> None:
+        super().__init__()
+        self.setAutoDelete(False)  # the window keeps the Python object until `finished`
+        self.path = Path(path)
+        self.generation = generation
+        self.signals = LoadSignals()
+        self._cancel = threading.Event()
+
+    def cancel(self) -> None:
+        self._cancel.set()
+
+    @property
+    def is_cancelled(self) -> bool:
+        return self._cancel.is_set()
+
+    def run(self) -> None:
+        gen = self.generation
+        try:
+            loaded = load_and_lint(self.path, lambda text: self.signals.progress.emit(gen, text),
+                                   self._cancel.is_set)
+        except Cancelled:
+            self.signals.cancelled.emit(gen)
+        except SpecError as exc:
+            self.signals.failed.emit(gen, str(exc))
+        except OSError as exc:
+            self.signals.failed.emit(gen, f"{self.path}: {exc.strerror or exc}")
+        except Exception as exc:  # a bug in the core: say so in one line, never a traceback in a dialog
+            self.signals.failed.emit(gen, f"internal error: {type(exc).__name__}: {exc}")
+        else:
+            if self._cancel.is_set():
+                self.signals.cancelled.emit(gen)
+            else:
+                self.signals.loaded.emit(gen, loaded)
+        finally:
+            self.signals.finished.emit(gen)
