@@ -95,7 +95,7 @@ def _build_parser() -> argparse.ArgumentParser:
     tools.add_argument("--config", metavar="FILE", help="config (default: .workbench.yaml beside the spec)")
     _add_ref_options(tools)
 
-    call = commands.add_parser("call", help="execute one tool call against the API (or the mock)")
+    call = commands.add_parser("call", help="execute one tool call against the API (or --base-url)")
     call.add_argument("spec", metavar="SPEC")
     call.add_argument("tool", metavar="TOOL", help="the tool's name (as `workbench tools` names it)")
     call.add_argument("--args", default="{}", metavar="JSON",

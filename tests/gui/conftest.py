@@ -43,7 +43,9 @@ def no_top_level_window_left_open(qapp):
 @pytest.fixture
 def settings(tmp_path) -> QSettings:
     """Settings of one test (never the user's)."""
-    return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    settings.setValue("recovery/dir", str(tmp_path / "recovery"))  # never the user's recovery journals
+    return settings
 
 
 @pytest.fixture
@@ -53,6 +55,7 @@ def window(qtbot, settings) -> MainWindow:
     win.show()
     qtbot.waitExposed(win)
     yield win
+    win.ask_save_changes = lambda: "discard"  # a test that leaves edits unsaved must not block on a prompt
     win.close()
 
 

@@ -51,7 +51,7 @@ def assert_cursor_at(window, entry: ProblemEntry) -> None:
 def test_open_shows_what_the_core_found(window, open_spec):
     loaded = open_spec(TRAVEL)
     spec, result = core_result(TRAVEL)
-    assert window.windowTitle() == "readme-v3.1-train-travel.yaml — Agent Spec Workbench"
+    assert window.windowTitle() == "readme-v3.1-train-travel.yaml[*] — Agent Spec Workbench"
     assert window.outline_model.operation_count() == len(spec.operations)
     assert sum(not e.operation.webhook for e in outline_leaves(window)) == len(spec.operations)
     counts = Counter(f.severity for f in result.findings)
@@ -282,4 +282,4 @@ def test_a_finding_in_another_file_of_the_spec_opens_that_file(window, open_spec
     root_entry = next(e for e in loaded.problems if e.finding.document is loaded.spec.root)
     window.reveal_problem(root_entry)
     assert window.source.toPlainText() == loaded.spec.root.text
-    assert window.windowTitle() == "root.yaml — Agent Spec Workbench"
+    assert window.windowTitle() == "root.yaml[*] — Agent Spec Workbench"

@@ -9,12 +9,33 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QModelIndex, QSettings, Qt, QThreadPool, Signal
-from PySide6.QtGui import QAction, QActionGroup, QDragEnterEvent, QDropEvent, QGuiApplication, QKeySequence
+from PySide6.QtCore import (
+    QByteArray,
+    QEvent,
+    QFileSystemWatcher,
+    QModelIndex,
+    QPoint,
+    QSettings,
+    Qt,
+    QThreadPool,
+    QTimer,
+    Signal,
+)
+from PySide6.QtGui import (
+    QAction,
+    QActionGroup,
+    QDragEnterEvent,
+    QDropEvent,
+    QGuiApplication,
+    QKeySequence,
+    QUndoStack,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
     QComboBox,
+    QDialog,
+    QDialogButtonBox,
     QDockWidget,
     QFileDialog,
     QHBoxLayout,
@@ -24,6 +45,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMenu,
     QMessageBox,
+    QPlainTextEdit,
     QProgressBar,
     QToolButton,
     QTreeView,
@@ -32,7 +54,23 @@ from PySide6.QtWidgets import (
 )
 
 from workbench import __version__
+from workbench.edit import apply_edits, write_atomically
+from workbench.edit.fixes import quick_fixes
 from workbench.examples import example_path
+from workbench.gui.editing import (
+    DocumentCommand,
+    OperationForm,
+    Preview,
+    form_edits,
+    outcome_diff,
+    read_journal,
+    recovery_dir,
+    remove_journal,
+    suggestion_for,
+    text_diff,
+    value_at,
+    write_journal,
+)
 from workbench.gui.models import (
     OUTLINE_MODE_LABELS,
     OUTLINE_MODES,
@@ -48,11 +86,14 @@ from workbench.gui.source_view import SourceView
 from workbench.gui.theme import SEVERITY_ORDER, SEVERITY_TITLES, THEME_LABELS, THEMES, apply_theme, severity_icon
 from workbench.gui.workers import LoadedSpec, LoadTask, OperationEntry, ProblemEntry
 from workbench.lint import Severity
-from workbench.spec import SourceDocument
+from workbench.spec import SourceDocument, SpecError
+from workbench.spec.source import parse_text, read_text
 
 APP_TITLE = "Agent Spec Workbench"
 SPEC_FILTER = "API descriptions (*.yaml *.yml *.json);;All files (*)"
 EXPAND_OUTLINE_UP_TO = 150  # operations; bigger outlines open collapsed (a filter expands what it keeps)
+RELINT_DELAY_MS = 500  # after the last edit
+DISK_CHECK_DELAY_MS = 300  # after the last file-system notification
 
 
 class MainWindow(QMainWindow):
@@ -77,12 +118,30 @@ class MainWindow(QMainWindow):
         self._tasks: dict[int, LoadTask] = {}  # kept alive until their `finished`
         self._shown_document: SourceDocument | None = None
         self._theme = "system"
+        self.edited: SourceDocument | None = None  # the root document with the unsaved edits (None: nothing open)
+        self.disk_text: str | None = None  # the root file's text as last read or written
+        self.last_refused: list[str] = []  # why the last edits (form or fix) were not made
+        self.diff_dialog: QDialog | None = None
+        self._form_entry: OperationEntry | None = None
+        self.undo_stack = QUndoStack(self)
+        self._relint_timer = QTimer(self)
+        self._relint_timer.setSingleShot(True)
+        self._relint_timer.setInterval(RELINT_DELAY_MS)
+        self._relint_timer.timeout.connect(self.relint)
+        self._disk_timer = QTimer(self)
+        self._disk_timer.setSingleShot(True)
+        self._disk_timer.setInterval(DISK_CHECK_DELAY_MS)
+        self._disk_timer.timeout.connect(self.check_disk)
+        self.watcher = QFileSystemWatcher(self)
+        self.watcher.fileChanged.connect(self._disk_changed)
+        self.watcher.directoryChanged.connect(self._disk_changed)
         self.setObjectName("mainWindow")
         self.setAcceptDrops(True)
         self.setDockOptions(QMainWindow.DockOption.AnimatedDocks | QMainWindow.DockOption.AllowTabbedDocks)
         self._build_source()
         self._build_outline()
         self._build_problems()
+        self._build_form()
         self._build_status()
         self._build_menus()
         self._restore_settings()
@@ -206,6 +265,17 @@ class MainWindow(QMainWindow):
         self.resizeDocks([self.problems_dock], [240], Qt.Orientation.Vertical)
         self._fill_rule_combo({})
 
+    def _build_form(self) -> None:
+        self.form = OperationForm()
+        self.form.applyRequested.connect(self.apply_form)
+        self.form_dock = QDockWidget("Edit Operation", self)
+        self.form_dock.setObjectName("formDock")
+        self.form_dock.setWidget(self.form)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.form_dock)
+        self.resizeDocks([self.form_dock], [340], Qt.Orientation.Horizontal)
+        self.problems_view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.problems_view.customContextMenuRequested.connect(self._problems_menu)
+
     def _build_status(self) -> None:
         status = self.statusBar()
         self.progress_label = QLabel()
@@ -250,8 +320,26 @@ class MainWindow(QMainWindow):
         self.reload_action = self._action("Re&load", self.reload, QKeySequence.StandardKey.Refresh)
         self.reload_action.setEnabled(False)
         menu.addAction(self.reload_action)
+        self.save_action = self._action("&Save", self.save, QKeySequence.StandardKey.Save)
+        self.save_action.setEnabled(False)
+        menu.addAction(self.save_action)
+        self.revert_action = self._action("Re&vert to Saved", self.revert)
+        self.revert_action.setEnabled(False)
+        menu.addAction(self.revert_action)
+        self.diff_action = self._action("Show &Diff Against Disk", self.show_disk_diff,
+                                        QKeySequence(Qt.Modifier.CTRL | Qt.Modifier.SHIFT | Qt.Key.Key_D))
+        menu.addAction(self.diff_action)
         menu.addSeparator()
         menu.addAction(self._action("&Quit", self.close, QKeySequence.StandardKey.Quit))
+
+        menu = self.menuBar().addMenu("&Edit")
+        self.undo_action = self.undo_stack.createUndoAction(self, "&Undo")
+        self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
+        self.redo_action = self.undo_stack.createRedoAction(self, "&Redo")
+        self.redo_action.setShortcut(QKeySequence.StandardKey.Redo)
+        for action in (self.undo_action, self.redo_action):
+            self.addAction(action)
+            menu.addAction(action)
 
         menu = self.menuBar().addMenu("&Go")
         self.next_problem_action = self._action("&Next Problem", self.next_problem, QKeySequence(Qt.Key.Key_F8))
@@ -279,6 +367,7 @@ class MainWindow(QMainWindow):
         menu.addSeparator()
         menu.addAction(self.outline_dock.toggleViewAction())
         menu.addAction(self.problems_dock.toggleViewAction())
+        menu.addAction(self.form_dock.toggleViewAction())
 
         menu = self.menuBar().addMenu("&Help")
         menu.addAction(self._action("&About Agent Spec Workbench", self.about))
@@ -334,11 +423,18 @@ class MainWindow(QMainWindow):
 
     def open_path(self, path: str | os.PathLike) -> None:
         """Load and lint `path` on the thread pool; the window stays responsive and shows progress."""
+        if not self.confirm_discard():
+            return
         path = Path(os.path.abspath(os.path.expanduser(os.fspath(path))))
+        self._start_load(path, "open")
+
+    def _start_load(self, path: Path, kind: str, text: str | None = None) -> None:
+        """kind: "open" (a file chosen), "reload" (the file again, edits dropped), "relint" (the edited text)."""
         if self._task is not None:
             self._task.cancel()
         self._generation += 1
-        task = LoadTask(path, self._generation)
+        task = LoadTask(path, self._generation, text, self.edited.bom if text is not None and self.edited else False)
+        task.kind = kind
         task.signals.progress.connect(self._load_progress)
         task.signals.loaded.connect(self._load_succeeded)
         task.signals.failed.connect(self._load_failed)
@@ -350,8 +446,8 @@ class MainWindow(QMainWindow):
         self._pool.start(task)
 
     def reload(self) -> None:
-        if self.loaded is not None:
-            self.open_path(self.loaded.path)
+        if self.loaded is not None and self.confirm_discard():
+            self._start_load(self.loaded.path, "reload")
 
     def cancel_load(self) -> None:
         """Stop waiting for the current load (the worker stops at its next step; its result is dropped)."""
@@ -384,9 +480,18 @@ class MainWindow(QMainWindow):
     def _load_succeeded(self, generation: int, loaded: LoadedSpec) -> None:
         if generation != self._generation:
             return
+        task = self._tasks.get(generation)
+        kind = getattr(task, "kind", "open")
         self._task = None
         self._set_busy(None)
-        self._show_loaded(loaded)
+        if kind == "relint":
+            if self.edited is None or task is None or task.text != self.edited.text:
+                return  # edited again meanwhile: the next re-check is scheduled
+            self._show_loaded(loaded, kind)
+            self.statusBar().showMessage(f"Re-checked: {len(loaded.problems)} findings.", 4000)
+            self.documentLoaded.emit(loaded)
+            return
+        self._show_loaded(loaded, kind)
         self.last_error = None
         if self.error_box is not None:
             self.error_box.hide()
@@ -404,6 +509,10 @@ class MainWindow(QMainWindow):
         path = self._tasks[generation].path if generation in self._tasks else None
         self._task = None
         self._set_busy(None)
+        if getattr(self._tasks.get(generation), "kind", "open") == "relint":
+            self.statusBar().showMessage(f"Cannot re-check the edited text: {message}", 15000)
+            self.loadFailed.emit(message)
+            return
         self.show_error(f"Cannot open {path.name if path else 'the file'}", message)
         self.loadFailed.emit(message)
 
@@ -434,11 +543,21 @@ class MainWindow(QMainWindow):
 
     # -- showing a loaded spec ---------------------------------------------------------------------------------
 
-    def _show_loaded(self, loaded: LoadedSpec) -> None:
+    def _show_loaded(self, loaded: LoadedSpec, kind: str = "open") -> None:
         self.loaded = loaded
         spec = loaded.spec
+        if kind != "relint":
+            self.edited = spec.root
+            self.disk_text = spec.root.text
+            self.undo_stack.clear()
+            self._watch(loaded.path)
+            self.form.show_operation(None, "Select an operation (outline) or a finding (problems).", {})
+        shown = self._shown_document
         self._shown_document = None
-        self._show_document(spec.root)
+        if kind == "relint" and shown is not None and shown is not self.edited:
+            self._show_document(spec.documents.get(shown.name, spec.root))
+        else:
+            self._show_document(spec.root, keep_position=kind == "relint")
         self.outline_model.set_operations(loaded.operations, spec.tag_names(), loaded.path_locations)
         self._expand_outline()
         self.problems_model.set_problems(loaded.problems, spec.root.name)
@@ -447,14 +566,30 @@ class MainWindow(QMainWindow):
         self._update_counts()
         self._update_title()
         self.reload_action.setEnabled(True)
+        self._update_modified()
+        if kind == "relint":
+            return
         self.location_label.setText(f"{loaded.path.name}  ·  {spec.spec_version}  ·  "
                                     f"{len(spec.operations)} operations")
+        if kind == "open":
+            self._offer_recovery()
 
-    def _show_document(self, document: SourceDocument) -> None:
-        if document is self._shown_document:
+    def _show_document(self, document: SourceDocument, *, keep_position: bool = False) -> None:
+        """Show a document of the spec; the root is shown as edited."""
+        shown = self.edited if self.loaded is not None and document is self.loaded.spec.root \
+            and self.edited is not None else document
+        if shown is self._shown_document:
             return
-        self._shown_document = document
-        self.source.set_source(document.text, document.format)
+        if keep_position:
+            scroll = self.source.verticalScrollBar().value()
+            line, column = self.source.cursor_line_column()
+        self._shown_document = shown
+        self.source.set_source(shown.text, shown.format)
+        if keep_position:
+            cursor = self.source.textCursor()
+            cursor.setPosition(self.source.qt_position(line, column))
+            self.source.setTextCursor(cursor)
+            self.source.verticalScrollBar().setValue(scroll)
         markers: dict[int, Severity] = {}
         if self.loaded is not None:
             for entry in self.loaded.problems:
@@ -470,7 +605,7 @@ class MainWindow(QMainWindow):
         return document.name
 
     def _update_title(self) -> None:
-        self.setWindowTitle(f"{self.loaded.path.name} — {APP_TITLE}" if self.loaded else APP_TITLE)
+        self.setWindowTitle(f"{self.loaded.path.name}[*] — {APP_TITLE}" if self.loaded else APP_TITLE)
 
     def _update_counts(self) -> None:
         counts = self.problems_model.counts()
@@ -544,6 +679,7 @@ class MainWindow(QMainWindow):
 
     def reveal_operation(self, entry: OperationEntry, *, focus: bool = False) -> None:
         op = entry.operation
+        self.fill_form(entry)
         self._show_document(op.origin.document)
         location = entry.location
         self.source.show_span(entry.start, location.key_end or entry.start, focus=focus)
@@ -605,6 +741,9 @@ class MainWindow(QMainWindow):
     def reveal_problem(self, entry: ProblemEntry, *, focus: bool = False) -> None:
         """Show the finding's file, put the cursor at its line and column, and select and highlight its span."""
         finding = entry.finding
+        operation = self.operation_of(finding)
+        if operation is not None:
+            self.fill_form(operation, finding)
         self._show_document(finding.document)
         self.source.show_span(entry.start, entry.location.end, finding.severity, focus=focus)
         where = f"{self._file_label(finding.document)}:{entry.start.line}:{entry.start.column}"
@@ -725,6 +864,317 @@ class MainWindow(QMainWindow):
             event.acceptProposedAction()
             self.open_path(path)
 
+    # -- editing -----------------------------------------------------------------------------------------------
+
+    @property
+    def recovery_folder(self) -> Path:
+        return recovery_dir(self.settings)
+
+    @property
+    def is_modified(self) -> bool:
+        return self.edited is not None and self.disk_text is not None and self.edited.text != self.disk_text
+
+    def _update_modified(self) -> None:
+        modified = self.is_modified
+        self.setWindowModified(modified)
+        self.save_action.setEnabled(self.loaded is not None)
+        self.revert_action.setEnabled(modified)
+        self.diff_action.setEnabled(modified)
+
+    def set_edited_document(self, document: SourceDocument) -> None:
+        """Make `document` the edited root (the undo stack calls this): show it, journal it, re-check it."""
+        self.edited = document
+        if self.loaded is not None:  # the edits are in the root document: show it as it is now
+            self._shown_document = None
+            self._show_document(self.loaded.spec.root, keep_position=True)
+        self._update_modified()
+        if self.loaded is not None:
+            try:
+                if self.is_modified:
+                    write_journal(self.recovery_folder, self.loaded.path, document.text, document.bom)
+                else:
+                    remove_journal(self.recovery_folder, self.loaded.path)
+            except OSError as exc:
+                self.statusBar().showMessage(f"Cannot write the recovery journal: {exc.strerror or exc}", 8000)
+        if self.form.pointer is not None:
+            self._refill_form()
+        self._relint_timer.start()
+
+    def relint(self) -> None:
+        """Lint the edited text in the background (a hidden copy beside the file, so relative refs resolve)."""
+        if self.loaded is None or self.edited is None:
+            return
+        if self.edited is self.loaded.spec.root or self.edited.text == self.loaded.spec.root.text:
+            return
+        self._start_load(self.loaded.path, "relint", self.edited.text)
+
+    def push_outcome(self, outcome, label: str) -> bool:
+        """Make the applied part of an edit outcome one undoable step; remember what was refused."""
+        self.last_refused = [f"{edit.pointer}: {reason}" for edit, reason in outcome.refused]
+        if not outcome.applied or self.edited is None:
+            return False
+        self.undo_stack.push(DocumentCommand(self, self.edited, outcome.document, label))
+        return True
+
+    def operation_of(self, finding) -> OperationEntry | None:
+        """The operation a finding is inside (the longest operation pointer that prefixes its pointer)."""
+        if self.loaded is None:
+            return None
+        best = None
+        for entry in self.loaded.operations:
+            origin = entry.operation.origin
+            if origin.document is not finding.document:
+                continue
+            inside = finding.pointer == origin.pointer or finding.pointer.startswith(origin.pointer + "/")
+            if inside and (best is None or len(origin.pointer) > len(best.operation.origin.pointer)):
+                best = entry
+        return best
+
+    def fill_form(self, entry: OperationEntry, finding=None) -> None:
+        op = entry.operation
+        heading = f"{op.method.upper()} {op.path}"
+        if self.loaded is None or self.edited is None or op.origin.document is not self.loaded.spec.root:
+            self.form.show_operation(None, heading, {"summary": op.summary, "operationId": op.operation_id,
+                                                     "description": op.description},
+                                     note="This operation is in another file: open that file to edit it.")
+            return
+        pointer = op.origin.pointer
+        current = {key: value_at(self.edited, f"{pointer}/{key}") for key in self.form.fields()}
+        suggestion = suggestion_for(finding, pointer) if finding is not None else None
+        self.form.show_operation(pointer, heading, current, suggestion)
+        self._form_entry = entry
+
+    def _refill_form(self) -> None:
+        if self._form_entry is not None:
+            self.fill_form(self._form_entry)
+
+    def apply_form(self, pointer: str, values: dict) -> bool:
+        """The form's Apply: its changed fields become edits applied to the edited document (one undo step)."""
+        if self.edited is None:
+            return False
+        edits, refused = form_edits(self.edited, pointer, values)
+        if not edits:
+            self.last_refused = refused
+            self.form.note.setText("\n".join(refused) or "Nothing changed.")
+            return False
+        applied = self.push_outcome(apply_edits(self.edited, edits), f"Edit {pointer}")
+        self.last_refused = refused + self.last_refused
+        note = "\n".join(f"Refused: {line}" for line in self.last_refused)
+        self.form.note.setText(note or "Applied.")
+        self.statusBar().showMessage("Edit applied." if applied else "The edit was refused.", 5000)
+        return applied
+
+    def save(self) -> bool:
+        """Write the edited text atomically (the previous file kept as `<file>.bak`)."""
+        if self.loaded is None or self.edited is None:
+            return False
+        path = self.loaded.path
+        try:
+            write_atomically(path, self.edited.text, bom=self.edited.bom, backup=True)
+        except OSError as exc:
+            self.show_error(f"Cannot save {path.name}", f"{path}: {exc.strerror or exc}")
+            return False
+        self.disk_text = self.edited.text
+        self.undo_stack.setClean()
+        remove_journal(self.recovery_folder, path)
+        self._watch(path)
+        self._update_modified()
+        self.statusBar().showMessage(f"Saved {path.name}.", 5000)
+        return True
+
+    def revert(self) -> None:
+        if self.loaded is not None and self.confirm_discard(prompt=False):
+            self._start_load(self.loaded.path, "reload")
+
+    def disk_diff(self) -> str:
+        """The unified diff from the file on disk to the edited text ("" when they are the same)."""
+        if self.edited is None or self.disk_text is None or self.loaded is None:
+            return ""
+        return text_diff(self.disk_text, self.edited.text, self.loaded.path.name)
+
+    def _text_dialog(self, title: str, text: str, *, confirm: bool = False) -> QDialog:
+        dialog = QDialog(self)
+        dialog.setWindowTitle(title)
+        view = QPlainTextEdit(text)
+        view.setReadOnly(True)
+        view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        view.setFont(self.source.font())
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+                                   if confirm else QDialogButtonBox.StandardButton.Close)
+        buttons.accepted.connect(dialog.accept)
+        buttons.rejected.connect(dialog.reject)
+        layout = QVBoxLayout(dialog)
+        layout.addWidget(view, 1)
+        layout.addWidget(buttons)
+        dialog.resize(900, 600)
+        return dialog
+
+    def show_disk_diff(self) -> None:
+        diff = self.disk_diff() or "No unsaved edits: the text is the file on disk.\n"
+        if self.diff_dialog is not None:
+            self.diff_dialog.close()
+        self.diff_dialog = self._text_dialog("Diff against disk", diff)
+        self.diff_dialog.show()
+
+    # -- quick fixes -------------------------------------------------------------------------------------------
+
+    def fix_preview(self, entries: list[ProblemEntry], title: str) -> Preview | None:
+        """What fixing these findings would change in the edited text (None: none of them has a fix here)."""
+        if self.loaded is None or self.edited is None:
+            return None
+        wanted = {id(entry.finding) for entry in entries}
+        rules = {entry.finding.rule for entry in entries}
+        fixes = [fix for fix in quick_fixes(self.loaded.spec, self.loaded.result, rules)
+                 if id(fix.finding) in wanted and fix.document is self.loaded.spec.root]
+        if not fixes:
+            return None
+        edits = [edit for fix in fixes for edit in fix.edits]
+        outcome = apply_edits(self.edited, edits)
+        return Preview(title, outcome, outcome_diff(self.edited.text, outcome, self.loaded.path.name))
+
+    def confirm_preview(self, preview: Preview) -> bool:
+        """Show the diff preview; True when the user applies it (tests replace this)."""
+        dialog = self._text_dialog(preview.title, preview.text(), confirm=True)
+        try:
+            return dialog.exec() == QDialog.DialogCode.Accepted
+        finally:
+            dialog.deleteLater()
+
+    def fix_entries(self, entries: list[ProblemEntry], title: str) -> bool:
+        preview = self.fix_preview(entries, title)
+        if preview is None:
+            self.statusBar().showMessage("No fix to apply here.", 5000)
+            return False
+        if not preview.outcome.applied:
+            self.last_refused = preview.refused
+            self.show_error("The fix cannot be applied", "\n".join(preview.refused))
+            return False
+        if not self.confirm_preview(preview):
+            return False
+        return self.push_outcome(preview.outcome, title)
+
+    def fix_problem(self, entry: ProblemEntry) -> bool:
+        return self.fix_entries([entry], f"Fix: {entry.finding.fix.title if entry.finding.fix else entry.finding.rule}")
+
+    def fix_rule(self, rule: str) -> bool:
+        entries = [entry for entry in self.problems_model.entries() if entry.finding.rule == rule]
+        return self.fix_entries(entries, f"Fix all findings of {rule}")
+
+    def _problems_menu(self, point: QPoint) -> None:
+        entry = self._entry_at(self.problems_view.indexAt(point))
+        if entry is None:
+            return
+        menu = QMenu(self)
+        fix = menu.addAction(f"Fix: {entry.finding.fix.title}" if entry.finding.fix else "No quick fix")
+        fix.setEnabled(entry.finding.fix is not None)
+        fix.triggered.connect(lambda: self.fix_problem(entry))
+        every = menu.addAction(f"Fix All Findings of {entry.finding.rule}")
+        every.setEnabled(entry.finding.fix is not None)
+        every.triggered.connect(lambda: self.fix_rule(entry.finding.rule))
+        menu.exec(self.problems_view.viewport().mapToGlobal(point))
+        menu.deleteLater()
+
+    # -- the file on disk --------------------------------------------------------------------------------------
+
+    def _watch(self, path: Path) -> None:
+        """Watch the file and its folder (an atomic save by another editor replaces the file's inode)."""
+        watched = self.watcher.files() + self.watcher.directories()
+        if watched:
+            self.watcher.removePaths(watched)
+        self.watcher.addPaths([os.fspath(path), os.fspath(path.parent)])
+
+    def _disk_changed(self, _path: str) -> None:
+        self._disk_timer.start()
+
+    def check_disk(self) -> str:
+        """Compare the file with what was last read or written. Returns what happened: "same", "missing",
+        "reloaded" (no unsaved edits), "kept" or "reloaded-theirs" (after the conflict prompt)."""
+        if self.loaded is None or self.disk_text is None or self._task is not None:
+            return "same"
+        path = self.loaded.path
+        try:
+            text, _bom = read_text(path, path.name)
+        except SpecError:
+            return "missing"  # mid-rename, or deleted: the folder watch reports the next change
+        if os.fspath(path) not in self.watcher.files():
+            self.watcher.addPath(os.fspath(path))
+        if text == self.disk_text:
+            return "same"
+        if not self.is_modified:
+            self._start_load(path, "reload")
+            self.statusBar().showMessage(f"{path.name} changed on disk: reloaded.", 8000)
+            return "reloaded"
+        if self.ask_conflict() == "theirs":
+            self._start_load(path, "reload")
+            return "reloaded-theirs"
+        self.disk_text = text
+        self._update_modified()
+        self.statusBar().showMessage(f"{path.name} changed on disk; your edits are kept (Save overwrites it).",
+                                     10000)
+        return "kept"
+
+    def ask_conflict(self) -> str:
+        """The file changed on disk while there are unsaved edits: "mine" or "theirs" (tests replace this)."""
+        box = QMessageBox(QMessageBox.Icon.Warning, "File changed on disk",
+                          f"{self.loaded.path.name if self.loaded else 'The file'} was changed by another program, "
+                          "and you have unsaved edits.", parent=self)
+        keep = box.addButton("Keep My Edits", QMessageBox.ButtonRole.RejectRole)
+        box.addButton("Reload Theirs", QMessageBox.ButtonRole.DestructiveRole)
+        box.exec()
+        return "mine" if box.clickedButton() is keep else "theirs"
+
+    def confirm_discard(self, *, prompt: bool = True) -> bool:
+        """Before the edits would be lost: True to go on (saved or discarded), False to stay."""
+        if not self.is_modified:
+            return True
+        choice = self.ask_save_changes() if prompt else "discard"
+        if choice == "save":
+            return self.save()
+        if choice == "discard" and self.loaded is not None:
+            remove_journal(self.recovery_folder, self.loaded.path)
+        return choice == "discard"
+
+    def ask_save_changes(self) -> str:
+        """"save", "discard" or "cancel" (tests replace this)."""
+        answer = QMessageBox.question(
+            self, "Unsaved edits", f"Save the edits to {self.loaded.path.name if self.loaded else 'the file'}?",
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Save)
+        return {QMessageBox.StandardButton.Save: "save", QMessageBox.StandardButton.Discard: "discard"}.get(
+            answer, "cancel")
+
+    def _offer_recovery(self) -> bool:
+        """A journal newer than the file holds edits that were never saved: offer them back."""
+        if self.loaded is None or self.edited is None:
+            return False
+        entry = read_journal(self.recovery_folder, self.loaded.path)
+        if entry is None or entry["text"] == self.disk_text:
+            return False
+        if not self.ask_recover():
+            remove_journal(self.recovery_folder, self.loaded.path)
+            return False
+        root = self.edited
+        try:
+            document = parse_text(entry["text"], root.path, root.name, bom=bool(entry.get("bom")))
+        except SpecError as exc:
+            self.show_error("Cannot recover the unsaved edits", str(exc))
+            return False
+        self.undo_stack.push(DocumentCommand(self, root, document, "Recover unsaved edits"))
+        self.statusBar().showMessage("Recovered the unsaved edits.", 8000)
+        return True
+
+    def ask_recover(self) -> bool:
+        """True to restore the unsaved edits found in the recovery journal (tests replace this)."""
+        return QMessageBox.question(
+            self, "Recover unsaved edits",
+            f"{self.loaded.path.name if self.loaded else 'This file'} has edits that were never saved "
+            "(the workbench did not close normally). Recover them?") == QMessageBox.StandardButton.Yes
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.ActivationChange and self.isActiveWindow() and self.loaded is not None:
+            self._disk_timer.start()  # re-check the file when the window gets the focus back
+
     # -- the rest ----------------------------------------------------------------------------------------------
 
     def about(self) -> None:
@@ -734,6 +1184,15 @@ class MainWindow(QMainWindow):
                           "<code>workbench lint</code> uses in CI.</p>")
 
     def closeEvent(self, event) -> None:
+        if not self.confirm_discard():
+            event.ignore()
+            return
+        if self.loaded is not None and self.is_modified:
+            remove_journal(self.recovery_folder, self.loaded.path)  # the user chose to discard the edits
+        self._relint_timer.stop()
+        self._disk_timer.stop()
+        if self.diff_dialog is not None:
+            self.diff_dialog.close()
         self._save_settings()
         if self._task is not None:
             self._task.cancel()

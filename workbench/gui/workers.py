@@ -7,6 +7,8 @@ cooperative: the task checks its flag between steps, and the window drops a canc
 
 from __future__ import annotations
 
+import os
+import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -66,9 +68,24 @@ class LoadedSpec:
         return find_config(self.path)
 
 
+def load_text_as(path: Path, text: str, bom: bool = False) -> Spec:
+    """Load `text` (an edited, unsaved root document) as if it were `path`: from a hidden temporary copy in the
+    same folder, so that relative `$ref`s resolve as they will once saved; the copy is removed at once."""
+    descriptor, temporary = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=f".workbench-relint.tmp{path.suffix}",
+                                             dir=path.parent)
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write((b"\xef\xbb\xbf" if bom else b"") + text.encode("utf-8"))
+        return load_spec(temporary)
+    finally:
+        Path(temporary).unlink(missing_ok=True)
+
+
 def load_and_lint(path: str | Path, progress: Callable[[str], None] = lambda _text: None,
-                  cancelled: Callable[[], bool] = lambda: False) -> LoadedSpec:
-    """Load, lint and score `path` exactly as `workbench lint`/`score` do; raises SpecError or Cancelled."""
+                  cancelled: Callable[[], bool] = lambda: False, text: str | None = None,
+                  bom: bool = False) -> LoadedSpec:
+    """Load, lint and score `path` exactly as `workbench lint`/`score` do; raises SpecError or Cancelled.
+    With `text`, the root document is that text (unsaved edits) instead of the file's."""
     began = time.perf_counter()
     path = Path(path)
 
@@ -77,8 +94,8 @@ def load_and_lint(path: str | Path, progress: Callable[[str], None] = lambda _te
             raise Cancelled
         progress(text)
 
-    step(f"Reading {path.name}…")
-    spec = load_spec(path)
+    step(f"Reading {path.name}…" if text is None else f"Re-checking {path.name}…")
+    spec = load_spec(path) if text is None else load_text_as(path, text, bom)
     step(f"Linting {len(spec.operations)} operations…")
     config = load_config(find_config(path), set(RULES))
     result = lint(spec, config)
@@ -108,8 +125,10 @@ class LoadSignals(QObject):
 class LoadTask(QRunnable):
     """One load + lint on a QThreadPool; `cancel()` sets the flag the steps check."""
 
-    def __init__(self, path: str | Path, generation: int) -> None:
+    def __init__(self, path: str | Path, generation: int, text: str | None = None, bom: bool = False) -> None:
         super().__init__()
+        self.text = text  # unsaved edits to lint instead of the file (None: the file)
+        self.bom = bom
         self.setAutoDelete(False)  # the window keeps the Python object until `finished`
         self.path = Path(path)
         self.generation = generation
@@ -127,7 +146,7 @@ class LoadTask(QRunnable):
         gen = self.generation
         try:
             loaded = load_and_lint(self.path, lambda text: self.signals.progress.emit(gen, text),
-                                   self._cancel.is_set)
+                                   self._cancel.is_set, self.text, self.bom)
         except Cancelled:
             self.signals.cancelled.emit(gen)
         except SpecError as exc:
