@@ -61,21 +61,21 @@ def index_json(text: str, file: str, *, find_duplicates: bool = False) -> tuple[
     problems: list[Problem] = []
     stack: list[_Frame] = []
     for match in _TOKEN.finditer(text):
-        token = match.group()
-        first = token[0]
-        start = match.start()
+        start, end = match.span()
+        first = text[start]  # not match.group(): long string values are never copied
         if first in "}]":
             frame = stack.pop()
             entry = index.get(frame.pointer)
             key_start, key_end = (entry[2], entry[3]) if entry else (-1, -1)
-            index[frame.pointer] = (frame.start, match.end(), key_start, key_end, "map" if frame.is_map else "seq")
+            index[frame.pointer] = (frame.start, end, key_start, key_end, "map" if frame.is_map else "seq")
             if stack and stack[-1].is_map:
                 stack[-1].expect_key = True
             continue
         top = stack[-1] if stack else None
         if top is not None and top.expect_key:
+            token = text[start:end]
             key = token[1:-1] if "\\" not in token else json.loads(token)
-            top.key, top.key_start, top.key_end, top.expect_key = key, start, match.end(), False
+            top.key, top.key_start, top.key_end, top.expect_key = key, start, end, False
             if find_duplicates:
                 if top.keys is None:
                     top.keys = set()
@@ -87,7 +87,9 @@ def index_json(text: str, file: str, *, find_duplicates: bool = False) -> tuple[
         if top is None:
             pointer, key_start, key_end = "", -1, -1
         elif top.is_map:
-            pointer, key_start, key_end = f"{top.pointer}/{escape(top.key)}", top.key_start, top.key_end
+            key = top.key
+            pointer = f"{top.pointer}/{escape(key) if '~' in key or '/' in key else key}"
+            key_start, key_end = top.key_start, top.key_end
         else:
             pointer, key_start, key_end = f"{top.pointer}/{top.count}", -1, -1
             top.count += 1
@@ -95,7 +97,7 @@ def index_json(text: str, file: str, *, find_duplicates: bool = False) -> tuple[
             index[pointer] = (start, -1, key_start, key_end, "map" if first == "{" else "seq")
             stack.append(_Frame(first == "{", pointer, start))
         else:
-            index[pointer] = (start, match.end(), key_start, key_end, "json" if first == '"' else "plain")
+            index[pointer] = (start, end, key_start, key_end, "json" if first == '"' else "plain")
             if top is not None and top.is_map:
                 top.expect_key = True
     return index, problems
