@@ -62,6 +62,7 @@ from workbench.gui.editing import (
     OperationForm,
     Preview,
     form_edits,
+    inline_parameters,
     outcome_diff,
     read_journal,
     recovery_dir,
@@ -432,6 +433,8 @@ class MainWindow(QMainWindow):
         """kind: "open" (a file chosen), "reload" (the file again, edits dropped), "relint" (the edited text)."""
         if self._task is not None:
             self._task.cancel()
+        if kind != "relint":
+            self._relint_timer.stop()
         self._generation += 1
         task = LoadTask(path, self._generation, text, self.edited.bom if text is not None and self.edited else False)
         task.kind = kind
@@ -551,6 +554,8 @@ class MainWindow(QMainWindow):
             self.disk_text = spec.root.text
             self.undo_stack.clear()
             self._watch(loaded.path)
+            self._form_entry = None
+            self.form.set_parameters(None, [])
             self.form.show_operation(None, "Select an operation (outline) or a finding (problems).", {})
         shown = self._shown_document
         self._shown_document = None
@@ -562,7 +567,7 @@ class MainWindow(QMainWindow):
         self._expand_outline()
         self.problems_model.set_problems(loaded.problems, spec.root.name)
         self._fill_rule_combo(self.problems_model.rules())
-        self.problems_view.expandAll()
+        self._expand_problems()
         self._update_counts()
         self._update_title()
         self.reload_action.setEnabled(True)
@@ -635,6 +640,12 @@ class MainWindow(QMainWindow):
             self.outline_count.setText(f"{self.outline_filter.leaf_count()} shown of {ops} operations")
         else:
             self.outline_count.setText(f"{ops} operations")
+
+    def _expand_problems(self) -> None:
+        """Open every severity group (the tree has two levels; `expandAll` walks every finding: slow at 2,500)."""
+        proxy = self.problems_filter
+        for row in range(proxy.rowCount()):
+            self.problems_view.expand(proxy.index(row, 0))
 
     def severity_counts(self) -> dict[Severity, int]:
         return self.problems_model.counts()
@@ -712,12 +723,12 @@ class MainWindow(QMainWindow):
 
     def _rule_changed(self, _row: int) -> None:
         self.problems_filter.set_rule(self.rule_combo.currentData())
-        self.problems_view.expandAll()
+        self._expand_problems()
         self._update_shown_counts()
 
     def _problems_filter_changed(self, text: str) -> None:
         self.problems_filter.set_text(text)
-        self.problems_view.expandAll()
+        self._expand_problems()
         self._update_shown_counts()
 
     def _entry_at(self, index: QModelIndex) -> ProblemEntry | None:
@@ -934,6 +945,7 @@ class MainWindow(QMainWindow):
         op = entry.operation
         heading = f"{op.method.upper()} {op.path}"
         if self.loaded is None or self.edited is None or op.origin.document is not self.loaded.spec.root:
+            self.form.set_parameters(None, [])
             self.form.show_operation(None, heading, {"summary": op.summary, "operationId": op.operation_id,
                                                      "description": op.description},
                                      note="This operation is in another file: open that file to edit it.")
@@ -941,6 +953,10 @@ class MainWindow(QMainWindow):
         pointer = op.origin.pointer
         current = {key: value_at(self.edited, f"{pointer}/{key}") for key in self.form.fields()}
         suggestion = suggestion_for(finding, pointer) if finding is not None else None
+        selected = self.form.parameter.currentData() if self._form_entry is entry else None
+        if suggestion is not None and suggestion[0] == "parameterEnum":
+            selected = finding.fix.pointer.rsplit("/schema/enum", 1)[0]
+        self.form.set_parameters(self.edited, inline_parameters(self.edited, pointer), selected)
         self.form.show_operation(pointer, heading, current, suggestion)
         self._form_entry = entry
 
@@ -1089,8 +1105,8 @@ class MainWindow(QMainWindow):
     def check_disk(self) -> str:
         """Compare the file with what was last read or written. Returns what happened: "same", "missing",
         "reloaded" (no unsaved edits), "kept" or "reloaded-theirs" (after the conflict prompt)."""
-        if self.loaded is None or self.disk_text is None or self._task is not None:
-            return "same"
+        if self.loaded is None or self.disk_text is None or getattr(self._task, "kind", "relint") != "relint":
+            return "same"  # nothing open, or a file is being (re)loaded
         path = self.loaded.path
         try:
             text, _bom = read_text(path, path.name)

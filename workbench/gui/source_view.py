@@ -9,7 +9,7 @@ positions are converted by line and column, never by raw offset.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRect, QSize, Qt, Signal
+from PySide6.QtCore import QRect, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QColor,
     QFontDatabase,
@@ -26,6 +26,8 @@ from workbench.gui.theme import SEVERITY_COLORS, code_colors
 from workbench.lint import Severity
 from workbench.spec import Position
 
+INCREMENTAL_FROM = 512 * 1024  # characters: a bigger text goes in a chunk per event-loop turn
+CHUNK_CHARS = 96 * 1024  # about 20-30 ms of inserting and colouring per chunk
 MAX_SPAN_LINES = 400  # a longer span (a whole document, a big component) is shown by its first line only
 
 _TRAILING = (" ", "\t", "\u2029", "\n")
@@ -61,6 +63,7 @@ class SourceView(QPlainTextEdit):
     """Read-only source text; `show_span` moves the cursor to a finding and highlights it."""
 
     spanShown = Signal(int, int)  # line, column (1-based, characters) of the cursor after a jump
+    sourceComplete = Signal()  # all of the text set last is in the view (a big text goes in by chunks)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -68,6 +71,12 @@ class SourceView(QPlainTextEdit):
         self._markers: dict[int, Severity] = {}  # line → most severe finding on it
         self._span: tuple[int, int, Severity] | None = None  # Qt positions and severity of the current finding
         self._colors = code_colors(self.palette())
+        self._pending: str | None = None  # the rest of a big text, still to be appended
+        self._pending_at = 0
+        self._chunk_timer = QTimer(self)
+        self._chunk_timer.setInterval(0)
+        self._chunk_timer.timeout.connect(self._append_chunk)
+        self.document().setUndoRedoEnabled(False)  # read-only: no undo history to keep for the text
         self.highlighter = SpecHighlighter(self.document(), "yaml", self._colors)
         self.setObjectName("sourceView")
         self.setReadOnly(True)
@@ -91,17 +100,62 @@ class SourceView(QPlainTextEdit):
         """Show `text` (as read from disk) coloured as `fmt` ("yaml" or "json")."""
         self._span = None
         self._markers = {}
+        self._chunk_timer.stop()
+        self._pending = None
         self.highlighter.set_language(fmt)
+        shown = display_text(text)
+        if len(shown) > INCREMENTAL_FROM:
+            # Setting (and colouring) megabytes at once freezes the window for a second or more: show the start
+            # now and append the rest a chunk per event-loop turn. Anything that needs positions finishes first.
+            cut = shown.rfind("\n", 0, CHUNK_CHARS) + 1 or CHUNK_CHARS
+            shown, self._pending, self._pending_at = shown[:cut], shown, cut
         # The highlighter colours the new text while it goes in, asking for a repaint per line: keep our own
         # slots (gutter, current line) out of that and update them once afterwards.
         self.blockSignals(True)
         try:
-            self.setPlainText(display_text(text))
+            self.setPlainText(shown)
         finally:
             self.blockSignals(False)
+        if self._pending is not None:
+            self._chunk_timer.start()
+        else:
+            self.sourceComplete.emit()
         self._update_gutter_width()
         self.moveCursor(QTextCursor.MoveOperation.Start)
         self._update_extra_selections()
+
+    @property
+    def is_complete(self) -> bool:
+        return self._pending is None
+
+    def _append_chunk(self, size: int = CHUNK_CHARS) -> None:
+        if self._pending is None:
+            self._chunk_timer.stop()
+            return
+        chunk = self._pending[self._pending_at:self._pending_at + size]
+        self._pending_at += len(chunk)
+        cursor = QTextCursor(self.document())
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        self.blockSignals(True)
+        try:
+            cursor.insertText(chunk)
+        finally:
+            self.blockSignals(False)
+        if self._pending_at >= len(self._pending):
+            self._pending = None
+            self._chunk_timer.stop()
+            self._update_gutter_width()
+            self._gutter.update()
+            self.sourceComplete.emit()
+
+    def finish_loading(self) -> None:
+        """Put the rest of a big text in now (before anything that needs its positions)."""
+        if self._pending is not None:
+            self._append_chunk(len(self._pending))
+
+    def toPlainText(self) -> str:
+        self.finish_loading()
+        return super().toPlainText()
 
     def clear_source(self) -> None:
         self.set_source("", self.highlighter.language)
@@ -114,6 +168,7 @@ class SourceView(QPlainTextEdit):
 
     def qt_position(self, line: int, column: int) -> int:
         """The Qt document position of a 1-based line and column (in characters), clamped to the text."""
+        self.finish_loading()
         document = self.document()
         block = document.findBlockByNumber(max(line, 1) - 1)
         if not block.isValid():
@@ -135,6 +190,7 @@ class SourceView(QPlainTextEdit):
     def show_span(self, start: Position, end: Position, severity: Severity | None = None, *,
                   focus: bool = False) -> None:
         """Put the cursor at `start`, select up to `end` and highlight the span (long spans: the first line)."""
+        self.finish_loading()
         begin = self.qt_position(start.line, start.column)
         if end.line - start.line > MAX_SPAN_LINES or (end.line, end.column) < (start.line, start.column):
             finish = self.document().findBlock(begin)

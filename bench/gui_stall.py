@@ -1,0 +1,112 @@
+"""How long does the window freeze while it opens a big spec?
+
+Opens the 4 MB GitHub description in the main window (offscreen), with a 10 ms QTimer recording the gaps
+between its ticks: the longest gap is the longest event-loop stall while the file loads (off the UI thread),
+lints, and is shown (outline, problems, source text and colours). Also times the UI-thread steps.
+
+    .venv/bin/python bench/gui_stall.py [path]
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6.QtCore import QEventLoop, QSettings, QTimer
+from PySide6.QtWidgets import QApplication
+
+from workbench.gui.app import configure_application
+from workbench.gui.main_window import MainWindow
+
+DEFAULT = Path("/work/shared/corpus/github-api.github.com-2022-07-18.json")
+SETTLE_SECONDS = 1.5  # keep measuring after the load: painting and colouring what is visible
+
+
+def timed(owner, name: str, record: dict[str, float]) -> None:
+    original = getattr(owner, name)
+
+    def wrapper(*args, **kwargs):
+        began = time.perf_counter()
+        try:
+            return original(*args, **kwargs)
+        finally:
+            record[name] = record.get(name, 0.0) + time.perf_counter() - began
+
+    setattr(owner, name, wrapper)
+
+
+def main() -> int:
+    path = Path(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT
+    app = QApplication.instance() or QApplication([])
+    configure_application(app)
+    with tempfile.TemporaryDirectory() as folder:
+        settings = QSettings(os.path.join(folder, "settings.ini"), QSettings.Format.IniFormat)
+        settings.setValue("recovery/dir", os.path.join(folder, "recovery"))
+        window = MainWindow(settings)
+        window.show()
+        app.processEvents()
+        steps: dict[str, float] = {}
+        timed(window, "_show_loaded", steps)
+        timed(window.source, "set_source", steps)
+        chunks: list[float] = []
+        append = window.source._append_chunk
+
+        def timed_append(*args) -> None:
+            at = time.perf_counter()
+            append(*args)
+            chunks.append(time.perf_counter() - at)
+
+        window.source._append_chunk = timed_append
+        window.source._chunk_timer.timeout.disconnect()
+        window.source._chunk_timer.timeout.connect(timed_append)
+        complete_at: list[float] = []
+        window.source.sourceComplete.connect(lambda: complete_at.append(time.perf_counter() - began))
+
+        gaps: list[tuple[float, float]] = []  # (gap seconds, at seconds since start)
+        began = time.perf_counter()
+        last = [began]
+
+        def tick() -> None:
+            now = time.perf_counter()
+            gaps.append((now - last[0], now - began))
+            last[0] = now
+
+        timer = QTimer()
+        timer.setInterval(10)
+        timer.timeout.connect(tick)
+        timer.start()
+        loop = QEventLoop()
+        loaded_at: list[float] = []
+        window.documentLoaded.connect(lambda _loaded: (loaded_at.append(time.perf_counter() - began),
+                                                       QTimer.singleShot(int(SETTLE_SECONDS * 1000), loop.quit)))
+        window.loadFailed.connect(lambda message: (print("load failed:", message), loop.quit()))
+        window.open_path(path)
+        loop.exec()
+        timer.stop()
+        window.close()
+
+    size = path.stat().st_size / 2**20
+    print(f"{path.name}: {size:.1f} MiB, {window.outline_model.operation_count()} operations, "
+          f"{len(window.problems_model.entries())} findings")
+    if loaded_at:
+        print(f"shown after {loaded_at[0]:.2f} s (load + lint on a worker thread)")
+    worst = sorted(gaps, reverse=True)[:5]
+    print("longest event-loop stalls (10 ms timer): "
+          + ", ".join(f"{gap * 1000:.0f} ms at {at:.2f} s" for gap, at in worst))
+    print(f"stalls over 100 ms: {sum(1 for gap, _ in gaps if gap > 0.1)}; over 50 ms: "
+          f"{sum(1 for gap, _ in gaps if gap > 0.05)}; ticks: {len(gaps)}")
+    if chunks:
+        print(f"source text appended in {len(chunks)} chunks, longest {max(chunks) * 1000:.0f} ms; all of it "
+              f"shown after {complete_at[-1]:.2f} s" if complete_at else "; NOT complete")
+    for name, seconds in steps.items():
+        print(f"  UI thread in {name}: {seconds * 1000:.0f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,341 @@
+"""Editing in the window: the operation form, zero-noise saves, undo/redo, quick fixes with a diff preview,
+external changes, and crash recovery."""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import corpus_dir
+from workbench.examples import example_path
+from workbench.gui.editing import inverse_splices, journal_path, write_journal
+from workbench.gui.workers import OperationEntry, ProblemEntry
+
+PETSTORE = corpus_dir() / "oai-v3.0-petstore.json"
+NEW_DESCRIPTION = "Cancels an order that has not shipped yet. Use it when the customer asks to cancel."
+
+
+def changed_lines(old: str, new: str) -> tuple[list[str], list[str]]:
+    """(removed, added) lines of the diff from old to new."""
+    removed, added = [], []
+    for line in difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True), n=0):
+        if line.startswith("-") and not line.startswith("---"):
+            removed.append(line[1:])
+        elif line.startswith("+") and not line.startswith("+++"):
+            added.append(line[1:])
+    return removed, added
+
+
+@pytest.fixture
+def shop(tmp_path) -> Path:
+    target = tmp_path / "shop-api.yaml"
+    shutil.copyfile(example_path(), target)
+    return target
+
+
+@pytest.fixture
+def petstore(tmp_path) -> Path:
+    target = tmp_path / "petstore.json"
+    shutil.copyfile(PETSTORE, target)
+    return target
+
+
+def problem(window, rule: str, pointer_part: str = "") -> ProblemEntry:
+    return next(e for e in window.problems_model.entries()
+                if e.finding.rule == rule and pointer_part in e.finding.pointer)
+
+
+def operation(window, method: str, path: str) -> OperationEntry:
+    return next(e for e in window.loaded.operations if e.operation.method == method and e.operation.path == path)
+
+
+def apply_description(window, text: str) -> bool:
+    window.form.description.setPlainText(text)
+    return window.apply_form(window.form.pointer, window.form.values())
+
+
+def test_yaml_form_edit_saves_exactly_the_intended_lines(window, open_spec, shop):
+    original = shop.read_text(encoding="utf-8")
+    open_spec(shop)
+    entry = problem(window, "operation-description-missing")
+    window.reveal_problem(entry)
+    assert window.form.pointer == "/paths/~1orders~1{orderId}~1cancel/post"
+    assert window.form.description.toPlainText() == entry.finding.fix.value  # pre-filled with the suggested fix
+    assert window.form.operation_id.text() == "cancelOrder"
+    assert not window.isWindowModified()
+
+    window.form.description.setPlainText(NEW_DESCRIPTION)
+    window.form.apply_button.click()
+    assert window.last_refused == []
+    assert window.isWindowModified()
+    assert window.windowTitle().startswith("shop-api.yaml[*]")
+    assert window.source.toPlainText() == window.edited.text != original
+    assert shop.read_text(encoding="utf-8") == original  # nothing written before Save
+
+    assert window.save()
+    saved = shop.read_text(encoding="utf-8")
+    removed, added = changed_lines(original, saved)
+    assert removed == []
+    assert added == [f"      description: {NEW_DESCRIPTION}\n"]
+    at = saved.index("operationId: cancelOrder")
+    assert saved[at:].startswith(
+        f"operationId: cancelOrder\n      description: {NEW_DESCRIPTION}\n      tags: [orders]")
+    assert "# lint-gap: operation-description-missing" in saved  # comments survive
+    assert shop.with_name("shop-api.yaml.bak").read_text(encoding="utf-8") == original
+    assert not window.isWindowModified()
+
+
+def test_json_form_edit_saves_exactly_the_intended_lines(window, open_spec, petstore):
+    original = petstore.read_text(encoding="utf-8")
+    open_spec(petstore)
+    window.reveal_operation(operation(window, "get", "/pets"))
+    assert window.form.summary.text() == "List all pets"
+    assert apply_description(window, "Lists the pets, a page at a time.")
+    assert window.save()
+    saved = petstore.read_text(encoding="utf-8")
+    removed, added = changed_lines(original, saved)
+    assert removed == []
+    assert added == ['        "description": "Lists the pets, a page at a time.",\n']  # after "summary"
+    assert saved.index('"summary": "List all pets",\n        "description"') > 0
+    assert json.loads(saved)["paths"]["/pets"]["get"]["description"] == "Lists the pets, a page at a time."
+
+
+def test_undo_and_redo_restore_the_exact_text_and_the_marker(window, open_spec, shop):
+    original = shop.read_text(encoding="utf-8")
+    open_spec(shop)
+    window.reveal_operation(operation(window, "get", "/customers"))
+    window.form.summary.setText("List the customers")
+    assert window.apply_form(window.form.pointer, window.form.values())
+    edited = window.edited.text
+    assert window.isWindowModified() and window.undo_action.isEnabled()
+    window.undo_action.trigger()
+    assert window.edited.text == original
+    assert window.source.toPlainText() == original
+    assert not window.isWindowModified()
+    assert window.form.summary.text() == "List customers"  # the form follows the document
+    window.redo_action.trigger()
+    assert window.edited.text == edited
+    assert window.isWindowModified()
+    removed, added = changed_lines(original, edited)
+    assert removed == ["      summary: List customers\n"] and added == ["      summary: List the customers\n"]
+
+
+def test_inverse_splices_restore_the_original():
+    from workbench.edit import Edit, apply_edits
+    from workbench.spec.source import parse_text
+
+    text = "a: 1\nb:\n  c: x  # keep\n"
+    document = parse_text(text, Path("t.yaml"), "t.yaml")
+    outcome = apply_edits(document, [Edit("/a", 2), Edit("/b/c", "longer value")])
+    splices = [splice for _edit, splice in outcome.applied]
+    from workbench.edit.engine import apply_splices
+    assert apply_splices(outcome.document.text, inverse_splices(text, splices)) == text
+
+
+def test_clearing_a_field_is_refused_with_a_reason(window, open_spec, shop):
+    open_spec(shop)
+    window.reveal_operation(operation(window, "get", "/customers"))
+    window.form.summary.setText("")
+    assert not window.apply_form(window.form.pointer, window.form.values())
+    assert any("clearing" in reason for reason in window.last_refused)
+    assert "clearing" in window.form.note.text()
+    assert not window.isWindowModified()
+
+
+def test_diff_against_disk(window, open_spec, shop):
+    open_spec(shop)
+    assert window.disk_diff() == ""
+    window.reveal_problem(problem(window, "operation-description-missing"))
+    apply_description(window, NEW_DESCRIPTION)
+    diff = window.disk_diff()
+    assert f"+      description: {NEW_DESCRIPTION}\n" in diff
+    assert [line for line in diff.splitlines() if line.startswith("-") and not line.startswith("---")] == []
+    window.show_disk_diff()
+    assert window.diff_dialog is not None and window.diff_dialog.isVisible()
+    window.diff_dialog.close()
+
+
+def test_close_with_unsaved_edits_asks(window, open_spec, shop):
+    open_spec(shop)
+    window.reveal_problem(problem(window, "operation-description-missing"))
+    apply_description(window, NEW_DESCRIPTION)
+    window.ask_save_changes = lambda: "cancel"
+    assert not window.close()
+    assert window.isVisible()
+    window.ask_save_changes = lambda: "save"
+    assert window.close()
+    assert NEW_DESCRIPTION in shop.read_text(encoding="utf-8")
+
+
+def test_quick_fix_with_preview_is_one_undoable_step(window, open_spec, shop, qtbot):
+    original = shop.read_text(encoding="utf-8")
+    open_spec(shop)
+    entry = problem(window, "operation-id-missing")
+    preview = window.fix_preview([entry], "Fix")
+    assert preview is not None
+    assert "+      operationId: getCustomersLoyaltyByCustomerId\n" in preview.diff
+    assert window.edited.text == original  # a preview changes nothing
+
+    shown = []
+    window.confirm_preview = lambda p: shown.append(p) or False
+    assert not window.fix_problem(entry)
+    assert shown and window.edited.text == original
+
+    window.confirm_preview = lambda p: True
+    with qtbot.waitSignal(window.documentLoaded, timeout=20_000) as blocker:  # re-linted in the background
+        assert window.fix_problem(entry)
+    removed, added = changed_lines(original, window.edited.text)
+    assert removed == [] and added == ["      operationId: getCustomersLoyaltyByCustomerId\n"]
+    assert "operation-id-missing" not in {p.finding.rule for p in blocker.args[0].problems}
+    assert not list(shop.parent.glob(".*workbench-relint*"))  # the temporary copy is gone
+    assert window.undo_stack.count() == 1
+    window.undo_action.trigger()
+    assert window.edited.text == original
+
+
+def test_fix_all_findings_of_a_rule(window, open_spec, shop):
+    original = shop.read_text(encoding="utf-8")
+    open_spec(shop)
+    window.confirm_preview = lambda p: True
+    assert window.fix_rule("string-format-missing")
+    removed, added = changed_lines(original, window.edited.text)
+    # both schemas are flow mappings on one line each: exactly those two lines change
+    assert sorted(line.strip() for line in removed) == ["email: { type: string }", "schema: { type: string }"]
+    assert sorted(line.strip() for line in added) == ["email: { type: string, format: email }",
+                                                      "schema: { type: string, format: date-time }"]
+    assert window.undo_stack.count() == 1
+
+
+def atomic_replace(path: Path, text: str) -> None:
+    temporary = path.with_name(f".{path.name}.other-editor.tmp")
+    temporary.write_text(text, encoding="utf-8")
+    os.replace(temporary, path)
+
+
+def test_an_atomic_save_by_another_editor_reloads(window, open_spec, shop, qtbot):
+    open_spec(shop)
+    theirs = shop.read_text(encoding="utf-8").replace("summary: List customers", "summary: List all customers")
+    with qtbot.waitSignal(window.documentLoaded, timeout=20_000):
+        atomic_replace(shop, theirs)
+    assert window.source.toPlainText() == theirs
+    assert not window.isWindowModified()
+    theirs2 = theirs.replace("List all customers", "List every customer")
+    with qtbot.waitSignal(window.documentLoaded, timeout=20_000):  # still watched after the inode changed
+        atomic_replace(shop, theirs2)
+    assert window.edited.text == theirs2
+
+
+def test_an_external_change_with_unsaved_edits_asks(window, open_spec, shop, qtbot):
+    open_spec(shop)
+    window.reveal_problem(problem(window, "operation-description-missing"))
+    apply_description(window, NEW_DESCRIPTION)
+    mine = window.edited.text
+    asked = []
+    window.ask_conflict = lambda: asked.append(1) or "mine"
+    theirs = shop.read_text(encoding="utf-8").replace("summary: List customers", "summary: List all customers")
+    atomic_replace(shop, theirs)
+    qtbot.waitUntil(lambda: bool(asked), timeout=10_000)
+    assert window.edited.text == mine and window.isWindowModified()
+    assert window.disk_text == theirs
+
+    window.ask_conflict = lambda: "theirs"
+    theirs2 = theirs.replace("List all customers", "List every customer")
+    atomic_replace(shop, theirs2)
+    qtbot.waitUntil(lambda: window.edited.text == theirs2, timeout=20_000)
+    assert not window.isWindowModified()
+    assert window.source.toPlainText() == theirs2
+
+
+def test_recovery_journal_is_written_and_offered(window, open_spec, shop, settings):
+    folder = Path(settings.value("recovery/dir"))
+    open_spec(shop)
+    window.reveal_problem(problem(window, "operation-description-missing"))
+    apply_description(window, NEW_DESCRIPTION)
+    journal = journal_path(folder, shop)
+    assert NEW_DESCRIPTION in json.loads(journal.read_text(encoding="utf-8"))["text"]
+    window.undo_action.trigger()
+    assert not journal.exists()  # back to the saved text: nothing to recover
+
+
+def test_opening_a_file_with_a_newer_journal_offers_recovery(window, open_spec, shop, settings):
+    folder = Path(settings.value("recovery/dir"))
+    original = shop.read_text(encoding="utf-8")
+    recovered = original.replace("summary: List customers", "summary: Recovered summary")
+    past = time.time() - 60
+    os.utime(shop, (past, past))
+    write_journal(folder, shop, recovered, False)
+    offered = []
+    window.ask_recover = lambda: offered.append(1) or True
+    open_spec(shop)
+    assert offered
+    assert window.edited.text == recovered and window.isWindowModified()
+    window.undo_action.trigger()
+    assert window.edited.text == original
+
+
+def test_a_declined_recovery_removes_the_journal(window, open_spec, shop, settings):
+    folder = Path(settings.value("recovery/dir"))
+    past = time.time() - 60
+    os.utime(shop, (past, past))
+    write_journal(folder, shop, shop.read_text(encoding="utf-8") + "# more\n", False)
+    window.ask_recover = lambda: False
+    open_spec(shop)
+    assert not window.isWindowModified()
+    assert not journal_path(folder, shop).exists()
+
+
+def test_a_big_text_goes_in_by_chunks_and_positions_finish_it(qtbot):
+    from workbench.gui.source_view import INCREMENTAL_FROM, SourceView
+
+    view = SourceView()
+    qtbot.addWidget(view)
+    lines = [f"key{n}: value {n}  # comment" for n in range(INCREMENTAL_FROM // 20)]
+    text = "\n".join(lines) + "\n"
+    view.set_source(text, "yaml")
+    assert not view.is_complete
+    assert view.document().characterCount() < len(text)
+    with qtbot.waitSignal(view.sourceComplete, timeout=20_000):
+        pass
+    assert view.is_complete and view.toPlainText() == text
+    view.set_source(text, "yaml")
+    assert view.qt_position(len(lines), 1) > 0  # a position finishes the text at once
+    assert view.is_complete
+    assert view.document().findBlockByNumber(len(lines) - 1).text() == lines[-1]
+
+
+def test_a_parameter_enum_from_the_suggested_fix(window, open_spec, shop):
+    original = shop.read_text(encoding="utf-8")
+    open_spec(shop)
+    entry = problem(window, "enum-in-prose")
+    window.reveal_problem(entry)
+    assert window.form.parameter.currentText() == "status (query)"
+    assert window.form.parameter_enum.text() == "pending, paid, shipped, delivered, cancelled"
+    assert window.form.parameter_description.text().startswith("Filter by order status")
+    window.form.apply_button.click()
+    assert window.last_refused == []
+    assert window.save()
+    removed, added = changed_lines(original, shop.read_text(encoding="utf-8"))
+    assert removed == ["          schema: { type: string }\n"]
+    assert added == ["          schema: { type: string, enum: [pending, paid, shipped, delivered, cancelled] }\n"]
+
+
+def test_a_parameter_description_edit(window, open_spec, shop):
+    original = shop.read_text(encoding="utf-8")
+    open_spec(shop)
+    window.reveal_operation(operation(window, "get", "/orders"))
+    window.form.parameter.setCurrentIndex(window.form.parameter.findText("customerId (query)"))
+    assert window.form.parameter_description.text().startswith("Only orders of this customer.")
+    window.form.parameter_description.setText("Only the orders of this customer (an id from listCustomers).")
+    assert window.apply_form(window.form.pointer, window.form.values())
+    removed, added = changed_lines(original, window.edited.text)
+    assert [line.strip() for line in removed] == [
+        "description: Only orders of this customer. Take the id from listCustomers or createCustomer."]
+    assert [line.strip() for line in added] == [
+        "description: Only the orders of this customer (an id from listCustomers)."]
+    assert window.form.parameter.currentText() == "customerId (query)"  # the form keeps the parameter chosen

@@ -1,0 +1,364 @@
+"""Editing support for the window: the operation form, undo commands, diffs, and the recovery journal.
+
+Every change to the text goes through the core's `apply_edits` (zero-noise splices, verified by a re-parse);
+this module only turns form values into `Edit`s and keeps the documents before and after each step so that
+undo restores the exact characters.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QSettings, QStandardPaths, Signal
+from PySide6.QtGui import QUndoCommand
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from workbench.edit import Edit, Splice
+from workbench.edit.diff import unified_diff
+from workbench.edit.engine import EditOutcome, apply_splices
+from workbench.edit.fixes import _PLACEMENT
+from workbench.spec import SourceDocument
+from workbench.spec.pointer import lookup
+
+if TYPE_CHECKING:
+    from workbench.lint import Finding
+
+FORM_FIELDS = ("summary", "operationId", "description")
+PARAMETER_FIELDS = ("parameterDescription", "parameterEnum")  # of the parameter chosen in the form
+RECOVERY_ENV = "WORKBENCH_RECOVERY_DIR"
+
+
+# -- diffs -------------------------------------------------------------------------------------------------------
+
+def text_diff(old: str, new: str, name: str) -> str:
+    """A unified diff of two whole texts (line matching; for "Show diff against disk")."""
+    return "".join(difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
+                                        f"{name} (on disk)", f"{name} (edited)"))
+
+
+def outcome_diff(old: str, outcome: EditOutcome, name: str) -> str:
+    """The diff an edit outcome makes: from its splices when they were planned against `old` together (exact and
+    instant on big files), else by matching lines."""
+    splices = [splice for _edit, splice in outcome.applied]
+    if not splices:
+        return ""
+    if apply_splices(old, splices) == outcome.document.text:
+        return unified_diff(old, splices, name)
+    return text_diff(old, outcome.document.text, name)
+
+
+@dataclass
+class Preview:
+    """What applying some edits would do, built without showing anything (the dialog only displays it)."""
+
+    title: str
+    outcome: EditOutcome
+    diff: str
+
+    @property
+    def refused(self) -> list[str]:
+        return [f"{edit.pointer}: {reason}" for edit, reason in self.outcome.refused]
+
+    def text(self) -> str:
+        refused = "".join(f"# refused {line}\n" for line in self.refused)
+        return refused + (self.diff or "(no change)\n")
+
+
+# -- form → edits ------------------------------------------------------------------------------------------------
+
+def value_at(document: SourceDocument, pointer: str) -> Any:
+    try:
+        return lookup(document.data, pointer)
+    except (KeyError, IndexError, TypeError):
+        return None
+
+
+def form_edits(document: SourceDocument, operation_pointer: str,
+               values: dict[str, str]) -> tuple[list[Edit], list[str]]:
+    """The edits that turn the operation's current values into `values` (unchanged fields give none), and the
+    changes that cannot be made (clearing a field would remove a key: the engine only sets values)."""
+    edits, refused = [], []
+    for key in FORM_FIELDS:
+        if key not in values:
+            continue
+        new = values[key]
+        pointer = f"{operation_pointer}/{key}"
+        old = value_at(document, pointer)
+        if (old if old is not None else "") == new:
+            continue
+        if not new.strip():
+            refused.append(f"{key}: clearing a field is not supported (the key would have to be removed)")
+            continue
+        after, first = _PLACEMENT.get(key, ((), False))
+        edits.append(Edit(pointer, new, after=after, first=first))
+    parameter = values.get("parameter")
+    if parameter:
+        description = values.get("parameterDescription", "")
+        old = value_at(document, f"{parameter}/description")
+        if (old if old is not None else "") != description:
+            if description.strip():
+                edits.append(Edit(f"{parameter}/description", description, after=("in", "name")))
+            else:
+                refused.append("parameter description: clearing a field is not supported")
+        enum = parse_enum(values.get("parameterEnum", ""))
+        old = value_at(document, f"{parameter}/schema/enum")
+        if enum != (old if isinstance(old, list) else []):
+            if enum:
+                after, first = _PLACEMENT["enum"]
+                edits.append(Edit(f"{parameter}/schema/enum", enum, after=after, first=first))
+            else:
+                refused.append("parameter enum: clearing a field is not supported")
+    return edits, refused
+
+
+def parse_enum(text: str) -> list[str]:
+    """The enum field: values separated by commas."""
+    return [item.strip() for item in text.split(",") if item.strip()]
+
+
+def format_enum(values: Any) -> str:
+    return ", ".join(str(value) for value in values) if isinstance(values, list) else ""
+
+
+def inline_parameters(document: SourceDocument, operation_pointer: str) -> list[tuple[str, str]]:
+    """(pointer, label) of the operation's parameters written in place (a `$ref`'d one is edited where it is)."""
+    found = []
+    parameters = value_at(document, f"{operation_pointer}/parameters")
+    for number, parameter in enumerate(parameters if isinstance(parameters, list) else []):
+        if isinstance(parameter, dict) and "$ref" not in parameter:
+            found.append((f"{operation_pointer}/parameters/{number}",
+                          f"{parameter.get('name', '?')} ({parameter.get('in', '?')})"))
+    return found
+
+
+# -- undo --------------------------------------------------------------------------------------------------------
+
+class DocumentCommand(QUndoCommand):
+    """One applied step: redo shows the document after it, undo the document before it (the same object, so
+    the text is restored character for character)."""
+
+    def __init__(self, target, before: SourceDocument, after: SourceDocument, label: str) -> None:
+        super().__init__(label)
+        self.target = target  # has set_edited_document(document)
+        self.before = before
+        self.after = after
+
+    def redo(self) -> None:
+        self.target.set_edited_document(self.after)
+
+    def undo(self) -> None:
+        self.target.set_edited_document(self.before)
+
+
+def inverse_splices(old: str, splices: list[Splice]) -> list[Splice]:
+    """The splices that turn `old` with `splices` applied back into `old` (splices planned against `old`)."""
+    shift, inverse = 0, []
+    for splice in sorted(splices, key=lambda s: (s.start, s.end)):
+        moved = Splice(splice.start + shift, splice.end + shift, splice.text)
+        inverse.append(Splice(moved.start, moved.start + len(splice.text), old[splice.start:splice.end]))
+        shift += len(splice.text) - (splice.end - splice.start)
+    return inverse
+
+
+# -- the recovery journal -----------------------------------------------------------------------------------------
+
+def recovery_dir(settings: QSettings | None = None) -> Path:
+    """Where journals go: $WORKBENCH_RECOVERY_DIR, else the `recovery/dir` setting, else AppDataLocation."""
+    configured = os.environ.get(RECOVERY_ENV) or (settings.value("recovery/dir", "", type=str) if settings else "")
+    if configured:
+        return Path(configured)
+    return Path(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)) / "recovery"
+
+
+def journal_path(folder: Path, path: Path) -> Path:
+    digest = hashlib.sha256(os.fspath(path.resolve()).encode("utf-8")).hexdigest()[:24]
+    return folder / f"{digest}.json"
+
+
+def write_journal(folder: Path, path: Path, text: str, bom: bool) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    target = journal_path(folder, path)
+    temporary = target.with_suffix(".tmp")
+    temporary.write_text(json.dumps({"path": os.fspath(path.resolve()), "text": text, "bom": bom,
+                                     "written": time.time()}), encoding="utf-8")
+    os.replace(temporary, target)
+    return target
+
+
+def read_journal(folder: Path, path: Path) -> dict | None:
+    """The journal of `path` when it is newer than the file and differs from it, else None."""
+    target = journal_path(folder, path)
+    try:
+        entry = json.loads(target.read_text(encoding="utf-8"))
+        if target.stat().st_mtime < path.stat().st_mtime or entry.get("path") != os.fspath(path.resolve()):
+            return None
+        if not isinstance(entry.get("text"), str):
+            return None
+    except (OSError, ValueError):
+        return None
+    return entry
+
+
+def remove_journal(folder: Path, path: Path) -> None:
+    journal_path(folder, path).unlink(missing_ok=True)
+
+
+# -- the form ----------------------------------------------------------------------------------------------------
+
+class OperationForm(QWidget):
+    """Summary, operationId and description of one operation; `applyRequested` carries the values."""
+
+    applyRequested = Signal(str, dict)  # operation pointer, {field: text}
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("operationForm")
+        self.pointer: str | None = None
+        self.document: SourceDocument | None = None  # where the parameters' values are read
+        self.parameter = QComboBox()
+        self.parameter.setObjectName("formParameter")
+        self.parameter.currentIndexChanged.connect(self._parameter_changed)
+        self.parameter_description = QLineEdit()
+        self.parameter_description.setObjectName("formParameterDescription")
+        self.parameter_enum = QLineEdit()
+        self.parameter_enum.setObjectName("formParameterEnum")
+        self.parameter_enum.setPlaceholderText("values, separated by commas")
+        self._original: dict[str, str] = {}
+        self.heading = QLabel("Select an operation (outline) or a finding (problems).")
+        self.heading.setWordWrap(True)
+        self.summary = QLineEdit()
+        self.summary.setObjectName("formSummary")
+        self.operation_id = QLineEdit()
+        self.operation_id.setObjectName("formOperationId")
+        self.description = QPlainTextEdit()
+        self.description.setObjectName("formDescription")
+        self.description.setTabChangesFocus(True)
+        self.note = QLabel()
+        self.note.setObjectName("formNote")
+        self.note.setWordWrap(True)
+        self.apply_button = QPushButton("&Apply")
+        self.apply_button.setObjectName("formApply")
+        self.apply_button.clicked.connect(self.request_apply)
+        self.reset_button = QPushButton("Rese&t")
+        self.reset_button.clicked.connect(self.reset)
+        form = QFormLayout()
+        form.addRow("Summary", self.summary)
+        form.addRow("operationId", self.operation_id)
+        form.addRow("Description", self.description)
+        form.addRow("Parameter", self.parameter)
+        form.addRow("  description", self.parameter_description)
+        form.addRow("  enum", self.parameter_enum)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(self.reset_button)
+        buttons.addWidget(self.apply_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.heading)
+        layout.addLayout(form, 1)
+        layout.addWidget(self.note)
+        layout.addLayout(buttons)
+        self.set_enabled(False)
+
+    def fields(self) -> dict[str, QLineEdit | QPlainTextEdit]:
+        return {"summary": self.summary, "operationId": self.operation_id, "description": self.description}
+
+    def set_enabled(self, enabled: bool) -> None:
+        for widget in (*self.fields().values(), self.apply_button, self.reset_button):
+            widget.setEnabled(enabled)
+        has_parameters = enabled and self.parameter.count() > 0
+        for widget in (self.parameter, self.parameter_description, self.parameter_enum):
+            widget.setEnabled(has_parameters)
+
+    def set_parameters(self, document: SourceDocument | None, parameters: list[tuple[str, str]],
+                       select: str | None = None) -> None:
+        self.document = document
+        self.parameter.blockSignals(True)
+        self.parameter.clear()
+        for pointer, label in parameters:
+            self.parameter.addItem(label, pointer)
+        position = self.parameter.findData(select) if select else 0
+        self.parameter.setCurrentIndex(max(position, 0) if parameters else -1)
+        self.parameter.blockSignals(False)
+        self._parameter_changed()
+
+    def _parameter_changed(self, _row: int = 0) -> None:
+        pointer = self.parameter.currentData()
+        if self.document is None or not pointer:
+            self.parameter_description.clear()
+            self.parameter_enum.clear()
+            return
+        description = value_at(self.document, f"{pointer}/description")
+        self.parameter_description.setText(description if isinstance(description, str) else "")
+        self.parameter_enum.setText(format_enum(value_at(self.document, f"{pointer}/schema/enum")))
+
+    def show_operation(self, pointer: str | None, heading: str, current: dict[str, Any],
+                       suggestion: tuple[str, str, str] | None = None, note: str = "") -> None:
+        """Fill the form; `suggestion` (field, value, why) pre-fills one field with a finding's fix."""
+        self.pointer = pointer
+        self.heading.setText(heading)
+        self._original = {key: value if isinstance(value, str) else "" for key, value in current.items()}
+        for key, widget in self.fields().items():
+            widget.setPlainText(self._original.get(key, "")) if isinstance(widget, QPlainTextEdit) \
+                else widget.setText(self._original.get(key, ""))
+        if suggestion is not None and suggestion[0] == "parameterEnum":
+            self.parameter_enum.setText(suggestion[1])
+            note = note or (f"Pre-filled the parameter's enum with the suggested fix ({suggestion[2]}); "
+                            "Apply to make the edit.")
+        elif suggestion is not None:
+            key, value, why = suggestion
+            widget = self.fields()[key]
+            widget.setPlainText(value) if isinstance(widget, QPlainTextEdit) else widget.setText(value)
+            note = note or f"Pre-filled {key} with the suggested fix ({why}); Apply to make the edit."
+        self.note.setText(note)
+        self.set_enabled(pointer is not None)
+
+    def values(self) -> dict[str, str]:
+        values = {key: widget.toPlainText() if isinstance(widget, QPlainTextEdit) else widget.text()
+                  for key, widget in self.fields().items()}
+        if self.parameter.currentData():
+            values.update(parameter=self.parameter.currentData(),
+                          parameterDescription=self.parameter_description.text(),
+                          parameterEnum=self.parameter_enum.text())
+        return values
+
+    def reset(self) -> None:
+        self.show_operation(self.pointer, self.heading.text(), dict(self._original))
+        self._parameter_changed()
+
+    def request_apply(self) -> None:
+        if self.pointer is not None:
+            self.applyRequested.emit(self.pointer, self.values())
+
+
+def suggestion_for(finding: Finding, operation_pointer: str) -> tuple[str, str, str] | None:
+    """The finding's fix as (field, value, title) when it sets one of the form's fields of that operation."""
+    fix = finding.fix
+    if fix is None:
+        return None
+    if fix.pointer.startswith(f"{operation_pointer}/parameters/") and fix.pointer.endswith("/schema/enum") \
+            and isinstance(fix.value, list):
+        return "parameterEnum", format_enum(fix.value), fix.title
+    if not isinstance(fix.value, str):
+        return None
+    for key in FORM_FIELDS:
+        if fix.pointer == f"{operation_pointer}/{key}":
+            return key, fix.value, fix.title
+    return None
