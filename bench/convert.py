@@ -26,7 +26,6 @@ peer crash on the whole document counts as 0 converted. Figures, not checks: thi
 from __future__ import annotations
 
 import argparse
-import fnmatch
 import gc
 import json
 import os
@@ -51,7 +50,6 @@ sys.path.insert(0, str(REPO))  # this checkout's workbench, whatever else is ins
 from workbench.spec import load_spec  # noqa: E402
 from workbench.tools import ConvertOptions, Scope, convert  # noqa: E402
 
-DEFAULT_CORPUS = REPO.parent / "shared" / "corpus"
 DEFAULT_FILES = ("github-api.github.com-2022-07-18.json", "kubernetes-swagger.json", "openai-openapi.yaml",
                  "box-openapi.json", "twilio-verify-v2.yaml")
 DEFAULT_TIMEOUT_S = 600
@@ -126,22 +124,6 @@ process.stdout.write(JSON.stringify(out));
 # ----------------------------------------------------------------------------------------------------------
 
 
-def corpus_dir(option: str | None) -> Path:
-    if option:
-        return Path(option)
-    env = os.environ.get("WORKBENCH_CORPUS")
-    return Path(env) if env else DEFAULT_CORPUS
-
-
-def select_files(corpus: Path, patterns: list[str]) -> list[Path]:
-    names = sorted(p.name for p in corpus.iterdir() if p.is_file() and p.suffix.lower() in (".json", ".yaml", ".yml"))
-    chosen: list[Path] = []
-    for pattern in patterns:
-        hits = [n for n in names if fnmatch.fnmatch(n, pattern)] or [n for n in names if pattern in n]
-        if not hits:
-            raise SystemExit(f"no corpus file matches {pattern!r} in {corpus}")
-        chosen.extend(corpus / n for n in hits if corpus / n not in chosen)
-    return chosen
 
 
 def timed(fn: Callable[[], Any]) -> tuple[float, Any]:
@@ -333,7 +315,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="run the peer with model chatgpt only (skip chatgpt strict, claude, gemini)")
     args = parser.parse_args(argv)
     repeat = max(1, args.repeat)
-    files = select_files(corpus_dir(args.corpus), args.files)
+    files = peers.select_files(peers.corpus_dir(args.corpus), args.files)
 
     version = peers.ensure_samchon()
     node = subprocess.run(["node", "--version"], capture_output=True, text=True, timeout=60, check=False)

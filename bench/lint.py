@@ -14,7 +14,6 @@ $WORKBENCH_CORPUS, else ../shared/corpus beside the repository; corpus files are
 from __future__ import annotations
 
 import argparse
-import fnmatch
 import os
 import platform
 import sys
@@ -26,26 +25,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import peers
 
 REPO = Path(__file__).resolve().parents[1]
-DEFAULT_CORPUS = REPO.parent / "shared" / "corpus"
 DEFAULT_FILES = ("github-api.github.com-2022-07-18.json", "kubernetes-swagger.json", "openai-openapi.yaml")
 
 
-def corpus_dir(option: str | None) -> Path:
-    if option:
-        return Path(option)
-    env = os.environ.get("WORKBENCH_CORPUS")
-    return Path(env) if env else DEFAULT_CORPUS
-
-
-def select_files(corpus: Path, patterns: list[str]) -> list[Path]:
-    names = sorted(p.name for p in corpus.iterdir() if p.is_file() and p.suffix.lower() in (".json", ".yaml", ".yml"))
-    chosen: list[Path] = []
-    for pattern in patterns:
-        hits = [n for n in names if fnmatch.fnmatch(n, pattern)] or [n for n in names if pattern in n]
-        if not hits:
-            raise SystemExit(f"no corpus file matches {pattern!r} in {corpus}")
-        chosen.extend(corpus / n for n in hits if corpus / n not in chosen)
-    return chosen
 
 
 def best_of(repeat: int, run) -> peers.Run:
@@ -113,8 +95,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corpus", help="corpus directory (default: $WORKBENCH_CORPUS or ../shared/corpus)")
     args = parser.parse_args(argv)
 
-    corpus = corpus_dir(args.corpus)
-    files = select_files(corpus, args.files)
+    corpus = peers.corpus_dir(args.corpus)
+    files = peers.select_files(corpus, args.files)
     started = time.perf_counter()
     peers.ensure_peers()
 

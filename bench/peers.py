@@ -18,6 +18,7 @@ Run this file directly to install the peers and print their versions.
 from __future__ import annotations
 
 import contextlib
+import fnmatch
 import json
 import os
 import re
@@ -395,3 +396,26 @@ if __name__ == "__main__":
     ensure_peers()
     print(versions_line())
     print(memory_method())
+
+
+# -- corpus selection, shared by the bench scripts ---------------------------------------------------
+
+DEFAULT_CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+
+
+def corpus_dir(option: str | None) -> Path:
+    if option:
+        return Path(option)
+    env = os.environ.get("WORKBENCH_CORPUS")
+    return Path(env) if env else DEFAULT_CORPUS
+
+
+def select_files(corpus: Path, patterns: list[str]) -> list[Path]:
+    names = sorted(p.name for p in corpus.iterdir() if p.is_file() and p.suffix.lower() in (".json", ".yaml", ".yml"))
+    chosen: list[Path] = []
+    for pattern in patterns:
+        hits = [n for n in names if fnmatch.fnmatch(n, pattern)] or [n for n in names if pattern in n]
+        if not hits:
+            raise SystemExit(f"no corpus file matches {pattern!r} in {corpus}")
+        chosen.extend(corpus / n for n in hits if corpus / n not in chosen)
+    return chosen

@@ -33,6 +33,17 @@ AnyIndex = QModelIndex | QPersistentModelIndex
 class _TwoLevelModel(QAbstractItemModel):
     """index()/parent() for a tree of top-level rows with one level of children."""
 
+    COLUMNS: tuple[str, ...] = ()
+
+    def columnCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
+        return len(self.COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole \
+                and 0 <= section < len(self.COLUMNS):
+            return self.COLUMNS[section]
+        return None
+
     def _child_count(self, row: int) -> int:
         raise NotImplementedError
 
@@ -119,15 +130,6 @@ class ProblemsModel(_TwoLevelModel):
 
     def _child_count(self, row: int) -> int:
         return len(self._groups[row][1])
-
-    def columnCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
-        return len(self.COLUMNS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole \
-                and 0 <= section < len(self.COLUMNS):
-            return self.COLUMNS[section]
-        return None
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
@@ -384,15 +386,6 @@ class OutlineModel(_TwoLevelModel):
 
     def _child_count(self, row: int) -> int:
         return len(self._rows[row].children)
-
-    def columnCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
-        return len(self.COLUMNS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole \
-                and 0 <= section < len(self.COLUMNS):
-            return self.COLUMNS[section]
-        return None
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
