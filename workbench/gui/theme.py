@@ -18,8 +18,16 @@ THEME_LABELS = {"system": "System", "light": "Light", "dark": "Dark"}
 _ORIGINAL: dict[str, str] = {}  # the platform's own style name, captured before the first change
 
 
+def _palette(colors: dict, disabled: str) -> QPalette:
+    palette = QPalette()
+    for role, color in colors.items():
+        palette.setColor(role, QColor(color))
+    for role in (QPalette.ColorRole.WindowText, QPalette.ColorRole.Text, QPalette.ColorRole.ButtonText):
+        palette.setColor(QPalette.ColorGroup.Disabled, role, QColor(disabled))
+    return palette
+
+
 def light_palette() -> QPalette:
-    p = QPalette()
     colors = {
         QPalette.ColorRole.Window: "#efefef", QPalette.ColorRole.WindowText: "#1e1e1e",
         QPalette.ColorRole.Base: "#ffffff", QPalette.ColorRole.AlternateBase: "#f5f5f5",
@@ -32,15 +40,10 @@ def light_palette() -> QPalette:
         QPalette.ColorRole.Highlight: "#3874d8", QPalette.ColorRole.HighlightedText: "#ffffff",
         QPalette.ColorRole.Link: "#1a5fb4", QPalette.ColorRole.LinkVisited: "#813d9c",
     }
-    for role, color in colors.items():
-        p.setColor(role, QColor(color))
-    for role in (QPalette.ColorRole.WindowText, QPalette.ColorRole.Text, QPalette.ColorRole.ButtonText):
-        p.setColor(QPalette.ColorGroup.Disabled, role, QColor("#9a9a9a"))
-    return p
+    return _palette(colors, disabled="#9a9a9a")
 
 
 def dark_palette() -> QPalette:
-    p = QPalette()
     colors = {
         QPalette.ColorRole.Window: "#2b2b2b", QPalette.ColorRole.WindowText: "#dcdcdc",
         QPalette.ColorRole.Base: "#1e1e1e", QPalette.ColorRole.AlternateBase: "#262626",
@@ -53,11 +56,7 @@ def dark_palette() -> QPalette:
         QPalette.ColorRole.Highlight: "#2f65ca", QPalette.ColorRole.HighlightedText: "#ffffff",
         QPalette.ColorRole.Link: "#78aeff", QPalette.ColorRole.LinkVisited: "#c6a0f6",
     }
-    for role, color in colors.items():
-        p.setColor(role, QColor(color))
-    for role in (QPalette.ColorRole.WindowText, QPalette.ColorRole.Text, QPalette.ColorRole.ButtonText):
-        p.setColor(QPalette.ColorGroup.Disabled, role, QColor("#6e6e6e"))
-    return p
+    return _palette(colors, disabled="#6e6e6e")
 
 
 def system_prefers_dark() -> bool:
