@@ -339,3 +339,70 @@ def test_a_parameter_description_edit(window, open_spec, shop):
     assert [line.strip() for line in added] == [
         "description: Only the orders of this customer (an id from listCustomers)."]
     assert window.form.parameter.currentText() == "customerId (query)"  # the form keeps the parameter chosen
+
+
+@pytest.mark.parametrize("variant", ["crlf", "emoji"])
+def test_an_edit_changes_the_shown_text_in_place_and_undo_restores_it(window, open_spec, shop, variant):
+    """The edit's splices go into the view's document (no whole text set again); after the edit, undo and redo
+    the view shows exactly the edited text (CRLF shown as one line break, astral characters as two units)."""
+    from workbench.gui.source_view import display_text
+
+    text = shop.read_text(encoding="utf-8")
+    if variant == "crlf":
+        text = text.replace("\n", "\r\n")
+    else:
+        text = text.replace("  title: Acme Shop API", "  title: Acme Shop API \U0001f6d2\U0001f98a")
+        text = text.replace("    ticket. Returns", "    ticket \U0001f3ab. Returns")
+    shop.write_bytes(text.encode("utf-8"))
+    open_spec(shop)
+    assert window.source.toPlainText() == display_text(text)
+    sets: list[str] = []
+    original_set = window.source.set_source
+    window.source.set_source = lambda *args: (sets.append("set"), original_set(*args))
+
+    window.reveal_operation(operation(window, "get", "/customers"))
+    window.form.summary.setText("List the customers \U0001f465" if variant == "emoji" else "List the customers")
+    window.form.description.setPlainText(window.form.description.toPlainText() + " Stable order \U0001f4cb.")
+    assert window.apply_form(window.form.pointer, window.form.values())
+    edited = window.edited.text
+    assert edited != text and ("\r\n" in edited) == (variant == "crlf")
+    assert window.source.toPlainText() == display_text(edited)
+    assert sets == []  # applied in place
+    block = window.source.document().findBlockByNumber(edited.count("\n", 0, edited.index("List the customers")))
+    assert block.text().strip().startswith("summary: List the customers")
+
+    window.undo_action.trigger()
+    assert window.edited.text == text
+    assert window.source.toPlainText() == display_text(text)
+    window.redo_action.trigger()
+    assert window.edited.text == edited
+    assert window.source.toPlainText() == display_text(edited)
+    window.undo_action.trigger()
+    assert window.source.toPlainText() == display_text(text)
+    assert sets == []
+    assert not window.isWindowModified()
+
+
+def test_splices_applied_to_the_view_match_the_whole_text(qtbot):
+    from workbench.edit import Splice
+    from workbench.gui.source_view import SourceView, display_text
+
+    view = SourceView()
+    qtbot.addWidget(view)
+    old = "a: 1\r\nb: \U0001f600x\r\nc: \u2028y\rz\r\nd: 4"
+    view.set_source(old, "yaml")
+    cases = [
+        [Splice(0, 0, "top\r\n")],
+        [Splice(len(old), len(old), "\r\ne: \U0001f600")],
+        [Splice(old.index("x"), old.index("x") + 1, "\U0001f601\r\nnew: 1")],
+        [Splice(old.index("\r\nc"), old.index("\r\nc") + 1, "")],  # the CR of a CRLF alone
+        [Splice(old.index("1"), old.index("1") + 1, "2"), Splice(old.index("y"), old.index("4"), "")],
+        [Splice(old.index("b"), len(old), "")],
+    ]
+    for splices in cases:
+        view.set_source(old, "yaml")
+        assert view.apply_splices(old, splices)
+        new = old
+        for splice in sorted(splices, key=lambda s: s.start, reverse=True):
+            new = splice.apply(new)
+        assert view.toPlainText() == display_text(new), splices

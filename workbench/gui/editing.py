@@ -154,17 +154,23 @@ class DocumentCommand(QUndoCommand):
     """One applied step: redo shows the document after it, undo the document before it (the same object, so
     the text is restored character for character)."""
 
-    def __init__(self, target, before: SourceDocument, after: SourceDocument, label: str) -> None:
+    def __init__(self, target, before: SourceDocument, after: SourceDocument, label: str,
+                 splices: list[Splice] | None = None) -> None:
         super().__init__(label)
-        self.target = target  # has set_edited_document(document)
+        self.target = target  # has set_edited_document(document, splices)
         self.before = before
         self.after = after
+        # The step as splices against before.text (and back), when they are exactly it: the view then changes
+        # only the lines they touch instead of taking the whole text again.
+        exact = bool(splices) and apply_splices(before.text, splices) == after.text
+        self.splices = list(splices) if exact and splices else None
+        self.inverse = inverse_splices(before.text, self.splices) if self.splices else None
 
     def redo(self) -> None:
-        self.target.set_edited_document(self.after)
+        self.target.set_edited_document(self.after, self.splices)
 
     def undo(self) -> None:
-        self.target.set_edited_document(self.before)
+        self.target.set_edited_document(self.before, self.inverse)
 
 
 def inverse_splices(old: str, splices: list[Splice]) -> list[Splice]:

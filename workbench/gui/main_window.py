@@ -564,7 +564,7 @@ class MainWindow(QMainWindow):
         else:
             self._show_document(spec.root, keep_position=kind == "relint")
         self.outline_model.set_operations(loaded.operations, spec.tag_names(), loaded.path_locations)
-        self._expand_outline()
+        self._expand_outline(reset=True)
         self.problems_model.set_problems(loaded.problems, spec.root.name)
         self._fill_rule_combo(self.problems_model.rules())
         self._expand_problems()
@@ -631,7 +631,8 @@ class MainWindow(QMainWindow):
 
     def _update_shown_counts(self) -> None:
         total = len(self.problems_model.entries())
-        shown = len(self.problems_filter.leaf_indexes())
+        proxy = self.problems_filter  # counted per group: building every finding's index is slow at 2,500
+        shown = sum(proxy.rowCount(proxy.index(row, 0)) for row in range(proxy.rowCount()))
         self.problems_count.setText(f"{total} problems" if shown == total else f"{shown} of {total} shown")
         ops = self.outline_model.operation_count()
         if self.loaded is None:
@@ -661,10 +662,12 @@ class MainWindow(QMainWindow):
         self._expand_outline()
         self._update_shown_counts()
 
-    def _expand_outline(self) -> None:
+    def _expand_outline(self, *, reset: bool = False) -> None:
+        """`reset`: the model was just reset, so the view is collapsed already (collapseAll would still lay out
+        every row: ~30 ms on 900 operations)."""
         if self.outline_filter_edit.text().strip() or self.outline_model.operation_count() <= EXPAND_OUTLINE_UP_TO:
             self.outline_view.expandAll()
-        else:
+        elif not reset:
             self.outline_view.collapseAll()
 
     def _outline_filter_return(self) -> None:
@@ -892,12 +895,19 @@ class MainWindow(QMainWindow):
         self.revert_action.setEnabled(modified)
         self.diff_action.setEnabled(modified)
 
-    def set_edited_document(self, document: SourceDocument) -> None:
-        """Make `document` the edited root (the undo stack calls this): show it, journal it, re-check it."""
+    def set_edited_document(self, document: SourceDocument, splices: list | None = None) -> None:
+        """Make `document` the edited root (the undo stack calls this): show it, journal it, re-check it.
+        `splices` (against the text of the edited root until now) turn that text into `document`'s: when the
+        view shows that text, they are applied to it in place instead of setting the whole text again."""
+        previous = self.edited
         self.edited = document
         if self.loaded is not None:  # the edits are in the root document: show it as it is now
-            self._shown_document = None
-            self._show_document(self.loaded.spec.root, keep_position=True)
+            if splices and previous is not None and self._shown_document is previous \
+                    and self.source.apply_splices(previous.text, splices):
+                self._shown_document = document
+            else:
+                self._shown_document = None
+                self._show_document(self.loaded.spec.root, keep_position=True)
         self._update_modified()
         if self.loaded is not None:
             try:
@@ -924,7 +934,8 @@ class MainWindow(QMainWindow):
         self.last_refused = [f"{edit.pointer}: {reason}" for edit, reason in outcome.refused]
         if not outcome.applied or self.edited is None:
             return False
-        self.undo_stack.push(DocumentCommand(self, self.edited, outcome.document, label))
+        self.undo_stack.push(DocumentCommand(self, self.edited, outcome.document, label,
+                                             [splice for _edit, splice in outcome.applied]))
         return True
 
     def operation_of(self, finding) -> OperationEntry | None:

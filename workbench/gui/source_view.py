@@ -9,6 +9,8 @@ positions are converted by line and column, never by raw offset.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PySide6.QtCore import QRect, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QColor,
@@ -21,6 +23,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QWidget
 
+from workbench.edit import Splice
 from workbench.gui.highlighter import SpecHighlighter
 from workbench.gui.theme import SEVERITY_COLORS, code_colors
 from workbench.lint import Severity
@@ -156,6 +159,56 @@ class SourceView(QPlainTextEdit):
     def toPlainText(self) -> str:
         self.finish_loading()
         return super().toPlainText()
+
+    def apply_splices(self, old: str, splices: Sequence[Splice]) -> bool:
+        """Change the shown text from `old` (the core text shown now) by `splices` planned together against it,
+        in place: one edit block per call, only the lines the splices touch are replaced (and recoloured).
+
+        Each splice is widened to whole lines of `old`, so no piece boundary falls inside a CRLF (shown as one
+        line break) and a line's display maps one to one; a line number is a block number, whatever astral
+        characters or stray separators the text holds. Returns False (nothing changed) when the view does not
+        show `old` completely: the caller then sets the whole text."""
+        if self._pending is not None or not splices:
+            return not splices and self._pending is None
+        document = self.document()
+        if document.blockCount() != old.count("\n") + 1:
+            return False
+        regions: list[list] = []  # [first, last, [splices]]: old[first:last] spans whole lines
+        for splice in sorted(splices, key=lambda s: (s.start, s.end)):
+            if not 0 <= splice.start <= splice.end <= len(old):
+                return False
+            first = old.rfind("\n", 0, splice.start) + 1
+            newline = old.find("\n", splice.end)
+            last = len(old) if newline < 0 else newline + 1
+            if regions and first <= regions[-1][1]:
+                regions[-1][1] = max(regions[-1][1], last)
+                regions[-1][2].append(splice)
+            else:
+                regions.append([first, last, [splice]])
+        pieces = []  # (Qt start, Qt end, shown replacement), in document order
+        for first, last, group in regions:
+            chunk = old[first:last]
+            for splice in sorted(group, key=lambda s: s.start, reverse=True):
+                chunk = chunk[: splice.start - first] + splice.text + chunk[splice.end - first:]
+            begin = document.findBlockByNumber(old.count("\n", 0, first)).position()
+            end = document.characterCount() - 1 if last == len(old) \
+                else document.findBlockByNumber(old.count("\n", 0, last)).position()
+            pieces.append((begin, end, display_text(chunk)))
+        self._span = None
+        cursor = QTextCursor(document)
+        self.blockSignals(True)
+        try:
+            cursor.beginEditBlock()
+            for begin, end, shown in reversed(pieces):  # from the end: earlier positions stay valid
+                cursor.setPosition(begin)
+                cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+                cursor.insertText(shown)
+            cursor.endEditBlock()
+        finally:
+            self.blockSignals(False)
+        self._update_gutter_width()
+        self._update_extra_selections()
+        return True
 
     def clear_source(self) -> None:
         self.set_source("", self.highlighter.language)
