@@ -160,3 +160,18 @@ def _walk(spec: Spec, op: Operation, role: str, document: SourceDocument, pointe
                     children.append((tdoc, f"{tat}/{keyword}/{i}", sub, nm, None, req, depth, via_ref or is_ref,
                                      here, True, unions + (keyword != "allOf")))
         stack.extend(reversed(children))
+
+
+def schema_types(schema: dict) -> set[str]:
+    """The types a schema declares (a 3.1 type list or a single type)."""
+    kind = schema.get("type")
+    if isinstance(kind, str):
+        return {kind}
+    return {k for k in kind if isinstance(k, str)} if isinstance(kind, list) else set()
+
+
+def report_pointer(site: SchemaSite) -> str:
+    """Parameter findings point at the parameter, not at its `schema` child."""
+    if site.role == "parameter" and site.depth == 0 and not site.via_ref and site.pointer.endswith("/schema"):
+        return site.pointer[: -len("/schema")]
+    return site.pointer

@@ -8,8 +8,7 @@ import os
 from pathlib import Path
 
 from workbench.lint.registry import Report, rule
-from workbench.lint.rules.values import _types
-from workbench.lint.schemas import schema_sites
+from workbench.lint.schemas import schema_sites, schema_types
 from workbench.spec.pointer import join, lookup
 
 
@@ -28,13 +27,13 @@ def examples_missing(spec, context):
             schemas = [spec.deref(m.get("schema"), body.origin.document, "")[0] for m in media]
             if isinstance(raw, dict) and raw.get("in") == "body":  # Swagger 2.0
                 schemas = [spec.deref(raw.get("schema"), body.origin.document, "")[0]]
-            shaped = any(isinstance(s, dict) and (_types(s) & {"object", "array"} or "properties" in s)
+            shaped = any(isinstance(s, dict) and (schema_types(s) & {"object", "array"} or "properties" in s)
                          for s in schemas)
             if shaped and not any(_has_example(m) for m in media) and not any(_has_example(s) for s in schemas):
                 yield Report(f"{op.label()}: the request body has no example: examples anchor argument formats",
                              body.origin.document, body.origin.pointer)
     for site in schema_sites(spec):
-        if site.role == "parameter" and site.depth == 0 and not site.composition and _types(site.schema) & {
+        if site.role == "parameter" and site.depth == 0 and not site.composition and schema_types(site.schema) & {
                 "object", "array"}:
             param_at = site.pointer[: -len("/schema")] if site.pointer.endswith("/schema") else site.pointer
             try:
@@ -42,8 +41,8 @@ def examples_missing(spec, context):
             except KeyError:
                 param = None
             if not _has_example(site.schema) and not _has_example(param):
-                yield Report(f"{site.name!r} takes an {'/'.join(sorted(_types(site.schema)))} but gives no example",
-                             site.document, site.pointer)
+                kinds = "/".join(sorted(schema_types(site.schema)))
+                yield Report(f"{site.name!r} takes an {kinds} but gives no example", site.document, site.pointer)
 
 
 # -- example-invalid (opt-in: it is what makes other linters slow) --------------------------------------

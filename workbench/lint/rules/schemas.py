@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from workbench.lint.registry import Report, rule
-from workbench.lint.rules.values import _report_pointer, _types
-from workbench.lint.schemas import schema_sites
+from workbench.lint.schemas import report_pointer, schema_sites, schema_types
 
 _TYPE_CHECKS = {
     "string": lambda v: isinstance(v, str),
@@ -40,7 +39,7 @@ def schema_type_missing(spec, context):
         if (site.role in ("parameter", "request") and site.name and not site.composition
                 and not any(key in site.schema for key in _TYPED_BY)):
             yield Report(f"{site.name!r} has no type, enum or composition: the model may send anything",
-                         site.document, _report_pointer(site))
+                         site.document, report_pointer(site))
 
 
 @rule("required-undefined", "error", "parameters", "`required` names only defined properties")
@@ -74,7 +73,7 @@ def required_missing(spec, context):
 @rule("typed-enum", "warn", "parameters", "enum values match the declared type")
 def typed_enum(spec, context):
     for site in schema_sites(spec):
-        enum, types = site.schema.get("enum"), _types(site.schema)
+        enum, types = site.schema.get("enum"), schema_types(site.schema)
         if not isinstance(enum, list) or not types or not types <= set(_TYPE_CHECKS):
             continue
         for i, value in enumerate(enum):
@@ -114,7 +113,7 @@ def schema_unfriendly_for_tools(spec, context):
         elif site.in_composition and any(k in schema for k in ("oneOf", "anyOf")):
             yield Report("a oneOf/anyOf inside another: most vendors cannot express nested unions", site.document,
                          site.pointer)
-        elif (_types(schema) == {"object"} and not any(k in schema for k in (
+        elif (schema_types(schema) == {"object"} and not any(k in schema for k in (
                 "properties", "patternProperties", "allOf", "anyOf", "oneOf", "$ref"))
               and schema.get("additionalProperties") in (None, True, {})):
             yield Report(f"{site.name or 'this object'!r} is a free-form object: the model gets no shape to fill "

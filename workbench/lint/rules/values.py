@@ -7,7 +7,7 @@ import re
 
 from workbench.lint.finding import Fix
 from workbench.lint.registry import Report, rule
-from workbench.lint.schemas import SchemaSite, schema_sites
+from workbench.lint.schemas import SchemaSite, report_pointer, schema_sites, schema_types
 from workbench.naming import split_words
 from workbench.spec.pointer import join, lookup
 
@@ -17,20 +17,6 @@ _INPUT_ROLES = ("parameter", "request")
 def words(name: str) -> list[str]:
     """`unitPriceCents`, `unit_price_cents`, `unit-price-cents` → [unit, price, cents]."""
     return [w.lower() for w in split_words(name)]
-
-
-def _types(schema: dict) -> set[str]:
-    kind = schema.get("type")
-    if isinstance(kind, str):
-        return {kind}
-    return {k for k in kind if isinstance(k, str)} if isinstance(kind, list) else set()
-
-
-def _report_pointer(site: SchemaSite) -> str:
-    """Parameter findings point at the parameter, not at its `schema` child."""
-    if site.role == "parameter" and site.depth == 0 and not site.via_ref and site.pointer.endswith("/schema"):
-        return site.pointer[: -len("/schema")]
-    return site.pointer
 
 
 def _input_scalars(spec):
@@ -136,14 +122,14 @@ def _typed(values: list[str], types: set[str]) -> list | None:
 def enum_in_prose(spec, context):
     for site in _input_scalars(spec):
         schema = site.schema
-        types = _types(schema)
+        types = schema_types(schema)
         if "enum" in schema or "const" in schema or types & {"boolean", "object"} or not site.description:
             continue
         if "array" in types:
             items = schema.get("items")
             if not isinstance(items, dict) or "enum" in items or "$ref" in items:
                 continue
-            target, enum_at, types = items, join(site.pointer, "items", "enum"), _types(items)
+            target, enum_at, types = items, join(site.pointer, "items", "enum"), schema_types(items)
         else:
             target, enum_at = schema, join(site.pointer, "enum")
         if any(k in target for k in ("$ref", "allOf", "anyOf", "oneOf")):
@@ -155,7 +141,7 @@ def enum_in_prose(spec, context):
         if typed:
             shown = ", ".join(str(v) for v in typed)
             yield Report(f"{site.name!r} lists its allowed values in prose ({shown}) but declares no enum: the "
-                         "model cannot be constrained and will invent values", site.document, _report_pointer(site),
+                         "model cannot be constrained and will invent values", site.document, report_pointer(site),
                          Fix(enum_at, typed, f"declare enum: [{shown}]"))
 
 
@@ -169,7 +155,7 @@ def enum_values_unexplained(spec, context):
             continue
         shown = ", ".join(str(v) for v in enum[:6]) + (", …" if len(enum) > 6 else "")
         yield Report(f"{site.name!r} is one of {shown}, with no description saying what each means: the model "
-                     "picks codes at random", site.document, _report_pointer(site))
+                     "picks codes at random", site.document, report_pointer(site))
 
 
 # -- numeric-unit-missing --------------------------------------------------------------------------------
@@ -227,7 +213,7 @@ def numeric_unit_missing(spec, context):
     for site in schema_sites(spec):
         if not site.name or site.composition:
             continue
-        if not _types(site.schema) & {"integer", "number"} or not is_quantity(site.name):
+        if not schema_types(site.schema) & {"integer", "number"} or not is_quantity(site.name):
             continue
         if str(site.schema.get("format", "")).lower() in _SELF_DESCRIBING_FORMATS:
             continue
@@ -238,7 +224,7 @@ def numeric_unit_missing(spec, context):
             continue  # a bounded small scale (0–1, 1–100): a score or a weight, not a measure
         yield Report(f"{site.name!r} is a quantity with no unit in its name, description or format (seconds or "
                      "milliseconds? cents or dollars?): say it in the description or the name", site.document,
-                     _report_pointer(site))
+                     report_pointer(site))
 
 
 # -- string-format-missing -------------------------------------------------------------------------------
@@ -272,13 +258,13 @@ def expected_format(name: str) -> str | None:
 def string_format_missing(spec, context):
     for site in _input_scalars(spec):
         schema = site.schema
-        if _types(schema) != {"string"} or any(k in schema for k in ("format", "pattern", "enum", "const")):
+        if schema_types(schema) != {"string"} or any(k in schema for k in ("format", "pattern", "enum", "const")):
             continue
         expected = expected_format(site.name)
         if expected is None or (site.description and _FORMAT_TEXT.search(site.description)):
             continue
         yield Report(f"{site.name!r} looks like a {expected} but is a free string: declare `format: {expected}` "
-                     "(or a pattern)", site.document, _report_pointer(site),
+                     "(or a pattern)", site.document, report_pointer(site),
                      Fix(join(site.pointer, "format"), expected, f"set format: {expected}"))
 
 
