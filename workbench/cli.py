@@ -22,6 +22,7 @@ from workbench.edit.fixes import apply_fixes, quick_fixes
 from workbench.examples import example_path
 from workbench.lint import RULES, LintConfig, Severity, find_config, lint, load_config
 from workbench.lint import report as lint_report
+from workbench.lint.engine import parser_result
 from workbench.lint.score import score
 from workbench.spec import RefPolicy, Spec, SpecError, load_spec
 from workbench.summary import summarize
@@ -146,17 +147,11 @@ def _lint(args: argparse.Namespace) -> int:
     try:
         spec = load_spec(args.spec, RefPolicy(allow_remote=args.allow_remote_refs,
                                               allow_outside=args.allow_outside_refs))
+        result = lint(spec, config)
     except SpecError as exc:
         if exc.code != "syntax":
             raise
-        # Like Spectral: a spec that does not parse is a `parser` finding, and the lint fails (exit 1).
-        report = f"{exc.file}:{exc.line}:{exc.column} error parser {exc.message}"
-        _emit(args, report if args.format == "text" else json.dumps([{
-            "code": "parser", "path": [], "message": exc.message, "severity": 0, "source": exc.file,
-            "range": {"start": {"line": (exc.line or 1) - 1, "character": (exc.column or 1) - 1},
-                      "end": {"line": (exc.line or 1) - 1, "character": (exc.column or 1) - 1}}}], indent=2))
-        return EXIT_FINDINGS
-    result = lint(spec, config)
+        result = parser_result(exc, Path(args.spec))
     renderers = {"text": lint_report.to_text, "json": lint_report.to_json, "sarif": lint_report.to_sarif,
                  "junit": lint_report.to_junit, "github": lint_report.to_github}
     _emit(args, renderers[args.format](result))

@@ -48,7 +48,13 @@ def test_syntax_error_is_a_parser_finding(write):
     assert result.returncode == 1
     assert result.stdout.startswith(f"{path}:3:1 error parser YAML syntax error")
     result = run(str(path), "--format", "json")
-    assert json.loads(result.stdout)[0]["code"] == "parser"
+    (item,) = json.loads(result.stdout)
+    assert item["code"] == "parser" and item["range"]["start"] == {"line": 2, "character": 0}
+    sarif = json.loads(run(str(path), "--format", "sarif").stdout)  # every format, not only text and JSON
+    (finding,) = sarif["runs"][0]["results"]
+    assert finding["ruleId"] == "parser" and finding["level"] == "error"
+    assert finding["locations"][0]["physicalLocation"]["region"]["startLine"] == 3
+    assert run(str(path), "--format", "github").stdout.startswith(f"::error title=parser,file={path},line=3,col=1")
 
 
 def test_unusable_input_is_exit_2(tmp_path):

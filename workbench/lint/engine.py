@@ -4,13 +4,15 @@ one finding per place (a `$ref`'d component is reported once, at its definition)
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from workbench.lint import rules as _rules  # noqa: F401  (importing registers every rule)
 from workbench.lint.config import LintConfig
 from workbench.lint.finding import Finding, Severity
 from workbench.lint.registry import RULES
-from workbench.spec import SourceDocument, Spec
+from workbench.spec import SourceDocument, Spec, SpecError
 from workbench.spec.pointer import split
+from workbench.spec.source import read_text
 
 
 @dataclass(frozen=True)
@@ -50,6 +52,18 @@ def lint(spec: Spec, config: LintConfig | None = None) -> LintResult:
             findings.append(Finding(rule.id, severity, report.message, report.document, report.pointer, report.fix))
     findings.sort(key=_order)
     return LintResult(spec, tuple(findings), config)
+
+
+def parser_result(error: SpecError, path: Path) -> LintResult:
+    """A spec that does not parse is one `parser` finding (as in Spectral), so every output format and
+    the exit code treat it like any other error."""
+    text, _ = read_text(path, error.file)
+    lines = text.split("\n")
+    line = min(max(error.line or 1, 1), len(lines))
+    offset = sum(len(row) + 1 for row in lines[: line - 1]) + max((error.column or 1) - 1, 0)
+    offset = min(offset, len(text))
+    document = SourceDocument(path, error.file, text, "yaml", None, _index={"": (offset, offset, -1, -1, "plain")})
+    return LintResult(None, (Finding("parser", Severity.ERROR, error.message, document, ""),))
 
 
 def _order(finding: Finding) -> tuple:
