@@ -193,7 +193,8 @@ def test_quick_fix_with_preview_is_one_undoable_step(window, open_spec, shop, qt
     removed, added = changed_lines(original, window.edited.text)
     assert removed == [] and added == ["      operationId: getCustomersLoyaltyByCustomerId\n"]
     assert "operation-id-missing" not in {p.finding.rule for p in blocker.args[0].problems}
-    assert not list(shop.parent.glob(".*workbench-relint*"))  # the temporary copy is gone
+    assert shop.read_text() == original  # the re-check reads the edited text in memory: nothing is written
+    assert blocker.args[0].problems[0].finding.file == str(shop)  # findings name the real file
     assert window.undo_stack.count() == 1
     window.undo_action.trigger()
     assert window.edited.text == original

@@ -224,3 +224,21 @@ components:
     S: {type: object, examples: [{$ref: 'not-a-ref'}]}
 """))
     assert spec.problems == ()
+
+
+def test_unsaved_text_loads_at_the_files_path_and_refs_back_see_it(write):
+    write("parts/item.yaml", "Item: {$ref: '../api.yaml#/components/schemas/Name'}\n")
+    root = write("api.yaml", HEAD + """
+paths: {}
+components:
+  schemas:
+    Name: {type: string}
+    Item: {$ref: 'parts/item.yaml#/Item'}
+""")
+    edited = root.read_text().replace("Name: {type: string}", "Name: {type: integer}")
+    spec = load_spec(root, text=edited)
+    assert spec.root.name == str(root) and spec.root.text == edited
+    item = spec.components.schemas["Item"]
+    assert spec.resolve_schema(item["$ref"]) == {"$ref": "#/components/schemas/Name"}  # back into the root
+    assert spec.resolve_schema("#/components/schemas/Name") == {"type": "integer"}  # the edit, not the disk
+    assert root.read_text() != edited  # nothing was written

@@ -7,8 +7,6 @@ cooperative: the task checks its flag between steps, and the window drops a canc
 
 from __future__ import annotations
 
-import os
-import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -68,19 +66,6 @@ class LoadedSpec:
         return find_config(self.path)
 
 
-def load_text_as(path: Path, text: str, bom: bool = False) -> Spec:
-    """Load `text` (an edited, unsaved root document) as if it were `path`: from a hidden temporary copy in the
-    same folder, so that relative `$ref`s resolve as they will once saved; the copy is removed at once."""
-    descriptor, temporary = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=f".workbench-relint.tmp{path.suffix}",
-                                             dir=path.parent)
-    try:
-        with os.fdopen(descriptor, "wb") as handle:
-            handle.write((b"\xef\xbb\xbf" if bom else b"") + text.encode("utf-8"))
-        return load_spec(temporary)
-    finally:
-        Path(temporary).unlink(missing_ok=True)
-
-
 def load_and_lint(path: str | Path, progress: Callable[[str], None] = lambda _text: None,
                   cancelled: Callable[[], bool] = lambda: False, text: str | None = None,
                   bom: bool = False) -> LoadedSpec:
@@ -95,7 +80,7 @@ def load_and_lint(path: str | Path, progress: Callable[[str], None] = lambda _te
         progress(text)
 
     step(f"Reading {path.name}…" if text is None else f"Re-checking {path.name}…")
-    spec = load_spec(path) if text is None else load_text_as(path, text, bom)
+    spec = load_spec(path, text=text, bom=bom)  # with text: the unsaved edits, at the file's own path
     step(f"Linting {len(spec.operations)} operations…")
     config = load_config(find_config(path), set(RULES))
     result = lint(spec, config)
