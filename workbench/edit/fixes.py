@@ -27,6 +27,13 @@ _PLACEMENT: dict[str, tuple[tuple[str, ...], bool]] = {
 _RENAMES = ("operation-id-tool-name-invalid", "operation-id-opaque")
 
 
+def placed_edit(pointer: str, value: Any) -> Edit:
+    """An edit whose new key (if it is new) goes where a reader expects it: operationId first, description
+    after summary, enum after type/format (the same placement for `workbench fix` and the window)."""
+    after, first = _PLACEMENT.get(split(pointer)[-1], ((), False))
+    return Edit(pointer, value, after=after, first=first)
+
+
 @dataclass(frozen=True)
 class QuickFix:
     rule: str
@@ -52,9 +59,7 @@ def quick_fixes(spec: Spec, result: LintResult, rules: Iterable[str] | None = No
         old = _value_at(document, fix.pointer)
         if old == fix.value:
             continue  # already there (a placeholder description stays a finding, but needs no edit)
-        key = split(fix.pointer)[-1]
-        after, first = _PLACEMENT.get(key, ((), False))
-        edits = [Edit(fix.pointer, fix.value, after=after, first=first)]
+        edits = [placed_edit(fix.pointer, fix.value)]
         if finding.rule in _RENAMES and isinstance(old, str):
             edits += [Edit(pointer, fix.value) for pointer in _links_to(spec, old)]
         fixes.append(QuickFix(finding.rule, fix.title, finding, tuple(edits), old, fix.value))

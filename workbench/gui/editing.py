@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 from workbench.edit import Edit, Splice
 from workbench.edit.diff import unified_diff
 from workbench.edit.engine import EditOutcome, apply_splices
-from workbench.edit.fixes import _PLACEMENT
+from workbench.edit.fixes import placed_edit
 from workbench.spec import SourceDocument
 from workbench.spec.pointer import lookup
 
@@ -106,8 +106,7 @@ def form_edits(document: SourceDocument, operation_pointer: str,
         if not new.strip():
             refused.append(f"{key}: clearing a field is not supported (the key would have to be removed)")
             continue
-        after, first = _PLACEMENT.get(key, ((), False))
-        edits.append(Edit(pointer, new, after=after, first=first))
+        edits.append(placed_edit(pointer, new))
     parameter = values.get("parameter")
     if parameter:
         description = values.get("parameterDescription", "")
@@ -121,8 +120,7 @@ def form_edits(document: SourceDocument, operation_pointer: str,
         old = value_at(document, f"{parameter}/schema/enum")
         if enum != (old if isinstance(old, list) else []):
             if enum:
-                after, first = _PLACEMENT["enum"]
-                edits.append(Edit(f"{parameter}/schema/enum", enum, after=after, first=first))
+                edits.append(placed_edit(f"{parameter}/schema/enum", enum))
             else:
                 refused.append("parameter enum: clearing a field is not supported")
     return edits, refused
