@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from tests.conftest import corpus_dir
 from workbench.edit import Edit, apply_edits, plan_edit
 from workbench.edit.diff import unified_diff
-from workbench.edit.engine import EditRefused, apply_splices
+from workbench.edit.engine import EditRefused, ShiftedIndex, apply_splices
 from workbench.spec import load_spec
 from workbench.spec.pointer import join, lookup
 from workbench.spec.source import parse_text
@@ -298,3 +298,56 @@ def test_quick_verification_of_json_gives_the_same_document(name, no_full_read):
         assert outcome.document.data == full.data
         assert outcome.document.index == full.index
         document = outcome.document
+
+
+@pytest.mark.parametrize("name", ["github-api.github.com-2022-07-18.json", "readme-v3.1-train-travel.yaml"])
+def test_a_chain_of_edits_answers_span_lookups_without_copying_the_index(name, no_full_read):
+    """After many edits each span is looked up through the chain of edits; every answer (and every pointer that
+    is gone) must be what a full read of the final text gives, before and after the chain is flattened."""
+    spec = load_spec(corpus_dir() / name)
+    document = spec.root
+    values = ("A new description: longer than the old one,\nacross two lines.", "Short.")
+    for n, op in enumerate(spec.operations[:12]):
+        edit = Edit(join(op.origin.pointer, "description"), values[n % 2], after=("summary", "operationId"))
+        outcome = apply_edits(document, [edit])
+        assert outcome.refused == []
+        document = outcome.document
+    full = parse_text(document.text, document.path, document.name)
+    chained = document.index
+    assert isinstance(chained, ShiftedIndex)
+    assert all(chained[pointer] == entry for pointer, entry in full.index.items())
+    assert all(pointer in full.index for pointer in spec.root.index if pointer in chained)
+    assert dict(chained) == full.index
+    assert all(chained[pointer] == entry for pointer, entry in full.index.items())  # from the flat copy now
+
+
+@settings(max_examples=100, deadline=None)
+@given(data=st.data())
+def test_outcome_splices_turn_the_old_text_into_the_new(data):
+    lines = [f"k{i}: v{i}\n" for i in range(data.draw(st.integers(3, 20)))]
+    text = "".join(lines)
+    keys = data.draw(st.lists(st.sampled_from([f"k{i}" for i in range(len(lines))] + ["new"]), min_size=1,
+                              max_size=4))
+    edits = [Edit(f"/{k}", data.draw(st.sampled_from(["x", "two\nlines", "#", "v"]))) for k in keys]
+    outcome = apply_edits(doc(text), edits)
+    if outcome.splices is not None:
+        assert apply_splices(text, outcome.splices) == outcome.document.text
+
+
+def test_edits_made_one_after_another_give_no_splices_against_the_old_text():
+    text = "a: &x 1\nb: *x\nc: 2\nd: 3\n"
+    # /a is anchored: changing it changes /b too, so the batch does not verify; each edit then goes alone, and
+    # the one to /d is planned against the text the edit to /c left.
+    outcome = apply_edits(doc(text), [Edit("/c", "longer"), Edit("/a", 5), Edit("/d", "later")])
+    assert [edit.pointer for edit, _ in outcome.applied] == ["/c", "/d"]
+    assert [edit.pointer for edit, _ in outcome.refused] == ["/a"]
+    assert outcome.splices is None
+    assert apply_splices(text, [s for _, s in outcome.applied]) != outcome.document.text
+
+
+def test_one_pointer_edited_twice_in_a_batch_is_refused_once():
+    outcome = apply_edits(doc("a:\n  b: 1\n"), [Edit("/a/description", "x"), Edit("/a/description", "y")])
+    assert outcome.document.text == "a:\n  b: 1\n  description: x\n"  # never two `description` keys
+    assert outcome.refused == [(Edit("/a/description", "y"), "the same pointer is edited twice in one batch")]
+    assert apply_splices("a:\n  b: 1\n", outcome.splices) == outcome.document.text
+

@@ -9,6 +9,7 @@ from __future__ import annotations
 import bisect
 import codecs
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -57,7 +58,7 @@ class SourceDocument:
     data: Any
     bom: bool = False
     problems: list[Problem] = field(default_factory=list)
-    _index: dict[str, SpanEntry] | None = field(default=None, repr=False)
+    _index: Mapping[str, SpanEntry] | None = field(default=None, repr=False)  # an edited copy's is computed
     _line_starts: list[int] | None = field(default=None, repr=False)
 
     @property
@@ -66,7 +67,7 @@ class SourceDocument:
         return "\r\n" if "\r\n" in self.text[: 64 * 1024] else "\n"
 
     @property
-    def index(self) -> dict[str, SpanEntry]:
+    def index(self) -> Mapping[str, SpanEntry]:
         if self._index is None:
             self._index, _ = index_json(self.text, self.name)
         return self._index
