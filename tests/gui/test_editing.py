@@ -6,15 +6,21 @@ from __future__ import annotations
 import difflib
 import json
 import os
+import select
 import shutil
+import signal
+import subprocess
+import sys
 import time
+from contextlib import nullcontext
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import corpus_dir
+from workbench.edit.journal import RecoveryJournal
 from workbench.examples import example_path
-from workbench.gui.editing import inverse_splices, journal_path, write_journal
+from workbench.gui.editing import inverse_splices
 from workbench.gui.workers import OperationEntry, ProblemEntry
 
 PETSTORE = corpus_dir() / "oai-v3.0-petstore.json"
@@ -258,10 +264,18 @@ def test_recovery_journal_is_written_and_offered(window, open_spec, shop, settin
     open_spec(shop)
     window.reveal_problem(problem(window, "operation-description-missing"))
     apply_description(window, NEW_DESCRIPTION)
-    journal = journal_path(folder, shop)
-    assert NEW_DESCRIPTION in json.loads(journal.read_text(encoding="utf-8"))["text"]
+    journal = RecoveryJournal(folder, shop)
+    past = time.time() - 60
+    os.utime(shop, (past, past))  # the journal must be newer than the file to be read back
+    assert journal.read().text == window.edited.text and NEW_DESCRIPTION in window.edited.text
+    first_step = journal.path.stat().st_size
+    apply_description(window, NEW_DESCRIPTION + " Twice.")
+    assert journal.read().text == window.edited.text and journal.read().steps == 1
+    assert journal.path.stat().st_size - first_step < 500  # a step appends its splices, not the whole text
     window.undo_action.trigger()
-    assert not journal.exists()  # back to the saved text: nothing to recover
+    assert journal.read().text == window.edited.text and NEW_DESCRIPTION + " Twice." not in window.edited.text
+    window.undo_action.trigger()
+    assert not journal.path.exists()  # back to the saved text: nothing to recover
 
 
 def test_opening_a_file_with_a_newer_journal_offers_recovery(window, open_spec, shop, settings):
@@ -270,7 +284,7 @@ def test_opening_a_file_with_a_newer_journal_offers_recovery(window, open_spec, 
     recovered = original.replace("summary: List customers", "summary: Recovered summary")
     past = time.time() - 60
     os.utime(shop, (past, past))
-    write_journal(folder, shop, recovered, False)
+    RecoveryJournal(folder, shop).start(recovered, False)
     offered = []
     window.ask_recover = lambda: offered.append(1) or True
     open_spec(shop)
@@ -284,11 +298,11 @@ def test_a_declined_recovery_removes_the_journal(window, open_spec, shop, settin
     folder = Path(settings.value("recovery/dir"))
     past = time.time() - 60
     os.utime(shop, (past, past))
-    write_journal(folder, shop, shop.read_text(encoding="utf-8") + "# more\n", False)
+    RecoveryJournal(folder, shop).start(shop.read_text(encoding="utf-8") + "# more\n", False)
     window.ask_recover = lambda: False
     open_spec(shop)
     assert not window.isWindowModified()
-    assert not journal_path(folder, shop).exists()
+    assert not RecoveryJournal(folder, shop).path.exists()
 
 
 def test_a_big_text_goes_in_by_chunks_and_positions_finish_it(qtbot):
@@ -308,6 +322,29 @@ def test_a_big_text_goes_in_by_chunks_and_positions_finish_it(qtbot):
     assert view.qt_position(len(lines), 1) > 0  # a position finishes the text at once
     assert view.is_complete
     assert view.document().findBlockByNumber(len(lines) - 1).text() == lines[-1]
+    view.set_source(text, "yaml")
+    assert view.qt_position(10, 3) == len("\n".join(lines[:9])) + 1 + 2
+    assert not view.is_complete  # a jump near the top does not wait for the rest
+
+
+@pytest.mark.parametrize("where", ["near the top", "not shown yet", "the last line"])
+def test_splices_go_in_while_a_big_text_is_still_going_in(qtbot, where):
+    from workbench.edit.engine import Splice, apply_splices
+    from workbench.gui.source_view import INCREMENTAL_FROM, SourceView
+
+    view = SourceView()
+    qtbot.addWidget(view)
+    lines = [f"key{n}: value {n}  # comment" for n in range(INCREMENTAL_FROM // 20)]
+    text = "\n".join(lines) + "\n"
+    view.set_source(text, "yaml")
+    line = {"near the top": 5, "not shown yet": len(lines) // 2, "the last line": len(lines) - 1}[where]
+    at = text.index(lines[line])
+    splices = [Splice(at + 4, at + 4 + len(str(line)), "EDITED\nnew: line"), Splice(at, at, "# before\n")]
+    assert view.apply_splices(text, splices)
+    assert view.is_complete == (where == "the last line")  # only as far as the edit was put in at once
+    with qtbot.waitSignal(view.sourceComplete, timeout=20_000) if not view.is_complete else nullcontext():
+        pass
+    assert view.toPlainText() == apply_splices(text, splices)
 
 
 def test_a_parameter_enum_from_the_suggested_fix(window, open_spec, shop):
@@ -407,3 +444,52 @@ def test_splices_applied_to_the_view_match_the_whole_text(qtbot):
         for splice in sorted(splices, key=lambda s: s.start, reverse=True):
             new = splice.apply(new)
         assert view.toPlainText() == display_text(new), splices
+
+
+KILLED_EDITOR = r"""
+import os, sys
+os.environ["QT_QPA_PLATFORM"] = "offscreen"
+from PySide6.QtCore import QEventLoop, QSettings, QTimer
+from PySide6.QtWidgets import QApplication
+from workbench.gui.main_window import MainWindow
+
+spec, settings_file, expected_file = sys.argv[1:4]
+app = QApplication([])
+window = MainWindow(QSettings(settings_file, QSettings.Format.IniFormat))
+window.show()
+loop = QEventLoop()
+window.documentLoaded.connect(lambda _loaded: loop.quit())
+window.open_path(spec)
+loop.exec()
+for entry in window.loaded.operations[:3]:  # three undoable steps, each journaled
+    pointer = entry.operation.origin.pointer
+    window.fill_form(entry)
+    window.form.description.setPlainText(f"Unsaved description of {pointer}.")
+    assert window.apply_form(window.form.pointer, window.form.values())
+with open(expected_file, "w", encoding="utf-8", newline="") as handle:
+    handle.write(window.edited.text)
+print("edited", flush=True)
+QTimer.singleShot(120_000, app.quit)  # never reached: the test kills this process
+app.exec()
+"""
+
+
+def test_unsaved_edits_are_recovered_after_the_process_is_killed(window, open_spec, shop, settings, tmp_path):
+    expected = tmp_path / "expected.txt"
+    environment = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    editor = subprocess.Popen([sys.executable, "-c", KILLED_EDITOR, str(shop), settings.fileName(), str(expected)],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=environment, text=True)
+    try:
+        ready, _, _ = select.select([editor.stdout], [], [], 120)
+        assert ready and editor.stdout.readline().strip() == "edited"
+    finally:
+        editor.kill()  # SIGKILL: no close handler, no save prompt, nothing flushed on the way out
+        editor.wait(30)
+    assert editor.returncode == -signal.SIGKILL
+    assert shop.read_text(encoding="utf-8") == example_path().read_text(encoding="utf-8")  # never saved
+    offered = []
+    window.ask_recover = lambda: offered.append(True) or True
+    open_spec(shop)
+    assert offered and window.isWindowModified()
+    edited = expected.read_text(encoding="utf-8")
+    assert window.edited.text == edited and edited.count("Unsaved description of") == 3

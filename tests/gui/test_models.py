@@ -13,7 +13,6 @@ from workbench.gui.models import (
     EntryRole,
     OutlineFilter,
     OutlineModel,
-    ProblemsFilter,
     ProblemsModel,
 )
 from workbench.gui.workers import Cancelled, load_and_lint
@@ -69,21 +68,34 @@ def test_problems_model(qtmodeltester, travel):
 def test_problems_filter(qtmodeltester, travel):
     model = ProblemsModel()
     model.set_problems(travel.problems, travel.spec.root.name)
-    proxy = ProblemsFilter()
-    proxy.setSourceModel(model)
-    qtmodeltester.check(proxy, force_py=True)
+    qtmodeltester.check(model, force_py=True)
+    everything = _leaves(model)
     rule = "property-description-missing"
-    proxy.set_rule(rule)  # the tester keeps checking every change the proxy signals
-    shown = _leaves(proxy)
+    model.set_rule(rule)  # the tester keeps checking every change the model signals
+    shown = _leaves(model)
     assert shown and {e.finding.rule for e in shown} == {rule}
     assert len(shown) == sum(1 for f in travel.result.findings if f.rule == rule)
-    assert proxy.data(proxy.index(0, 0)).endswith(f"({len(shown)})")  # the group counts what is shown
-    proxy.set_rule(None)
-    proxy.set_text("ADDRESS")  # case-insensitive, over message, rule and pointer
-    assert shown != _leaves(proxy)
-    assert all("address" in (e.finding.message + e.finding.pointer).lower() for e in _leaves(proxy))
-    proxy.set_text("no such text anywhere")
-    assert proxy.rowCount() == 0
+    assert model.data(model.index(0, 0)).endswith(f"({len(shown)})")  # the group counts what is shown
+    assert model.shown_entries() == shown and len(model.entries()) == len(everything)  # all: the status bar
+    assert model.counts() == _unfiltered(travel).counts()  # the status bar counts every finding
+    model.set_rule(None)
+    model.set_text("ADDRESS")  # case-insensitive, over message, rule and pointer
+    assert shown != _leaves(model)
+    assert all("address" in (e.finding.message + e.finding.pointer).lower() for e in _leaves(model))
+    hidden = next(e for e in everything if e not in _leaves(model))
+    assert not model.index_of(hidden).isValid()
+    kept = _leaves(model)[-1]
+    assert model.entry(model.index_of(kept)) is kept
+    model.set_text("no such text anywhere")
+    assert model.rowCount() == 0 and model.leaf_indexes() == []
+    model.set_text("")
+    assert _leaves(model) == everything
+
+
+def _unfiltered(loaded) -> ProblemsModel:
+    model = ProblemsModel()
+    model.set_problems(loaded.problems, loaded.spec.root.name)
+    return model
 
 
 @pytest.mark.parametrize("mode", OUTLINE_MODES)

@@ -29,7 +29,7 @@ def core_result(path: Path):
 
 
 def problem_leaves(window):
-    return window.problems_filter.leaf_indexes()
+    return window.problems_model.leaf_indexes()
 
 
 def outline_leaves(window):
@@ -83,9 +83,9 @@ def test_a_large_spec_loads_without_blocking_the_ui(window, open_spec, qtbot):
     leaves = problem_leaves(window)
     window.next_problem_action.trigger()
     assert window.problems_view.currentIndex() == leaves[0]
-    assert_cursor_at(window, window.problems_filter.data(leaves[0], EntryRole))
+    assert_cursor_at(window, window.problems_model.data(leaves[0], EntryRole))
     window.previous_problem_action.trigger()
-    last = window.problems_filter.data(leaves[-1], EntryRole)
+    last = window.problems_model.data(leaves[-1], EntryRole)
     assert window.problems_view.currentIndex() == leaves[-1]
     assert window.source.cursor_line_column() == (last.start.line, last.start.column)
 
@@ -100,7 +100,7 @@ def test_activating_a_problem_jumps_to_its_line_and_column(window, open_spec, qt
         qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
         qtbot.mouseDClick(view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
     entry = blocker.args[0]
-    assert entry is window.problems_filter.data(target, EntryRole)
+    assert entry is window.problems_model.data(target, EntryRole)
     assert_cursor_at(window, entry)
     assert window.source.textCursor().hasSelection()
 
@@ -111,7 +111,7 @@ def test_activating_a_problem_jumps_to_its_line_and_column(window, open_spec, qt
     window.source.moveCursor(window.source.textCursor().MoveOperation.Start)
     with qtbot.waitSignal(window.problemActivated) as blocker:
         qtbot.keyClick(view, Qt.Key.Key_Return)
-    assert blocker.args[0] is window.problems_filter.data(other, EntryRole)
+    assert blocker.args[0] is window.problems_model.data(other, EntryRole)
     assert_cursor_at(window, blocker.args[0])
 
 
@@ -125,7 +125,7 @@ def test_f8_and_shift_f8_are_window_shortcuts(window, open_spec, qtbot):
     assert window.problems_view.currentIndex() == leaves[0]
     qtbot.keyClick(window.source, Qt.Key.Key_F8)
     assert window.problems_view.currentIndex() == leaves[1]
-    assert_cursor_at(window, window.problems_filter.data(leaves[1], EntryRole))
+    assert_cursor_at(window, window.problems_model.data(leaves[1], EntryRole))
     qtbot.keyClick(window.source, Qt.Key.Key_F8, Qt.KeyboardModifier.ShiftModifier)
     assert window.problems_view.currentIndex() == leaves[0]
 
@@ -144,7 +144,7 @@ def test_filter_boxes(window, open_spec, qtbot):
 
     rule = "property-description-missing"
     window.set_rule_filter(rule)
-    shown = [window.problems_filter.data(i, EntryRole) for i in problem_leaves(window)]
+    shown = [window.problems_model.data(i, EntryRole) for i in problem_leaves(window)]
     assert len(shown) == sum(1 for f in result.findings if f.rule == rule)
     assert {e.finding.rule for e in shown} == {rule}
     assert window.problems_count.text() == f"{len(shown)} of {len(result.findings)} shown"

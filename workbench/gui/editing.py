@@ -1,4 +1,4 @@
-"""Editing support for the window: the operation form, undo commands, diffs, and the recovery journal.
+"""Editing support for the window: the operation form, undo commands, diffs, and where recovery journals go.
 
 Every change to the text goes through the core's `apply_edits` (zero-noise splices, verified by a re-parse);
 this module only turns form values into `Edit`s and keeps the documents before and after each step so that
@@ -8,10 +8,7 @@ undo restores the exact characters.
 from __future__ import annotations
 
 import difflib
-import hashlib
-import json
 import os
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -32,7 +29,7 @@ from PySide6.QtWidgets import (
 
 from workbench.edit import Edit, Splice
 from workbench.edit.diff import unified_diff
-from workbench.edit.engine import EditOutcome, apply_splices
+from workbench.edit.engine import EditOutcome
 from workbench.edit.fixes import placed_edit
 from workbench.spec import SourceDocument
 from workbench.spec.pointer import lookup
@@ -56,10 +53,10 @@ def text_diff(old: str, new: str, name: str) -> str:
 def outcome_diff(old: str, outcome: EditOutcome, name: str) -> str:
     """The diff an edit outcome makes: from its splices when they were planned against `old` together (exact and
     instant on big files), else by matching lines."""
-    splices = [splice for _edit, splice in outcome.applied]
-    if not splices:
+    if not outcome.applied:
         return ""
-    if apply_splices(old, splices) == outcome.document.text:
+    splices = outcome.splices
+    if splices is not None:
         return unified_diff(old, splices, name)
     return text_diff(old, outcome.document.text, name)
 
@@ -158,10 +155,9 @@ class DocumentCommand(QUndoCommand):
         self.target = target  # has set_edited_document(document, splices)
         self.before = before
         self.after = after
-        # The step as splices against before.text (and back), when they are exactly it: the view then changes
-        # only the lines they touch instead of taking the whole text again.
-        exact = bool(splices) and apply_splices(before.text, splices) == after.text
-        self.splices = list(splices) if exact and splices else None
+        # The step as splices against before.text (and back), as the edit engine made them (`EditOutcome.splices`):
+        # the view then changes only the lines they touch instead of taking the whole text again.
+        self.splices = list(splices) if splices else None
         self.inverse = inverse_splices(before.text, self.splices) if self.splices else None
 
     def redo(self) -> None:
@@ -189,39 +185,6 @@ def recovery_dir(settings: QSettings | None = None) -> Path:
     if configured:
         return Path(configured)
     return Path(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)) / "recovery"
-
-
-def journal_path(folder: Path, path: Path) -> Path:
-    digest = hashlib.sha256(os.fspath(path.resolve()).encode("utf-8")).hexdigest()[:24]
-    return folder / f"{digest}.json"
-
-
-def write_journal(folder: Path, path: Path, text: str, bom: bool) -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
-    target = journal_path(folder, path)
-    temporary = target.with_suffix(".tmp")
-    temporary.write_text(json.dumps({"path": os.fspath(path.resolve()), "text": text, "bom": bom,
-                                     "written": time.time()}), encoding="utf-8")
-    os.replace(temporary, target)
-    return target
-
-
-def read_journal(folder: Path, path: Path) -> dict | None:
-    """The journal of `path` when it is newer than the file and differs from it, else None."""
-    target = journal_path(folder, path)
-    try:
-        entry = json.loads(target.read_text(encoding="utf-8"))
-        if target.stat().st_mtime < path.stat().st_mtime or entry.get("path") != os.fspath(path.resolve()):
-            return None
-        if not isinstance(entry.get("text"), str):
-            return None
-    except (OSError, ValueError):
-        return None
-    return entry
-
-
-def remove_journal(folder: Path, path: Path) -> None:
-    journal_path(folder, path).unlink(missing_ok=True)
 
 
 # -- the form ----------------------------------------------------------------------------------------------------

@@ -56,6 +56,7 @@ from PySide6.QtWidgets import (
 from workbench import __version__
 from workbench.edit import apply_edits, write_atomically
 from workbench.edit.fixes import quick_fixes
+from workbench.edit.journal import RecoveryJournal
 from workbench.examples import example_path
 from workbench.gui.editing import (
     DocumentCommand,
@@ -64,13 +65,10 @@ from workbench.gui.editing import (
     form_edits,
     inline_parameters,
     outcome_diff,
-    read_journal,
     recovery_dir,
-    remove_journal,
     suggestion_for,
     text_diff,
     value_at,
-    write_journal,
 )
 from workbench.gui.models import (
     OUTLINE_MODE_LABELS,
@@ -79,7 +77,6 @@ from workbench.gui.models import (
     LocationRole,
     OutlineFilter,
     OutlineModel,
-    ProblemsFilter,
     ProblemsModel,
     SeverityRole,
 )
@@ -122,6 +119,7 @@ class MainWindow(QMainWindow):
         self.edited: SourceDocument | None = None  # the root document with the unsaved edits (None: nothing open)
         self.disk_text: str | None = None  # the root file's text as last read or written
         self.last_refused: list[str] = []  # why the last edits (form or fix) were not made
+        self._journaled: SourceDocument | None = None  # the edited document the recovery journal gives back
         self.diff_dialog: QDialog | None = None
         self._form_entry: OperationEntry | None = None
         self.undo_stack = QUndoStack(self)
@@ -216,8 +214,6 @@ class MainWindow(QMainWindow):
 
     def _build_problems(self) -> None:
         self.problems_model = ProblemsModel(self)
-        self.problems_filter = ProblemsFilter(self)
-        self.problems_filter.setSourceModel(self.problems_model)
 
         self.rule_combo = QComboBox()
         self.rule_combo.setObjectName("ruleFilter")
@@ -236,7 +232,7 @@ class MainWindow(QMainWindow):
 
         self.problems_view = QTreeView()
         self.problems_view.setObjectName("problemsView")
-        self.problems_view.setModel(self.problems_filter)
+        self.problems_view.setModel(self.problems_model)
         self.problems_view.setUniformRowHeights(True)
         self.problems_view.setAlternatingRowColors(True)
         self.problems_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -551,6 +547,7 @@ class MainWindow(QMainWindow):
         spec = loaded.spec
         if kind != "relint":
             self.edited = spec.root
+            self._journaled = None
             self.disk_text = spec.root.text
             self.undo_stack.clear()
             self._watch(loaded.path)
@@ -558,11 +555,14 @@ class MainWindow(QMainWindow):
             self.form.set_parameters(None, [])
             self.form.show_operation(None, "Select an operation (outline) or a finding (problems).", {})
         shown = self._shown_document
-        self._shown_document = None
-        if kind == "relint" and shown is not None and shown is not self.edited:
-            self._show_document(spec.documents.get(shown.name, spec.root))
+        if kind == "relint" and shown is not None and shown is self.edited:
+            self._show_markers(spec.root)  # the view shows the edited text already: only the markers are new
         else:
-            self._show_document(spec.root, keep_position=kind == "relint")
+            self._shown_document = None
+            if kind == "relint" and shown is not None:
+                self._show_document(spec.documents.get(shown.name, spec.root))
+            else:
+                self._show_document(spec.root, keep_position=kind == "relint")
         self.outline_model.set_operations(loaded.operations, spec.tag_names(), loaded.path_locations)
         self._expand_outline(reset=True)
         self.problems_model.set_problems(loaded.problems, spec.root.name)
@@ -595,6 +595,10 @@ class MainWindow(QMainWindow):
             cursor.setPosition(self.source.qt_position(line, column))
             self.source.setTextCursor(cursor)
             self.source.verticalScrollBar().setValue(scroll)
+        self._show_markers(document)
+
+    def _show_markers(self, document: SourceDocument) -> None:
+        """The gutter's marks: the most severe finding on each line of `document` (a document of the spec)."""
         markers: dict[int, Severity] = {}
         if self.loaded is not None:
             for entry in self.loaded.problems:
@@ -631,8 +635,7 @@ class MainWindow(QMainWindow):
 
     def _update_shown_counts(self) -> None:
         total = len(self.problems_model.entries())
-        proxy = self.problems_filter  # counted per group: building every finding's index is slow at 2,500
-        shown = sum(proxy.rowCount(proxy.index(row, 0)) for row in range(proxy.rowCount()))
+        shown = len(self.problems_model.shown_entries())
         self.problems_count.setText(f"{total} problems" if shown == total else f"{shown} of {total} shown")
         ops = self.outline_model.operation_count()
         if self.loaded is None:
@@ -644,9 +647,9 @@ class MainWindow(QMainWindow):
 
     def _expand_problems(self) -> None:
         """Open every severity group (the tree has two levels; `expandAll` walks every finding: slow at 2,500)."""
-        proxy = self.problems_filter
-        for row in range(proxy.rowCount()):
-            self.problems_view.expand(proxy.index(row, 0))
+        model = self.problems_model
+        for row in range(model.rowCount()):
+            self.problems_view.expand(model.index(row, 0))
 
     def severity_counts(self) -> dict[Severity, int]:
         return self.problems_model.counts()
@@ -718,25 +721,32 @@ class MainWindow(QMainWindow):
         position = self.rule_combo.findData(current) if current else 0
         self.rule_combo.setCurrentIndex(max(position, 0))
         self.rule_combo.blockSignals(False)
-        self.problems_filter.set_rule(self.rule_combo.currentData())
+        self.problems_model.set_rule(self.rule_combo.currentData())
 
     def set_rule_filter(self, rule: str | None) -> None:
         position = self.rule_combo.findData(rule) if rule else 0
         self.rule_combo.setCurrentIndex(max(position, 0))
 
     def _rule_changed(self, _row: int) -> None:
-        self.problems_filter.set_rule(self.rule_combo.currentData())
-        self._expand_problems()
-        self._update_shown_counts()
+        self._refilter_problems(lambda: self.problems_model.set_rule(self.rule_combo.currentData()))
 
     def _problems_filter_changed(self, text: str) -> None:
-        self.problems_filter.set_text(text)
+        self._refilter_problems(lambda: self.problems_model.set_text(text))
+
+    def _refilter_problems(self, change) -> None:
+        """Apply a filter change; the current finding stays current while the filter still shows it."""
+        current = self._entry_at(self.problems_view.currentIndex())
+        change()
         self._expand_problems()
+        if current is not None:
+            index = self.problems_model.index_of(current)
+            if index.isValid():
+                self.problems_view.setCurrentIndex(index)
+                self.problems_view.scrollTo(index)
         self._update_shown_counts()
 
     def _entry_at(self, index: QModelIndex) -> ProblemEntry | None:
-        entry = self.problems_filter.data(index.siblingAtColumn(0), EntryRole) if index.isValid() else None
-        return entry if isinstance(entry, ProblemEntry) else None
+        return self.problems_model.entry(index.siblingAtColumn(0)) if index.isValid() else None
 
     def _problem_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         # Browsing the list (arrow keys, a click) previews each finding; a filter that moves the current row
@@ -772,7 +782,7 @@ class MainWindow(QMainWindow):
         self._step_problem(-1)
 
     def _step_problem(self, step: int) -> None:
-        leaves = self.problems_filter.leaf_indexes()
+        leaves = self.problems_model.leaf_indexes()
         if not leaves:
             self.statusBar().showMessage("No problems to go to.", 4000)
             return
@@ -799,9 +809,9 @@ class MainWindow(QMainWindow):
     def show_severity(self, severity: Severity) -> None:
         """The status bar's count buttons: show the Problems panel at that severity's group."""
         self.focus_problems()
-        for row in range(self.problems_filter.rowCount()):
-            index = self.problems_filter.index(row, 0)
-            if self.problems_filter.data(index, SeverityRole) == int(severity):
+        for row in range(self.problems_model.rowCount()):
+            index = self.problems_model.index(row, 0)
+            if self.problems_model.data(index, SeverityRole) == int(severity):
                 self.problems_view.expand(index)
                 self.problems_view.setCurrentIndex(index)
                 self.problems_view.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtTop)
@@ -885,6 +895,16 @@ class MainWindow(QMainWindow):
         return recovery_dir(self.settings)
 
     @property
+    def journal(self) -> RecoveryJournal:
+        """The recovery journal of the open file (call only with a file open)."""
+        return RecoveryJournal(self.recovery_folder, self.loaded.path)
+
+    def _forget_journal(self) -> None:
+        self._journaled = None
+        if self.loaded is not None:
+            self.journal.remove()
+
+    @property
     def is_modified(self) -> bool:
         return self.edited is not None and self.disk_text is not None and self.edited.text != self.disk_text
 
@@ -911,11 +931,15 @@ class MainWindow(QMainWindow):
         self._update_modified()
         if self.loaded is not None:
             try:
-                if self.is_modified:
-                    write_journal(self.recovery_folder, self.loaded.path, document.text, document.bom)
+                if not self.is_modified:
+                    self._forget_journal()
+                elif splices and previous is not None and previous is self._journaled:
+                    self.journal.append(splices)  # one short line per step
                 else:
-                    remove_journal(self.recovery_folder, self.loaded.path)
+                    self.journal.start(document.text, document.bom)
+                self._journaled = document if self.is_modified else None
             except OSError as exc:
+                self._journaled = None  # the next step starts the journal again
                 self.statusBar().showMessage(f"Cannot write the recovery journal: {exc.strerror or exc}", 8000)
         if self.form.pointer is not None:
             self._refill_form()
@@ -934,8 +958,7 @@ class MainWindow(QMainWindow):
         self.last_refused = [f"{edit.pointer}: {reason}" for edit, reason in outcome.refused]
         if not outcome.applied or self.edited is None:
             return False
-        self.undo_stack.push(DocumentCommand(self, self.edited, outcome.document, label,
-                                             [splice for _edit, splice in outcome.applied]))
+        self.undo_stack.push(DocumentCommand(self, self.edited, outcome.document, label, outcome.splices))
         return True
 
     def operation_of(self, finding) -> OperationEntry | None:
@@ -1003,7 +1026,7 @@ class MainWindow(QMainWindow):
             return False
         self.disk_text = self.edited.text
         self.undo_stack.setClean()
-        remove_journal(self.recovery_folder, path)
+        self._forget_journal()
         self._watch(path)
         self._update_modified()
         self.statusBar().showMessage(f"Saved {path.name}.", 5000)
@@ -1158,7 +1181,7 @@ class MainWindow(QMainWindow):
         if choice == "save":
             return self.save()
         if choice == "discard" and self.loaded is not None:
-            remove_journal(self.recovery_folder, self.loaded.path)
+            self._forget_journal()
         return choice == "discard"
 
     def ask_save_changes(self) -> str:
@@ -1174,15 +1197,15 @@ class MainWindow(QMainWindow):
         """A journal newer than the file holds edits that were never saved: offer them back."""
         if self.loaded is None or self.edited is None:
             return False
-        entry = read_journal(self.recovery_folder, self.loaded.path)
-        if entry is None or entry["text"] == self.disk_text:
+        recovered = self.journal.read()
+        if recovered is None or recovered.text == self.disk_text:
             return False
         if not self.ask_recover():
-            remove_journal(self.recovery_folder, self.loaded.path)
+            self._forget_journal()
             return False
         root = self.edited
         try:
-            document = parse_text(entry["text"], root.path, root.name, bom=bool(entry.get("bom")))
+            document = parse_text(recovered.text, root.path, root.name, bom=recovered.bom)
         except SpecError as exc:
             self.show_error("Cannot recover the unsaved edits", str(exc))
             return False
@@ -1215,7 +1238,7 @@ class MainWindow(QMainWindow):
             event.ignore()
             return
         if self.loaded is not None and self.is_modified:
-            remove_journal(self.recovery_folder, self.loaded.path)  # the user chose to discard the edits
+            self._forget_journal()  # the user chose to discard the edits
         self._relint_timer.stop()
         self._disk_timer.stop()
         if self.diff_dialog is not None:

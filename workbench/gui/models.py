@@ -22,8 +22,7 @@ FindingRole = Qt.ItemDataRole.UserRole + 1  # the Finding (leaf rows)
 EntryRole = Qt.ItemDataRole.UserRole + 2  # the ProblemEntry / OperationEntry (leaf rows)
 SeverityRole = Qt.ItemDataRole.UserRole + 3  # int
 RuleRole = Qt.ItemDataRole.UserRole + 4  # str
-FilterRole = Qt.ItemDataRole.UserRole + 5  # lower-case text the filter boxes match
-GroupTitleRole = Qt.ItemDataRole.UserRole + 6  # a group row's title without its count
+FilterRole = Qt.ItemDataRole.UserRole + 5  # lower-case text the outline's filter box matches
 OperationRole = Qt.ItemDataRole.UserRole + 7  # the Operation (leaf rows of the outline)
 LocationRole = Qt.ItemDataRole.UserRole + 8  # a Location to jump to (or None)
 
@@ -58,10 +57,14 @@ class _TwoLevelModel(QAbstractItemModel):
         return self._child_count(parent.row())
 
     def index(self, row: int, column: int, parent: AnyIndex = QModelIndex()) -> QModelIndex:  # noqa: B008
-        if not self.hasIndex(row, column, parent):
+        # Bounds checked here rather than with hasIndex(): that calls rowCount() and columnCount() back through
+        # Python, and a tree view lays out thousands of expanded rows through this method.
+        if not 0 <= column < len(self.COLUMNS) or row < 0:
             return QModelIndex()
         if not parent.isValid():
-            return self.createIndex(row, column, 0)
+            return self.createIndex(row, column, 0) if row < self._top_count() else QModelIndex()
+        if parent.internalId() != 0 or parent.column() != 0 or row >= self._child_count(parent.row()):
+            return QModelIndex()
         return self.createIndex(row, column, parent.row() + 1)
 
     def parent(self, index: AnyIndex | None = None):  # also QObject.parent() when called without an index
@@ -74,47 +77,88 @@ class _TwoLevelModel(QAbstractItemModel):
     def hasChildren(self, parent: AnyIndex = QModelIndex()) -> bool:  # noqa: B008
         return self.rowCount(parent) > 0
 
-    def flags(self, index: AnyIndex) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+    # flags(): Qt's own default (enabled and selectable) is what every row needs, without a call into Python
+    # per row while a view lays out.
 
 
 # -- problems --------------------------------------------------------------------------------------------------
 
 
 class ProblemsModel(_TwoLevelModel):
-    """Findings grouped by severity (errors first), each group in source order."""
+    """Findings grouped by severity (errors first), each group in source order, filtered by rule and by text.
+
+    The filter lives in the model rather than in a QSortFilterProxyModel: a proxy maps every row through
+    Python calls while the view lays out, which doubled the time to show the GitHub description's 2,500
+    findings. A filter change resets the model; each group's title counts the findings it shows."""
 
     COLUMNS = ("Problem", "Rule", "Location")
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
-        self._groups: list[tuple[Severity, list[ProblemEntry]]] = []
+        self._all: tuple[ProblemEntry, ...] = ()
+        self._groups: list[tuple[Severity, list[ProblemEntry]]] = []  # what is shown
         self._root_name = ""
+        self._rule: str | None = None
+        self._text = ""
 
     def set_problems(self, entries: Iterable[ProblemEntry], root_name: str = "") -> None:
-        by_severity: dict[Severity, list[ProblemEntry]] = {}
-        for entry in entries:
-            by_severity.setdefault(entry.finding.severity, []).append(entry)
-        self.beginResetModel()
-        self._groups = [(sev, by_severity[sev]) for sev in SEVERITY_ORDER if sev in by_severity]
+        self._all = tuple(entries)
         self._root_name = root_name
-        self.endResetModel()
+        self._regroup()
 
     def clear(self) -> None:
         self.set_problems(())
 
+    @property
+    def rule(self) -> str | None:
+        return self._rule
+
+    def set_rule(self, rule: str | None) -> None:
+        if (rule or None) != self._rule:
+            self._rule = rule or None
+            self._regroup()
+
+    def set_text(self, text: str) -> None:
+        """Case-insensitive, over the message, the rule id and the JSON pointer."""
+        text = text.strip().lower()
+        if text != self._text:
+            self._text = text
+            self._regroup()
+
+    def _shown(self, entry: ProblemEntry) -> bool:
+        finding = entry.finding
+        if self._rule is not None and finding.rule != self._rule:
+            return False
+        return not self._text or self._text in f"{finding.message}\n{finding.rule}\n{finding.pointer}".lower()
+
+    def _regroup(self) -> None:
+        by_severity: dict[Severity, list[ProblemEntry]] = {}
+        filtering = self._rule is not None or bool(self._text)
+        for entry in self._all:
+            if not filtering or self._shown(entry):
+                by_severity.setdefault(entry.finding.severity, []).append(entry)
+        self.beginResetModel()
+        self._groups = [(sev, by_severity[sev]) for sev in SEVERITY_ORDER if sev in by_severity]
+        self.endResetModel()
+
     # counts and lookups, for the window and the tests
     def counts(self) -> dict[Severity, int]:
-        found = {sev: len(entries) for sev, entries in self._groups}
-        return {sev: found.get(sev, 0) for sev in SEVERITY_ORDER}
+        """Every finding by severity, whatever the filter."""
+        found = {sev: 0 for sev in SEVERITY_ORDER}
+        for entry in self._all:
+            found[entry.finding.severity] += 1
+        return found
 
     def entries(self) -> list[ProblemEntry]:
+        """Every finding, whatever the filter, errors first."""
+        order = {sev: n for n, sev in enumerate(SEVERITY_ORDER)}
+        return sorted(self._all, key=lambda entry: order[entry.finding.severity])  # stable: source order kept
+
+    def shown_entries(self) -> list[ProblemEntry]:
         return [entry for _sev, group in self._groups for entry in group]
 
     def rules(self) -> dict[str, int]:
-        """Rule id → how many findings, in order of first appearance by severity."""
+        """Rule id → how many findings (whatever the filter), in order of first appearance by severity."""
         seen: dict[str, int] = {}
         for entry in self.entries():
             seen[entry.finding.rule] = seen.get(entry.finding.rule, 0) + 1
@@ -124,6 +168,22 @@ class ProblemsModel(_TwoLevelModel):
         if not index.isValid() or index.internalId() == 0:
             return None
         return self._groups[index.internalId() - 1][1][index.row()]
+
+    def index_of(self, entry: ProblemEntry) -> QModelIndex:
+        """The row showing `entry` (invalid when the filter hides it)."""
+        for group_row, (_sev, group) in enumerate(self._groups):
+            for row, shown in enumerate(group):
+                if shown is entry:
+                    return self.index(row, 0, self.index(group_row, 0))
+        return QModelIndex()
+
+    def leaf_indexes(self) -> list[QModelIndex]:
+        """Every finding row shown, in the order shown (for next/previous problem)."""
+        rows = []
+        for group_row, (_sev, group) in enumerate(self._groups):
+            parent = self.index(group_row, 0)
+            rows.extend(self.index(row, 0, parent) for row in range(len(group)))
+        return rows
 
     def _top_count(self) -> int:
         return len(self._groups)
@@ -139,8 +199,6 @@ class ProblemsModel(_TwoLevelModel):
             severity, group = self._groups[index.row()]
             if role == Qt.ItemDataRole.DisplayRole and column == 0:
                 return f"{SEVERITY_TITLES[severity]} ({len(group)})"
-            if role == GroupTitleRole:
-                return SEVERITY_TITLES[severity]
             if role == Qt.ItemDataRole.DecorationRole and column == 0:
                 return severity_icon(severity)
             if role == Qt.ItemDataRole.FontRole:
@@ -149,8 +207,6 @@ class ProblemsModel(_TwoLevelModel):
                 return font
             if role == SeverityRole:
                 return int(severity)
-            if role == FilterRole:
-                return ""
             return None
         entry = self._groups[index.internalId() - 1][1][index.row()]
         finding = entry.finding
@@ -177,8 +233,6 @@ class ProblemsModel(_TwoLevelModel):
             return finding.rule
         if role == LocationRole:
             return entry.location
-        if role == FilterRole:
-            return f"{finding.message}\n{finding.rule}\n{finding.pointer}".lower()
         return None
 
     def _where(self, entry: ProblemEntry) -> str:
@@ -186,65 +240,6 @@ class ProblemsModel(_TwoLevelModel):
         if entry.finding.file == self._root_name:
             return f"{start.line}:{start.column}"
         return f"{Path(entry.finding.file).name}:{start.line}:{start.column}"
-
-
-class ProblemsFilter(QSortFilterProxyModel):
-    """Filters findings by rule and by text; a severity group shows only while one of its findings does,
-    and its title counts the findings shown."""
-
-    def __init__(self, parent=None) -> None:
-        super().__init__(parent)
-        self._rule: str | None = None
-        self._text = ""
-        self.setRecursiveFilteringEnabled(True)
-
-    @property
-    def rule(self) -> str | None:
-        return self._rule
-
-    def set_rule(self, rule: str | None) -> None:
-        self._refilter(rule=rule or None)
-
-    def set_text(self, text: str) -> None:
-        self._refilter(text=text.strip().lower())
-
-    def _refilter(self, **change: Any) -> None:
-        if hasattr(self, "beginFilterChange"):  # Qt 6.9+; invalidateFilter() is deprecated from 6.10
-            self.beginFilterChange()
-            self._apply(change)
-            self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
-        else:
-            self._apply(change)
-            self.invalidateRowsFilter()
-
-    def _apply(self, change: dict[str, Any]) -> None:
-        if "rule" in change:
-            self._rule = change["rule"]
-        if "text" in change:
-            self._text = change["text"]
-
-    def filterAcceptsRow(self, source_row: int, source_parent: AnyIndex) -> bool:
-        if not source_parent.isValid():
-            return False  # a group: shown when one of its children is (recursive filtering)
-        model = self.sourceModel()
-        index = model.index(source_row, 0, source_parent)
-        if self._rule is not None and model.data(index, RuleRole) != self._rule:
-            return False
-        return not self._text or self._text in model.data(index, FilterRole)
-
-    def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if role == Qt.ItemDataRole.DisplayRole and index.isValid() and index.column() == 0 \
-                and not index.parent().isValid():
-            return f"{super().data(index, GroupTitleRole)} ({self.rowCount(index)})"
-        return super().data(index, role)
-
-    def leaf_indexes(self) -> list[QModelIndex]:
-        """Every finding row shown, in the order shown (for next/previous problem)."""
-        rows = []
-        for group in range(self.rowCount()):
-            parent = self.index(group, 0)
-            rows.extend(self.index(row, 0, parent) for row in range(self.rowCount(parent)))
-        return rows
 
 
 # -- outline ---------------------------------------------------------------------------------------------------

@@ -30,7 +30,8 @@ from workbench.lint import Severity
 from workbench.spec import Position
 
 INCREMENTAL_FROM = 512 * 1024  # characters: a bigger text goes in a chunk per event-loop turn
-CHUNK_CHARS = 96 * 1024  # about 20-30 ms of inserting and colouring per chunk
+FIRST_CHUNK_CHARS = 16 * 1024  # the first screens, shown at once (about 5 ms)
+CHUNK_CHARS = 48 * 1024  # then about 10-15 ms of inserting and colouring per event-loop turn
 MAX_SPAN_LINES = 400  # a longer span (a whole document, a big component) is shown by its first line only
 
 _TRAILING = (" ", "\t", "\u2029", "\n")
@@ -110,7 +111,7 @@ class SourceView(QPlainTextEdit):
         if len(shown) > INCREMENTAL_FROM:
             # Setting (and colouring) megabytes at once freezes the window for a second or more: show the start
             # now and append the rest a chunk per event-loop turn. Anything that needs positions finishes first.
-            cut = shown.rfind("\n", 0, CHUNK_CHARS) + 1 or CHUNK_CHARS
+            cut = shown.rfind("\n", 0, FIRST_CHUNK_CHARS) + 1 or FIRST_CHUNK_CHARS
             shown, self._pending, self._pending_at = shown[:cut], shown, cut
         # The highlighter colours the new text while it goes in, asking for a repaint per line: keep our own
         # slots (gutter, current line) out of that and update them once afterwards.
@@ -151,10 +152,24 @@ class SourceView(QPlainTextEdit):
             self._gutter.update()
             self.sourceComplete.emit()
 
-    def finish_loading(self) -> None:
-        """Put the rest of a big text in now (before anything that needs its positions)."""
-        if self._pending is not None:
-            self._append_chunk(len(self._pending))
+    def finish_loading(self, up_to_line: int | None = None) -> None:
+        """Put the rest of a big text in now (before anything that needs its positions); with `up_to_line`,
+        only as far as that 1-based line (a jump near the top does not wait for megabytes below it)."""
+        if self._pending is None:
+            return
+        if up_to_line is not None:
+            missing = up_to_line + 1 - self.document().blockCount()  # the line must be complete, so one more
+            if missing <= 0:
+                return
+            cut = self._pending_at
+            for _ in range(missing):
+                cut = self._pending.find("\n", cut) + 1
+                if cut <= 0:
+                    break
+            if cut > 0:
+                self._append_chunk(cut - self._pending_at)
+                return
+        self._append_chunk(len(self._pending))
 
     def toPlainText(self) -> str:
         self.finish_loading()
@@ -166,12 +181,15 @@ class SourceView(QPlainTextEdit):
 
         Each splice is widened to whole lines of `old`, so no piece boundary falls inside a CRLF (shown as one
         line break) and a line's display maps one to one; a line number is a block number, whatever astral
-        characters or stray separators the text holds. Returns False (nothing changed) when the view does not
-        show `old` completely: the caller then sets the whole text."""
-        if self._pending is not None or not splices:
-            return not splices and self._pending is None
+        characters or stray separators the text holds. While a big text is still going in by chunks, the lines
+        the splices touch are put in first; the rest still to come is the same text after them. Returns False
+        (nothing changed) when the view does not show `old`: the caller then sets the whole text."""
+        if not splices:
+            return True
         document = self.document()
-        if document.blockCount() != old.count("\n") + 1:
+        if self._pending is None and document.blockCount() != old.count("\n") + 1:
+            return False
+        if self._pending is not None and len(self._pending) != len(display_text(old)):
             return False
         regions: list[list] = []  # [first, last, [splices]]: old[first:last] spans whole lines
         for splice in sorted(splices, key=lambda s: (s.start, s.end)):
@@ -185,6 +203,9 @@ class SourceView(QPlainTextEdit):
                 regions[-1][2].append(splice)
             else:
                 regions.append([first, last, [splice]])
+        if self._pending is not None:  # the block after the last region must be in the view
+            last = regions[-1][1]
+            self.finish_loading(None if last == len(old) else old.count("\n", 0, last))
         pieces = []  # (Qt start, Qt end, shown replacement), in document order
         for first, last, group in regions:
             chunk = old[first:last]
@@ -221,7 +242,7 @@ class SourceView(QPlainTextEdit):
 
     def qt_position(self, line: int, column: int) -> int:
         """The Qt document position of a 1-based line and column (in characters), clamped to the text."""
-        self.finish_loading()
+        self.finish_loading(up_to_line=max(line, 1))
         document = self.document()
         block = document.findBlockByNumber(max(line, 1) - 1)
         if not block.isValid():
@@ -243,7 +264,7 @@ class SourceView(QPlainTextEdit):
     def show_span(self, start: Position, end: Position, severity: Severity | None = None, *,
                   focus: bool = False) -> None:
         """Put the cursor at `start`, select up to `end` and highlight the span (long spans: the first line)."""
-        self.finish_loading()
+        self.finish_loading(up_to_line=max(start.line, end.line) + 1)
         begin = self.qt_position(start.line, start.column)
         if end.line - start.line > MAX_SPAN_LINES or (end.line, end.column) < (start.line, start.column):
             finish = self.document().findBlock(begin)

@@ -7,6 +7,7 @@ cooperative: the task checks its flag between steps, and the window drops a canc
 
 from __future__ import annotations
 
+import gc
 import threading
 import time
 from collections.abc import Callable
@@ -97,6 +98,14 @@ def load_and_lint(path: str | Path, progress: Callable[[str], None] = lambda _te
                       time.perf_counter() - began)
 
 
+def _freeze_heap() -> None:
+    """Move everything alive (the spec just built: millions of objects for a 4 MB file) out of the collector's
+    sight. Otherwise the first full collection the UI thread triggers, building its rows, scans all of it while
+    holding the interpreter lock: a 50 ms freeze of the window on the GitHub description. The next load
+    unfreezes, so a replaced spec is still collected."""
+    gc.freeze()
+
+
 class LoadSignals(QObject):
     """Emitted from the worker thread; every signal carries the task's generation number."""
 
@@ -129,6 +138,8 @@ class LoadTask(QRunnable):
 
     def run(self) -> None:
         gen = self.generation
+        # The previous spec becomes collectable again; the new one is frozen once built (see `_freeze_heap`).
+        gc.unfreeze()
         try:
             loaded = load_and_lint(self.path, lambda text: self.signals.progress.emit(gen, text),
                                    self._cancel.is_set, self.text, self.bom)
@@ -144,6 +155,7 @@ class LoadTask(QRunnable):
             if self._cancel.is_set():
                 self.signals.cancelled.emit(gen)
             else:
+                _freeze_heap()
                 self.signals.loaded.emit(gen, loaded)
         finally:
             self.signals.finished.emit(gen)
