@@ -493,3 +493,62 @@ def test_unsaved_edits_are_recovered_after_the_process_is_killed(window, open_sp
     assert offered and window.isWindowModified()
     edited = expected.read_text(encoding="utf-8")
     assert window.edited.text == edited and edited.count("Unsaved description of") == 3
+
+
+def test_a_shared_schema_property_gets_its_unit_through_the_form(window, open_spec, shop, qtbot):
+    original = shop.read_text(encoding="utf-8")
+    open_spec(shop)
+    entry = problem(window, "numeric-unit-missing", "/Product/")
+    window.reveal_problem(entry)
+    assert window.form.pointer is None  # a component: no operation, only the property
+    assert window.form.property_pointer == "/components/schemas/Product/properties/weight"
+    assert window.form.property_description.text() == "Shipping weight of one unit."
+    window.form.property_unit.setCurrentText("kilograms")
+    with qtbot.waitSignal(window.documentLoaded, timeout=30_000):  # the background re-check
+        window.form.apply_button.click()
+    assert window.last_refused == []
+    assert not [e for e in window.problems_model.entries()
+                if e.finding.rule == "numeric-unit-missing" and "/Product/" in e.finding.pointer]
+    assert window.form.property_description.text() == "Shipping weight of one unit (in kilograms)."
+    assert window.save()
+    removed, added = changed_lines(original, shop.read_text(encoding="utf-8"))
+    assert removed == ["        weight: { type: number, minimum: 0, description: Shipping weight of one unit. }\n"]
+    assert added == ["        weight: { type: number, minimum: 0, "
+                     "description: Shipping weight of one unit (in kilograms). }\n"]
+
+
+def test_a_property_of_a_request_body_is_described_beside_its_operation(window, open_spec, shop):
+    original = shop.read_text(encoding="utf-8")
+    open_spec(shop)
+    window.reveal_problem(problem(window, "property-description-missing", "~1refund/"))
+    assert window.form.pointer == "/paths/~1orders~1{orderId}~1refund/post"
+    assert window.form.property_pointer.endswith("/schema/properties/reason")
+    window.form.property_description.setText("Why the order is refunded.")
+    window.form.apply_button.click()
+    assert window.last_refused == []
+    assert window.save()
+    removed, added = changed_lines(original, shop.read_text(encoding="utf-8"))
+    assert removed == []
+    assert added == ["                  description: Why the order is refunded.\n"]
+    saved = shop.read_text(encoding="utf-8").splitlines()
+    at = saved.index("                  description: Why the order is refunded.")
+    assert saved[at - 2:at] == ["                reason:", "                  type: string"]
+
+
+def test_form_values_for_a_property():
+    from workbench.gui.editing import parse_enum, property_pointer, with_unit
+
+    assert with_unit("Time to wait.", "seconds") == "Time to wait (in seconds)."
+    assert with_unit("", "milliseconds") == "In milliseconds."
+    assert with_unit("Timeout in seconds.", "seconds") == "Timeout in seconds."  # says it already
+    assert with_unit("Time to wait.", "") == "Time to wait."
+    assert parse_enum("1, 2,3", {"type": "integer"}) == [1, 2, 3]
+    assert parse_enum("0.5, 1", {"type": ["number", "null"]}) == [0.5, 1]
+    assert parse_enum("true, false", {"type": "boolean"}) == [True, False]
+    assert parse_enum("a, 2", {"type": "integer"}) == ["a", "2"]  # not numbers: the re-check says so
+    assert parse_enum("a, b ,, c") == ["a", "b", "c"]
+    assert property_pointer("/components/schemas/A/properties/b/properties/c/description") \
+        == "/components/schemas/A/properties/b/properties/c"
+    named_properties = "/components/schemas/A/properties/properties"
+    assert property_pointer(named_properties) == named_properties
+    assert property_pointer("/paths/~1a/get/parameters/0/schema") is None

@@ -19,7 +19,7 @@ DEFAULT_RULES = ("operation-id-missing", "operation-id-tool-name-invalid", "enum
 # Where a new key goes: after the first of these siblings that exists, else first or last.
 _PLACEMENT: dict[str, tuple[tuple[str, ...], bool]] = {
     "operationId": (("tags",), True),
-    "description": (("summary", "operationId"), True),
+    "description": (("summary", "operationId", "title", "format", "type"), True),  # operations, then schemas
     "summary": (("operationId", "tags"), True),
     "enum": (("format", "type"), False),
     "format": (("type",), False),

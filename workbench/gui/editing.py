@@ -32,13 +32,17 @@ from workbench.edit.diff import unified_diff
 from workbench.edit.engine import EditOutcome
 from workbench.edit.fixes import placed_edit
 from workbench.spec import SourceDocument
-from workbench.spec.pointer import lookup
+from workbench.spec.pointer import join, lookup, split
 
 if TYPE_CHECKING:
     from workbench.lint import Finding
 
 FORM_FIELDS = ("summary", "operationId", "description")
 PARAMETER_FIELDS = ("parameterDescription", "parameterEnum")  # of the parameter chosen in the form
+PROPERTY_FIELDS = ("propertyDescription", "propertyEnum", "propertyUnit")  # of the schema property shown
+# Units the form offers for a number: each is written into the description in words the unit rule reads.
+PROPERTY_UNITS = ("seconds", "milliseconds", "minutes", "hours", "days", "bytes", "kilobytes", "megabytes",
+                  "cents (minor units of the currency)", "units of the currency", "percent", "meters", "kilograms")
 RECOVERY_ENV = "WORKBENCH_RECOVERY_DIR"
 
 
@@ -92,7 +96,7 @@ def form_edits(document: SourceDocument, operation_pointer: str,
     """The edits that turn the operation's current values into `values` (unchanged fields give none), and the
     changes that cannot be made (clearing a field would remove a key: the engine only sets values)."""
     edits, refused = [], []
-    for key in FORM_FIELDS:
+    for key in FORM_FIELDS if operation_pointer else ():  # "": only a schema property is shown
         if key not in values:
             continue
         new = values[key]
@@ -113,19 +117,65 @@ def form_edits(document: SourceDocument, operation_pointer: str,
                 edits.append(Edit(f"{parameter}/description", description, after=("in", "name")))
             else:
                 refused.append("parameter description: clearing a field is not supported")
-        enum = parse_enum(values.get("parameterEnum", ""))
+        enum = parse_enum(values.get("parameterEnum", ""), value_at(document, f"{parameter}/schema"))
         old = value_at(document, f"{parameter}/schema/enum")
         if enum != (old if isinstance(old, list) else []):
             if enum:
                 edits.append(placed_edit(f"{parameter}/schema/enum", enum))
             else:
                 refused.append("parameter enum: clearing a field is not supported")
+    prop = values.get("property")
+    if prop:
+        description = with_unit(values.get("propertyDescription", ""), values.get("propertyUnit", ""))
+        old = value_at(document, f"{prop}/description")
+        if (old if old is not None else "") != description:
+            if description.strip():
+                edits.append(placed_edit(f"{prop}/description", description))
+            else:
+                refused.append("property description: clearing a field is not supported")
+        enum = parse_enum(values.get("propertyEnum", ""), value_at(document, prop))
+        old = value_at(document, f"{prop}/enum")
+        if enum != (old if isinstance(old, list) else []):
+            if enum:
+                edits.append(placed_edit(f"{prop}/enum", enum))
+            else:
+                refused.append("property enum: clearing a field is not supported")
     return edits, refused
 
 
-def parse_enum(text: str) -> list[str]:
-    """The enum field: values separated by commas."""
-    return [item.strip() for item in text.split(",") if item.strip()]
+def with_unit(description: str, unit: str) -> str:
+    """`description` saying its unit: "Time to wait" + "seconds" → "Time to wait (in seconds)." (unchanged when
+    no unit is chosen or the description names it already)."""
+    unit = unit.strip()
+    if not unit or unit.split()[0].lower() in description.lower():
+        return description
+    text = description.strip().rstrip(".")
+    return f"{text} (in {unit})." if text else f"In {unit}."
+
+
+def parse_enum(text: str, schema: Any = None) -> list[Any]:
+    """The enum field: values separated by commas, typed as the schema's `type` says (numbers for an
+    integer or number schema, so the enum validates against its own type)."""
+    items = [item.strip() for item in text.split(",") if item.strip()]
+    kind = schema.get("type") if isinstance(schema, dict) else None
+    kinds = set(kind) if isinstance(kind, list) else {kind}
+    if kinds & {"integer", "number"}:
+        try:
+            return [int(item) if "integer" in kinds or item.lstrip("-").isdigit() else float(item) for item in items]
+        except ValueError:
+            return items  # not numbers after all: written as strings, and the re-check will say so
+    if "boolean" in kinds and all(item.lower() in ("true", "false") for item in items):
+        return [item.lower() == "true" for item in items]
+    return items
+
+
+def property_pointer(pointer: str) -> str | None:
+    """The schema property a pointer is at or inside (`…/properties/<name>`), or None."""
+    tokens = split(pointer)
+    for end in range(len(tokens) - 1, 0, -1):
+        if tokens[end - 1] == "properties":
+            return join("", *tokens[:end + 1])
+    return None
 
 
 def format_enum(values: Any) -> str:
@@ -190,7 +240,9 @@ def recovery_dir(settings: QSettings | None = None) -> Path:
 # -- the form ----------------------------------------------------------------------------------------------------
 
 class OperationForm(QWidget):
-    """Summary, operationId and description of one operation; `applyRequested` carries the values."""
+    """Summary, operationId and description of one operation, one of its parameters, and the schema property a
+    finding is about; `applyRequested` carries the values (the operation pointer is "" when only a property
+    is shown)."""
 
     applyRequested = Signal(str, dict)  # operation pointer, {field: text}
 
@@ -207,6 +259,20 @@ class OperationForm(QWidget):
         self.parameter_enum = QLineEdit()
         self.parameter_enum.setObjectName("formParameterEnum")
         self.parameter_enum.setPlaceholderText("values, separated by commas")
+        self.property_pointer: str | None = None  # the schema property shown (in `document`), if any
+        self.property_label = QLabel("—")
+        self.property_label.setObjectName("formProperty")
+        self.property_label.setWordWrap(True)
+        self.property_description = QLineEdit()
+        self.property_description.setObjectName("formPropertyDescription")
+        self.property_enum = QLineEdit()
+        self.property_enum.setObjectName("formPropertyEnum")
+        self.property_enum.setPlaceholderText("values, separated by commas")
+        self.property_unit = QComboBox()
+        self.property_unit.setObjectName("formPropertyUnit")
+        self.property_unit.setEditable(True)
+        self.property_unit.addItems(["", *PROPERTY_UNITS])
+        self.property_unit.setToolTip("The unit of a number: written into the description")
         self._original: dict[str, str] = {}
         self.heading = QLabel("Select an operation (outline) or a finding (problems).")
         self.heading.setWordWrap(True)
@@ -232,6 +298,10 @@ class OperationForm(QWidget):
         form.addRow("Parameter", self.parameter)
         form.addRow("  description", self.parameter_description)
         form.addRow("  enum", self.parameter_enum)
+        form.addRow("Property", self.property_label)
+        form.addRow("  description", self.property_description)
+        form.addRow("  enum", self.property_enum)
+        form.addRow("  unit", self.property_unit)
         buttons = QHBoxLayout()
         buttons.addStretch(1)
         buttons.addWidget(self.reset_button)
@@ -253,6 +323,23 @@ class OperationForm(QWidget):
         has_parameters = enabled and self.parameter.count() > 0
         for widget in (self.parameter, self.parameter_description, self.parameter_enum):
             widget.setEnabled(has_parameters)
+        for widget in (self.property_description, self.property_enum, self.property_unit):
+            widget.setEnabled(self.property_pointer is not None)
+        if self.property_pointer is not None:
+            self.apply_button.setEnabled(True)
+            self.reset_button.setEnabled(True)
+
+    def set_property(self, document: SourceDocument | None, pointer: str | None, note: str = "") -> None:
+        """Show the schema property at `pointer` of `document` (None: no property; `note` says why)."""
+        self.property_pointer = pointer if document is not None else None
+        value = value_at(document, pointer) if document is not None and pointer else None
+        self.property_label.setText(pointer if pointer else note or "—")
+        self.property_label.setToolTip(note)
+        description = value.get("description") if isinstance(value, dict) else None
+        self.property_description.setText(description if isinstance(description, str) else "")
+        self.property_enum.setText(format_enum(value.get("enum") if isinstance(value, dict) else None))
+        self.property_unit.setCurrentIndex(0)
+        self.set_enabled(self.pointer is not None)
 
     def set_parameters(self, document: SourceDocument | None, parameters: list[tuple[str, str]],
                        select: str | None = None) -> None:
@@ -289,6 +376,10 @@ class OperationForm(QWidget):
             self.parameter_enum.setText(suggestion[1])
             note = note or (f"Pre-filled the parameter's enum with the suggested fix ({suggestion[2]}); "
                             "Apply to make the edit.")
+        elif suggestion is not None and suggestion[0] in PROPERTY_FIELDS:
+            widget = self.property_enum if suggestion[0] == "propertyEnum" else self.property_description
+            widget.setText(suggestion[1])
+            note = note or f"Pre-filled the property with the suggested fix ({suggestion[2]}); Apply to make the edit."
         elif suggestion is not None:
             key, value, why = suggestion
             widget = self.fields()[key]
@@ -304,22 +395,32 @@ class OperationForm(QWidget):
             values.update(parameter=self.parameter.currentData(),
                           parameterDescription=self.parameter_description.text(),
                           parameterEnum=self.parameter_enum.text())
+        if self.property_pointer is not None:
+            values.update(property=self.property_pointer, propertyDescription=self.property_description.text(),
+                          propertyEnum=self.property_enum.text(), propertyUnit=self.property_unit.currentText())
         return values
 
     def reset(self) -> None:
         self.show_operation(self.pointer, self.heading.text(), dict(self._original))
         self._parameter_changed()
+        self.set_property(self.document if self.property_pointer else None, self.property_pointer)
 
     def request_apply(self) -> None:
-        if self.pointer is not None:
-            self.applyRequested.emit(self.pointer, self.values())
+        if self.pointer is not None or self.property_pointer is not None:
+            self.applyRequested.emit(self.pointer or "", self.values())
 
 
 def suggestion_for(finding: Finding, operation_pointer: str) -> tuple[str, str, str] | None:
-    """The finding's fix as (field, value, title) when it sets one of the form's fields of that operation."""
+    """The finding's fix as (field, value, title) when it sets one of the form's fields of that operation or of
+    the schema property the finding is about."""
     fix = finding.fix
     if fix is None:
         return None
+    prop = property_pointer(finding.pointer)
+    if prop is not None and fix.pointer == f"{prop}/enum" and isinstance(fix.value, list):
+        return "propertyEnum", format_enum(fix.value), fix.title
+    if prop is not None and fix.pointer == f"{prop}/description" and isinstance(fix.value, str):
+        return "propertyDescription", fix.value, fix.title
     if fix.pointer.startswith(f"{operation_pointer}/parameters/") and fix.pointer.endswith("/schema/enum") \
             and isinstance(fix.value, list):
         return "parameterEnum", format_enum(fix.value), fix.title

@@ -65,6 +65,7 @@ from workbench.gui.editing import (
     form_edits,
     inline_parameters,
     outcome_diff,
+    property_pointer,
     recovery_dir,
     suggestion_for,
     text_diff,
@@ -122,6 +123,7 @@ class MainWindow(QMainWindow):
         self._journaled: SourceDocument | None = None  # the edited document the recovery journal gives back
         self.diff_dialog: QDialog | None = None
         self._form_entry: OperationEntry | None = None
+        self._form_property: str | None = None  # the schema property shown in the form
         self.undo_stack = QUndoStack(self)
         self._relint_timer = QTimer(self)
         self._relint_timer.setSingleShot(True)
@@ -552,6 +554,8 @@ class MainWindow(QMainWindow):
             self.undo_stack.clear()
             self._watch(loaded.path)
             self._form_entry = None
+            self._form_property = None
+            self.form.set_property(None, None)
             self.form.set_parameters(None, [])
             self.form.show_operation(None, "Select an operation (outline) or a finding (problems).", {})
         shown = self._shown_document
@@ -766,7 +770,7 @@ class MainWindow(QMainWindow):
         """Show the finding's file, put the cursor at its line and column, and select and highlight its span."""
         finding = entry.finding
         operation = self.operation_of(finding)
-        if operation is not None:
+        if operation is not None or property_pointer(finding.pointer) is not None:
             self.fill_form(operation, finding)
         self._show_document(finding.document)
         self.source.show_span(entry.start, entry.location.end, finding.severity, focus=focus)
@@ -941,7 +945,7 @@ class MainWindow(QMainWindow):
             except OSError as exc:
                 self._journaled = None  # the next step starts the journal again
                 self.statusBar().showMessage(f"Cannot write the recovery journal: {exc.strerror or exc}", 8000)
-        if self.form.pointer is not None:
+        if self.form.pointer is not None or self.form.property_pointer is not None:
             self._refill_form()
         self._relint_timer.start()
 
@@ -975,10 +979,25 @@ class MainWindow(QMainWindow):
                 best = entry
         return best
 
-    def fill_form(self, entry: OperationEntry, finding=None) -> None:
+    def fill_form(self, entry: OperationEntry | None, finding=None, *, prop: str | None = None) -> None:
+        """Show an operation (or none) and the schema property a finding is about (or `prop`) in the form,
+        with the finding's suggested fix pre-filled."""
+        if finding is not None:
+            prop = property_pointer(finding.pointer)
+        root = self.loaded.spec.root if self.loaded is not None else None
+        in_root = finding is None or finding.document is root
+        self.form.set_property(self.edited if prop and in_root else None, prop if in_root else None,
+                               "" if in_root else "This property is in another file: open that file to edit it.")
+        self._form_property = prop if in_root else None
+        self._form_entry = entry
+        if entry is None:
+            self.form.set_parameters(None, [])
+            suggestion = suggestion_for(finding, "") if finding is not None and in_root else None
+            self.form.show_operation(None, "A shared schema (no operation)", {}, suggestion)
+            return
         op = entry.operation
         heading = f"{op.method.upper()} {op.path}"
-        if self.loaded is None or self.edited is None or op.origin.document is not self.loaded.spec.root:
+        if self.loaded is None or self.edited is None or op.origin.document is not root:
             self.form.set_parameters(None, [])
             self.form.show_operation(None, heading, {"summary": op.summary, "operationId": op.operation_id,
                                                      "description": op.description},
@@ -987,16 +1006,16 @@ class MainWindow(QMainWindow):
         pointer = op.origin.pointer
         current = {key: value_at(self.edited, f"{pointer}/{key}") for key in self.form.fields()}
         suggestion = suggestion_for(finding, pointer) if finding is not None else None
-        selected = self.form.parameter.currentData() if self._form_entry is entry else None
+        selected = self.form.parameter.currentData() if self.form.pointer == pointer else None
         if suggestion is not None and suggestion[0] == "parameterEnum":
             selected = finding.fix.pointer.rsplit("/schema/enum", 1)[0]
         self.form.set_parameters(self.edited, inline_parameters(self.edited, pointer), selected)
         self.form.show_operation(pointer, heading, current, suggestion)
-        self._form_entry = entry
 
     def _refill_form(self) -> None:
-        if self._form_entry is not None:
-            self.fill_form(self._form_entry)
+        """After an edit: the same operation and property, with their values as they are now."""
+        if self._form_entry is not None or self._form_property is not None:
+            self.fill_form(self._form_entry, prop=self._form_property)
 
     def apply_form(self, pointer: str, values: dict) -> bool:
         """The form's Apply: its changed fields become edits applied to the edited document (one undo step)."""
