@@ -552,3 +552,23 @@ def test_form_values_for_a_property():
     named_properties = "/components/schemas/A/properties/properties"
     assert property_pointer(named_properties) == named_properties
     assert property_pointer("/paths/~1a/get/parameters/0/schema") is None
+
+
+def test_save_as_writes_the_edits_to_another_file_and_goes_on_with_it(window, open_spec, shop, qtbot, tmp_path):
+    original = shop.read_text(encoding="utf-8")
+    open_spec(shop)
+    window.reveal_problem(problem(window, "operation-description-missing"))
+    apply_description(window, NEW_DESCRIPTION)
+    edited = window.edited.text
+    copy = tmp_path / "copy" / "shop-copy.yaml"
+    copy.parent.mkdir()
+    window.ask_save_path = lambda: str(copy)
+    with qtbot.waitSignal(window.documentLoaded, timeout=30_000):
+        window.save_as_action.trigger()
+    assert copy.read_text(encoding="utf-8") == edited
+    assert shop.read_text(encoding="utf-8") == original  # the old file keeps its text
+    assert window.loaded.path == copy and not window.isWindowModified()
+    assert window.windowTitle().startswith("shop-copy.yaml[*]")
+    assert window.recent_files()[0] == str(copy)
+    window.ask_save_path = lambda: ""
+    assert not window.save_as()  # cancelled: nothing written

@@ -322,6 +322,9 @@ class MainWindow(QMainWindow):
         self.save_action = self._action("&Save", self.save, QKeySequence.StandardKey.Save)
         self.save_action.setEnabled(False)
         menu.addAction(self.save_action)
+        self.save_as_action = self._action("Save &As…", self.save_as, QKeySequence.StandardKey.SaveAs)
+        self.save_as_action.setEnabled(False)
+        menu.addAction(self.save_as_action)
         self.revert_action = self._action("Re&vert to Saved", self.revert)
         self.revert_action.setEnabled(False)
         menu.addAction(self.revert_action)
@@ -916,6 +919,7 @@ class MainWindow(QMainWindow):
         modified = self.is_modified
         self.setWindowModified(modified)
         self.save_action.setEnabled(self.loaded is not None)
+        self.save_as_action.setEnabled(self.loaded is not None)
         self.revert_action.setEnabled(modified)
         self.diff_action.setEnabled(modified)
 
@@ -1050,6 +1054,35 @@ class MainWindow(QMainWindow):
         self._update_modified()
         self.statusBar().showMessage(f"Saved {path.name}.", 5000)
         return True
+
+    def save_as(self, path: str | os.PathLike | None = None) -> bool:
+        """Write the edited text to another file (atomically) and go on with that file. Relative `$ref`s now
+        resolve from its folder, so it is opened afresh (the undo history stays with the old file)."""
+        if self.loaded is None or self.edited is None:
+            return False
+        if path is None:
+            path = self.ask_save_path()
+            if not path:
+                return False
+        target = Path(os.path.abspath(os.path.expanduser(os.fspath(path))))
+        if target == self.loaded.path:
+            return self.save()
+        try:
+            write_atomically(target, self.edited.text, bom=self.edited.bom, backup=True)
+        except OSError as exc:
+            self.show_error(f"Cannot save {target.name}", f"{target}: {exc.strerror or exc}")
+            return False
+        self._forget_journal()  # the edits are safe in the new file; the old file keeps its text
+        self.undo_stack.setClean()
+        self._start_load(target, "open")
+        self.statusBar().showMessage(f"Saved as {target.name}.", 5000)
+        return True
+
+    def ask_save_path(self) -> str:
+        """The file to save to, or "" (tests replace this)."""
+        start = os.fspath(self.loaded.path) if self.loaded is not None else str(Path.home())
+        chosen, _ = QFileDialog.getSaveFileName(self, "Save As", start, SPEC_FILTER)
+        return chosen
 
     def revert(self) -> None:
         if self.loaded is not None and self.confirm_discard(prompt=False):
