@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test test-corpus bench lint clean
+.PHONY: run test test-corpus bench package lint clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,5 +29,10 @@ test-corpus: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/load.py
 
+# A one-folder build of the application in dist/workbench/ (PyInstaller, from packaging/workbench.spec).
+package: $(STAMP)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check 'pyinstaller>=6.10'
+	$(BIN)/pyinstaller --noconfirm --clean --distpath dist --workpath build/pyinstaller packaging/workbench.spec
+
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache

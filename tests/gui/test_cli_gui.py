@@ -76,3 +76,14 @@ def test_headless_reason():
 
 def test_the_installed_qt_binding_is_usable():
     assert qt_unavailable_reason() is None
+
+
+def test_the_application_carries_the_desktop_id_and_the_icon(qapp):
+    from workbench.gui import APP_ID
+    from workbench.gui.app import configure_application, icon_path
+
+    configure_application(qapp)
+    assert qapp.desktopFileName() == APP_ID
+    assert icon_path().name == f"{APP_ID}.svg" and icon_path().is_file()
+    assert not qapp.windowIcon().isNull()
+    assert qapp.windowIcon().pixmap(64, 64).width() == 64

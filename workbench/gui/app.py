@@ -7,9 +7,11 @@ import signal
 import sys
 import tempfile
 from collections.abc import Sequence
+from importlib.resources import as_file, files
 from pathlib import Path
 
 from PySide6.QtCore import QEventLoop, QSettings, QTimer, qInstallMessageHandler
+from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 from workbench import __version__
@@ -31,6 +33,13 @@ def configure_application(app: QApplication) -> None:
     app.setApplicationDisplayName(APP_TITLE)  # so no platform appends a second name to the window title
     app.setApplicationVersion(__version__)
     app.setDesktopFileName(APP_ID)
+    app.setWindowIcon(QIcon(os.fspath(icon_path())))
+
+
+def icon_path() -> Path:
+    """The application icon (SVG), named by the app id as desktop icon themes expect."""
+    with as_file(files("workbench.resources") / "icons" / f"{APP_ID}.svg") as path:
+        return Path(path)
 
 
 def create_application(argv: Sequence[str] | None = None) -> QApplication:

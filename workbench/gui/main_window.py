@@ -267,7 +267,7 @@ class MainWindow(QMainWindow):
     def _build_form(self) -> None:
         self.form = OperationForm()
         self.form.applyRequested.connect(self.apply_form)
-        self.form_dock = QDockWidget("Edit Operation", self)
+        self.form_dock = QDockWidget("Edit", self)
         self.form_dock.setObjectName("formDock")
         self.form_dock.setWidget(self.form)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.form_dock)
