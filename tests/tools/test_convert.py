@@ -213,3 +213,50 @@ def test_every_corpus_file_converts_for_every_vendor(name):
             failures = [r for r in toolset.rejected if r["reason"].startswith("conversion failed")]
             assert failures == [], (vendor, strict, failures[:3])
             assert all(r["reason"] for r in toolset.rejected)
+
+
+NESTED_PARAMETERS = """
+openapi: 3.1.0
+info: {title: t, version: '1'}
+paths:
+  /search:
+    get:
+      operationId: search
+      parameters:
+        - {name: filters, in: query, schema: {type: array, items: {$ref: '#/components/schemas/Filter'}}}
+        - {name: where, in: query, schema: {type: object, properties: {range: {type: array, items: {type: integer}}}}}
+        - {name: deep, in: query, style: deepObject, schema: {type: object, properties: {a: {type: object}}}}
+        - {name: asJson, in: query, content: {application/json: {schema: {type: array, items: {type: object}}}}}
+        - {name: tags, in: query, schema: {type: array, items: {type: string}}}
+        - {name: X-Pairs, in: header, schema: {type: array, items: {type: array, items: {type: string}}}}
+      responses: {'200': {description: ok}}
+components:
+  schemas:
+    Filter: {type: object, properties: {field: {type: string}, value: {type: string}}}
+"""
+
+
+def test_a_parameter_no_style_can_write_is_named_in_the_warnings(write):
+    from workbench.http.serialize import SerializationError, serialize_header, serialize_query
+
+    toolset = convert(load_spec(write("nested.yaml", NESTED_PARAMETERS)))
+    warned = {w["message"].split(" is ", 1)[0]: w["message"] for w in toolset.warnings if "has no form" in w["message"]}
+    assert set(warned) == {"query parameter 'filters'", "query parameter 'where'", "header parameter 'X-Pairs'"}
+    assert "an array of objects" in warned["query parameter 'filters'"]
+    assert "an object whose 'range' is nested" in warned["query parameter 'where'"]
+    assert "an array of arrays" in warned["header parameter 'X-Pairs'"]
+    # The executor's serialiser indeed has no form for what was warned about, and has one for the rest.
+    for call in (lambda: serialize_query("filters", [{"field": "a", "value": "b"}]),
+                 lambda: serialize_query("where", {"range": [1, 2]}),
+                 lambda: serialize_header([["a", "b"]])):
+        with pytest.raises(SerializationError):
+            call()
+    assert serialize_query("deep", {"a": {"b": "c"}}, style="deepObject")
+    assert serialize_query("tags", ["x", "y"])
+
+
+def test_the_box_search_filters_are_warned_about():
+    spec = load_spec(corpus_dir() / "box-openapi.json")
+    toolset = convert(spec, ConvertOptions(scope=Scope(operations=("get_search",))))
+    assert [w["message"].split(":", 1)[0] for w in toolset.warnings if "has no form" in w["message"]] \
+        == ["query parameter 'mdfilters' is an array of objects"]

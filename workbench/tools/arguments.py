@@ -64,6 +64,11 @@ def build_arguments(spec: Spec, op: Operation, *, nested: bool = False, flatten_
         if arg != param.name and not nested:
             warnings.append(f"{param.location} parameter {param.name!r} is the argument {arg!r}")
         add(arg, schema, Binding(arg, param.location, param.name, required=param.required), param.location)
+        nested_shape = _nested_shape(spec, param)
+        if nested_shape:
+            warnings.append(f"{param.location} parameter {param.name!r} is {nested_shape}: the {param.style!r} style "
+                            "has no form for it, so a call that passes it fails before it is sent (the spec would "
+                            "need `content: application/json` on the parameter)")
 
     media_type = None
     body = op.request_body
@@ -142,6 +147,35 @@ def _parameter_schema(param) -> Schema:
     if param.deprecated:
         schema["deprecated"] = True
     return schema
+
+
+def _nested_shape(spec: Spec, param) -> str | None:
+    """What a styled (not `content`) parameter holds that no style can write, e.g. "an array of objects"."""
+    if param.content or param.schema is None:
+        return None  # `content` parameters are JSON-encoded whole
+    schema = _resolved(spec, param.schema)
+    if not isinstance(schema, dict):
+        return None
+    if _is_container(schema, "array"):
+        items = _resolved(spec, schema.get("items"))
+        for kind in ("object", "array"):
+            if isinstance(items, dict) and _is_container(items, kind):
+                return f"an array of {kind}s"
+    elif _is_container(schema, "object") and param.style != "deepObject":  # deepObject nests brackets
+        properties = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+        for name, sub in properties.items():
+            sub = _resolved(spec, sub)
+            if isinstance(sub, dict) and (_is_container(sub, "object") or _is_container(sub, "array")):
+                return f"an object whose {name!r} is nested"
+    return None
+
+
+def _is_container(schema: dict, kind: str) -> bool:
+    declared = schema.get("type")
+    types = set(declared) if isinstance(declared, list) else {declared}
+    if kind in types:
+        return True
+    return declared is None and ("properties" in schema if kind == "object" else "items" in schema)
 
 
 def _resolved(spec: Spec, schema: Any) -> Any:
