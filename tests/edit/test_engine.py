@@ -351,3 +351,12 @@ def test_one_pointer_edited_twice_in_a_batch_is_refused_once():
     assert outcome.refused == [(Edit("/a/description", "y"), "the same pointer is edited twice in one batch")]
     assert apply_splices("a:\n  b: 1\n", outcome.splices) == outcome.document.text
 
+
+
+def test_a_long_chain_of_edits_flattens_without_recursion(no_full_read):
+    text = "a:\n  b: 0\n"
+    document = doc(text)
+    for n in range(3000):  # deeper than the interpreter's recursion limit
+        document = apply_edits(document, [Edit("/a/b", n % 7)]).document
+    assert document.index["/a/b"] == parse_text(document.text, document.path, document.name).index["/a/b"]
+    assert dict(document.index) == parse_text(document.text, document.path, document.name).index

@@ -270,9 +270,16 @@ class ShiftedIndex(Mapping[str, SpanEntry]):
 
     def _flatten(self) -> dict[str, SpanEntry]:
         if self._flat is None:
-            base = self._base
-            flat = {p: _shift(e, self._after, self._delta) for p, e in base.items() if not p.startswith(self._prefix)}
-            flat.update(self._region)
+            chain: list[ShiftedIndex] = []  # from this edit back to the first one not yet flat (a loop, no recursion)
+            layer: Mapping[str, SpanEntry] = self
+            while isinstance(layer, ShiftedIndex) and layer._flat is None:
+                chain.append(layer)
+                layer = layer._base
+            flat = layer._flat if isinstance(layer, ShiftedIndex) else layer
+            for edit in reversed(chain):
+                flat = {p: _shift(e, edit._after, edit._delta) for p, e in flat.items()
+                        if not p.startswith(edit._prefix)}
+                flat.update(edit._region)
             self._flat = flat
         return self._flat
 
