@@ -342,9 +342,12 @@ def test_splices_go_in_while_a_big_text_is_still_going_in(qtbot, where):
     splices = [Splice(at + 4, at + 4 + len(str(line)), "EDITED\nnew: line"), Splice(at, at, "# before\n")]
     assert view.apply_splices(text, splices)
     assert view.is_complete == (where == "the last line")  # only as far as the edit was put in at once
+    edited = apply_splices(text, splices)
+    second = [Splice(edited.index("key3:"), edited.index("key3:") + 4, "KEY3")]  # another edit, still loading
+    assert view.apply_splices(edited, second)
     with qtbot.waitSignal(view.sourceComplete, timeout=20_000) if not view.is_complete else nullcontext():
         pass
-    assert view.toPlainText() == apply_splices(text, splices)
+    assert view.toPlainText() == apply_splices(edited, second)
 
 
 def test_a_parameter_enum_from_the_suggested_fix(window, open_spec, shop):

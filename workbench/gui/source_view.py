@@ -24,6 +24,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QWidget
 
 from workbench.edit import Splice
+from workbench.edit.engine import apply_splices
 from workbench.gui.highlighter import SpecHighlighter
 from workbench.gui.theme import SEVERITY_COLORS, code_colors
 from workbench.lint import Severity
@@ -110,7 +111,8 @@ class SourceView(QPlainTextEdit):
         shown = display_text(text)
         if len(shown) > INCREMENTAL_FROM:
             # Setting (and colouring) megabytes at once freezes the window for a second or more: show the start
-            # now and append the rest a chunk per event-loop turn. Anything that needs positions finishes first.
+            # now and append the rest a chunk per event-loop turn. Anything that needs a position puts the text
+            # in as far as that position first.
             cut = shown.rfind("\n", 0, FIRST_CHUNK_CHARS) + 1 or FIRST_CHUNK_CHARS
             shown, self._pending, self._pending_at = shown[:cut], shown, cut
         # The highlighter colours the new text while it goes in, asking for a repaint per line: keep our own
@@ -227,6 +229,12 @@ class SourceView(QPlainTextEdit):
             cursor.endEditBlock()
         finally:
             self.blockSignals(False)
+        if self._pending is not None:
+            # The rest still to come is unchanged text after the edits; keep it as the edited text's, so a
+            # second edit before the text is complete is applied in place too.
+            new = display_text(apply_splices(old, list(splices)))
+            self._pending_at += len(new) - len(self._pending)
+            self._pending = new
         self._update_gutter_width()
         self._update_extra_selections()
         return True
