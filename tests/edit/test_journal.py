@@ -15,6 +15,16 @@ def _older(path, seconds: float = 60) -> None:
     os.utime(path, (past, past))
 
 
+def _journal_of_a_saved_file(tmp_path, text: str = "a: 1\n") -> tuple[RecoveryJournal, object]:
+    """A file saved a minute ago, and its journal started from its text (so the journal is the newer)."""
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(text, encoding="utf-8")
+    _older(spec)
+    journal = RecoveryJournal(tmp_path, spec)
+    journal.start(text, bom=False)
+    return journal, spec
+
+
 def test_steps_are_replayed_on_the_starting_text(tmp_path):
     spec = tmp_path / "spec.yaml"
     text = "a: 1\nb: two\nc: [3]\n"
@@ -32,11 +42,7 @@ def test_steps_are_replayed_on_the_starting_text(tmp_path):
 
 
 def test_a_torn_last_step_is_left_out(tmp_path):
-    spec = tmp_path / "spec.yaml"
-    spec.write_text("a: 1\n", encoding="utf-8")
-    _older(spec)
-    journal = RecoveryJournal(tmp_path, spec)
-    journal.start("a: 1\n", bom=False)
+    journal, spec = _journal_of_a_saved_file(tmp_path)
     document = parse_text("a: 1\n", spec, "spec.yaml")
     outcome = apply_edits(document, [Edit("/a", 2)])
     journal.append(outcome.splices)
@@ -61,11 +67,7 @@ def test_a_journal_older_than_the_file_or_of_another_file_is_not_read(tmp_path):
 
 
 def test_a_step_out_of_bounds_ends_the_replay(tmp_path):
-    spec = tmp_path / "spec.yaml"
-    spec.write_text("a: 1\n", encoding="utf-8")
-    _older(spec)
-    journal = RecoveryJournal(tmp_path, spec)
-    journal.start("a: 1\n", bom=False)
+    journal, _spec = _journal_of_a_saved_file(tmp_path)
     with journal.path.open("a", encoding="utf-8") as handle:
         handle.write('{"splices": [[3, 4, "5"]]}\n{"splices": [[0, 99, "x"]]}\n')
     assert journal.read().text == "a: 5\n"
