@@ -575,3 +575,18 @@ def test_save_as_writes_the_edits_to_another_file_and_goes_on_with_it(window, op
     assert window.recent_files()[0] == str(copy)
     window.ask_save_path = lambda: ""
     assert not window.save_as()  # cancelled: nothing written
+
+
+def test_form_values_become_edits_and_clearing_is_refused():
+    from workbench.gui.editing import form_edits
+    from workbench.spec.source import parse_text
+
+    document = parse_text("paths:\n  /a:\n    get:\n      summary: Old\n      parameters:\n"
+                          "        - {name: n, in: query, schema: {type: integer}}\n", Path("s.yaml"), "s.yaml")
+    op, parameter = "/paths/~1a/get", "/paths/~1a/get/parameters/0"
+    edits, refused = form_edits(document, op, {"summary": "", "description": "New.", "parameter": parameter,
+                                               "parameterDescription": "", "parameterEnum": "1, 2"})
+    assert [(e.pointer, e.value) for e in edits] == [(f"{op}/description", "New."),
+                                                     (f"{parameter}/schema/enum", [1, 2])]
+    assert refused == ["summary: clearing a field is not supported (the key would have to be removed)"]
+    assert form_edits(document, op, {"summary": "Old"}) == ([], [])  # unchanged: nothing to do

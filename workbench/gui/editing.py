@@ -95,51 +95,39 @@ def form_edits(document: SourceDocument, operation_pointer: str,
                values: dict[str, str]) -> tuple[list[Edit], list[str]]:
     """The edits that turn the operation's current values into `values` (unchanged fields give none), and the
     changes that cannot be made (clearing a field would remove a key: the engine only sets values)."""
-    edits, refused = [], []
-    for key in FORM_FIELDS if operation_pointer else ():  # "": only a schema property is shown
-        if key not in values:
-            continue
-        new = values[key]
-        pointer = f"{operation_pointer}/{key}"
+    edits: list[Edit] = []
+    refused: list[str] = []
+
+    def set_field(pointer: str, new: Any, label: str, after: tuple[str, ...] | None = None) -> None:
         old = value_at(document, pointer)
-        if (old if old is not None else "") == new:
-            continue
-        if not new.strip():
-            refused.append(f"{key}: clearing a field is not supported (the key would have to be removed)")
-            continue
-        edits.append(placed_edit(pointer, new))
+        if isinstance(new, list):
+            old = old if isinstance(old, list) else []
+        elif old is None:
+            old = ""
+        if old == new:
+            return
+        if not (new.strip() if isinstance(new, str) else new):
+            refused.append(f"{label}: clearing a field is not supported (the key would have to be removed)")
+        else:
+            edits.append(Edit(pointer, new, after=after) if after else placed_edit(pointer, new))
+
+    for key in FORM_FIELDS if operation_pointer else ():  # "": only a schema property is shown
+        if key in values:
+            set_field(f"{operation_pointer}/{key}", values[key], key)
     parameter = values.get("parameter")
     if parameter:
-        description = values.get("parameterDescription", "")
-        old = value_at(document, f"{parameter}/description")
-        if (old if old is not None else "") != description:
-            if description.strip():
-                edits.append(Edit(f"{parameter}/description", description, after=("in", "name")))
-            else:
-                refused.append("parameter description: clearing a field is not supported")
-        enum = parse_enum(values.get("parameterEnum", ""), value_at(document, f"{parameter}/schema"))
-        old = value_at(document, f"{parameter}/schema/enum")
-        if enum != (old if isinstance(old, list) else []):
-            if enum:
-                edits.append(placed_edit(f"{parameter}/schema/enum", enum))
-            else:
-                refused.append("parameter enum: clearing a field is not supported")
+        set_field(f"{parameter}/description", values.get("parameterDescription", ""), "parameter description",
+                  after=("in", "name"))
+        set_field(f"{parameter}/schema/enum",
+                  parse_enum(values.get("parameterEnum", ""), value_at(document, f"{parameter}/schema")),
+                  "parameter enum")
     prop = values.get("property")
     if prop:
-        description = with_unit(values.get("propertyDescription", ""), values.get("propertyUnit", ""))
-        old = value_at(document, f"{prop}/description")
-        if (old if old is not None else "") != description:
-            if description.strip():
-                edits.append(placed_edit(f"{prop}/description", description))
-            else:
-                refused.append("property description: clearing a field is not supported")
-        enum = parse_enum(values.get("propertyEnum", ""), value_at(document, prop))
-        old = value_at(document, f"{prop}/enum")
-        if enum != (old if isinstance(old, list) else []):
-            if enum:
-                edits.append(placed_edit(f"{prop}/enum", enum))
-            else:
-                refused.append("property enum: clearing a field is not supported")
+        set_field(f"{prop}/description",
+                  with_unit(values.get("propertyDescription", ""), values.get("propertyUnit", "")),
+                  "property description")
+        set_field(f"{prop}/enum", parse_enum(values.get("propertyEnum", ""), value_at(document, prop)),
+                  "property enum")
     return edits, refused
 
 
