@@ -590,3 +590,23 @@ def test_form_values_become_edits_and_clearing_is_refused():
                                                      (f"{parameter}/schema/enum", [1, 2])]
     assert refused == ["summary: clearing a field is not supported (the key would have to be removed)"]
     assert form_edits(document, op, {"summary": "Old"}) == ([], [])  # unchanged: nothing to do
+
+
+def test_a_big_corpus_yaml_file_is_fixed_through_the_form_with_a_one_line_diff(window, open_spec, tmp_path):
+    """The 3 MB OpenAI description: jump from a finding to its line, describe the operation in the form, save;
+    the file changes by exactly the one line inserted after the summary."""
+    target = tmp_path / "openai-openapi.yaml"
+    shutil.copyfile(corpus_dir() / "openai-openapi.yaml", target)
+    original = target.read_text(encoding="utf-8")
+    open_spec(target, timeout=60_000)
+    entry = problem(window, "operation-description-thin", "/paths/~1assistants/get")
+    window.reveal_problem(entry, focus=True)
+    assert window.source.cursor_line_column() == (entry.start.line, entry.start.column)
+    assert original.splitlines()[entry.start.line - 1].strip() == "summary: Returns a list of assistants."
+    text = "Lists the assistants of the organisation, newest first; use it to find an assistant's id."
+    assert apply_description(window, text)
+    assert window.save()
+    removed, added = changed_lines(original, target.read_text(encoding="utf-8"))
+    assert removed == [] and added == [f"      description: {text}\n"]
+    saved = target.read_text(encoding="utf-8").splitlines()
+    assert saved[entry.start.line] == f"      description: {text}"  # right after the summary
