@@ -77,3 +77,12 @@ def test_removing_a_journal_that_is_not_there_is_fine(tmp_path):
     journal = RecoveryJournal(tmp_path / "none", tmp_path / "spec.yaml")
     journal.remove()
     assert journal.read() is None
+
+
+def test_the_starting_text_comes_back_character_for_character(tmp_path):
+    text = "a: 1\r\nb: \"caf\u00e9 \U0001f600\"\r\nc: \"line\\u2028break\"\r\n"  # CRLF, accents, an astral emoji
+    journal, _spec = _journal_of_a_saved_file(tmp_path, text)
+    assert journal.read().text == text
+    with journal.path.open("r+", encoding="utf-8", newline="") as handle:
+        handle.truncate(len(handle.readline()) + 5)  # killed while the starting text was being written
+    assert journal.read() is None

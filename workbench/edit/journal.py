@@ -1,9 +1,10 @@
 """The recovery journal: unsaved edits of one file, on disk, so that a killed process loses none of them.
 
-A journal is a file of JSON lines: the first holds the text the edits start from (and the file it belongs
-to); each later line holds one step's splices, planned against the text the lines before it give. A step
-costs one short append instead of rewriting megabytes per keystroke-sized edit. A kill in the middle of an
-append leaves a torn last line: reading stops before it, so the steps up to the one before are recovered.
+A journal starts with a JSON line naming the file it belongs to and the length of the text the edits start
+from, then that text as it is (no escaping: 4 MB are written in milliseconds), then one JSON line per step
+holding its splices, planned against the text the lines before it give. A step costs one short append instead
+of rewriting megabytes per keystroke-sized edit. A kill in the middle of an append leaves a torn last line:
+reading stops before it, so the steps up to the one before are recovered.
 """
 
 from __future__ import annotations
@@ -36,9 +37,12 @@ class RecoveryJournal:
     def start(self, text: str, bom: bool) -> None:
         """Begin again from `text` (atomically: a kill leaves the old journal or the new one, never half)."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        head = {"path": os.fspath(self.source), "bom": bom, "written": time.time(), "text": text}
+        head = {"path": os.fspath(self.source), "bom": bom, "written": time.time(), "characters": len(text)}
         temporary = self.path.with_suffix(".tmp")
-        temporary.write_text(json.dumps(head) + "\n", encoding="utf-8")
+        with temporary.open("w", encoding="utf-8", newline="") as journal:  # newline="": the text as it is
+            journal.write(json.dumps(head) + "\n")
+            journal.write(text)
+            journal.write("\n")
         os.replace(temporary, self.path)
 
     def append(self, splices: list[Splice]) -> None:
@@ -52,12 +56,14 @@ class RecoveryJournal:
         try:
             if self.path.stat().st_mtime < self.source.stat().st_mtime:
                 return None  # the file was saved (or changed) after the last edit was journaled
-            with self.path.open(encoding="utf-8") as journal:
+            with self.path.open(encoding="utf-8", newline="") as journal:
                 head = json.loads(journal.readline())
                 if not isinstance(head, dict) or head.get("path") != os.fspath(self.source) \
-                        or not isinstance(head.get("text"), str):
+                        or not isinstance(head.get("characters"), int):
                     return None
-                text, steps = head["text"], 0
+                text, steps = journal.read(head["characters"]), 0
+                if len(text) != head["characters"] or journal.read(1) != "\n":
+                    return None  # cut short: the starting text itself is incomplete
                 for line in journal:
                     splices = _splices(line, len(text))
                     if splices is None:

@@ -437,7 +437,8 @@ class MainWindow(QMainWindow):
         if kind != "relint":
             self._relint_timer.stop()
         self._generation += 1
-        task = LoadTask(path, self._generation, text, self.edited.bom if text is not None and self.edited else False)
+        task = LoadTask(path, self._generation, text, self.edited.bom if text is not None and self.edited else False,
+                        thaw=kind != "relint")
         task.kind = kind
         task.signals.progress.connect(self._load_progress)
         task.signals.loaded.connect(self._load_succeeded)
