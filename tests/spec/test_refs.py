@@ -243,3 +243,26 @@ components:
     assert spec.resolve_schema(item["$ref"]) == {"type": "integer"}
     assert spec.resolve_schema("#/components/schemas/Name") == {"type": "integer"}
     assert root.read_text() != edited  # nothing was written
+
+
+def test_edited_documents_of_other_files_are_used_instead_of_their_files(write):
+    from workbench.edit import Edit, apply_edits
+
+    part = write("parts/item.yaml", "Item: {type: object, properties: {name: {type: string}}}\n")
+    root = write("api.yaml", HEAD + """
+paths: {}
+components:
+  schemas:
+    Item: {$ref: 'parts/item.yaml#/Item'}
+""")
+    on_disk = load_spec(root)
+    document = on_disk.documents["parts/item.yaml"]
+    edited = apply_edits(document, [Edit("/Item/properties/name/description", "The item's name.")]).document
+    spec = load_spec(root, documents=[edited])
+    assert spec.documents["parts/item.yaml"] is edited  # the very document, not the file read again
+    target = spec.resolve_schema(spec.components.schemas["Item"]["$ref"])
+    assert target["properties"]["name"]["description"] == "The item's name."
+    assert "description" not in part.read_text()  # nothing was written
+    other = write("parts/other.yaml", "Other: {type: string}\n")
+    unused = load_spec(other, documents=[edited])  # a document no ref reaches is not part of the spec
+    assert set(unused.documents) == {str(other)}

@@ -4,22 +4,24 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from collections.abc import Iterable
 from pathlib import Path
 
 from workbench.spec.errors import SpecError
 from workbench.spec.model import Spec
 from workbench.spec.normalize import Normalizer, detect_version
 from workbench.spec.refs import RefPolicy, Resolver
-from workbench.spec.source import parse_document, parse_text
+from workbench.spec.source import SourceDocument, parse_document, parse_text
 
 
 def load_spec(path: str | os.PathLike[str], policy: RefPolicy | None = None, *, text: str | None = None,
-              bom: bool = False) -> Spec:
+              bom: bool = False, documents: Iterable[SourceDocument] = ()) -> Spec:
     """Load the document at `path`. Raises SpecError when it cannot be used at all; everything else that
     is wrong (broken refs, duplicate keys) is in `spec.problems`.
 
     With `text`, that text is the root document (an editor's unsaved edits) in place of the file's: it keeps
-    the file's path, so relative `$ref`s resolve — and refs back into the root see the edited text."""
+    the file's path, so relative `$ref`s resolve — and refs back into the root see the edited text. Likewise
+    `documents` (edited documents of other files of the spec) are used in place of reading their files."""
     path = Path(path)
     if text is None:
         root = parse_document(path, os.fspath(path))
@@ -28,7 +30,7 @@ def load_spec(path: str | os.PathLike[str], policy: RefPolicy | None = None, *, 
             raise SpecError("the file is empty", os.fspath(path), code="file-empty")
         root = parse_text(text, path, os.fspath(path), bom=bom)
     version, declared = detect_version(root)
-    resolver = Resolver(root, policy or RefPolicy())
+    resolver = Resolver(root, policy or RefPolicy(), documents)
     resolver.check_all(root)
     normalizer = Normalizer(root, resolver, version)
     spec = normalizer.spec(declared)

@@ -10,6 +10,7 @@ are not chains: their `$ref`s stay refs in the model, so cycles are kept as cycl
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -47,11 +48,15 @@ class RefError(Exception):
 
 
 class Resolver:
-    def __init__(self, root: SourceDocument, policy: RefPolicy | None = None) -> None:
+    def __init__(self, root: SourceDocument, policy: RefPolicy | None = None,
+                 edited: Iterable[SourceDocument] = ()) -> None:
         self.root = root
         self.policy = policy or RefPolicy()
         self.root_dir = root.path.resolve().parent
         self.documents: dict[str, SourceDocument] = {self._key_for_path(root.path): root}
+        # Documents to use instead of reading their files (an editor's unsaved edits), by resolved path; each
+        # joins `documents` only when a `$ref` reaches it.
+        self._edited = {self._key_for_path(document.path): document for document in edited}
         self.problems: list[Problem] = []
         self._reported: set[tuple[str, str]] = set()
         self._followed: dict[tuple[str, str], Target | RefError] = {}
@@ -154,8 +159,10 @@ class Resolver:
             raise RefError("ref-outside", f"$ref to {address!r} leaves the spec's folder "
                            f"({self.root_dir}) and was not read; allow out-of-tree refs explicitly to follow it")
         key = self._key_for_path(path)
-        document = self.documents.get(key)
-        if document is None:
+        document = self.documents.get(key) or self._edited.get(key)
+        if document is not None:
+            self.documents[key] = document
+        else:
             name = os.path.relpath(path, self.root_dir) if path.is_relative_to(self.root_dir) else str(path)
             try:
                 document = parse_document(path, name)
