@@ -263,6 +263,6 @@ components:
     target = spec.resolve_schema(spec.components.schemas["Item"]["$ref"])
     assert target["properties"]["name"]["description"] == "The item's name."
     assert "description" not in part.read_text()  # nothing was written
-    other = write("parts/other.yaml", "Other: {type: string}\n")
+    other = write("other.yaml", HEAD + "paths: {}\n")
     unused = load_spec(other, documents=[edited])  # a document no ref reaches is not part of the spec
     assert set(unused.documents) == {str(other)}
