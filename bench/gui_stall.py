@@ -75,9 +75,10 @@ def main() -> int:
             app.processEvents()
         if window.loaded is not None and window.loaded.operations:
             # An edit through the form: the window re-checks the edited text in the background (debounced).
-            operation = window.loaded.operations[0].operation
-            edit_gaps = run_measured(app, window, lambda: window.apply_form(
-                operation.origin.pointer, {"summary": "Edited summary, to measure the re-check"}))
+            entry = window.loaded.operations[0]
+            window.fill_form(entry)
+            window.form.summary.setText("Edited summary, to measure the re-check")
+            edit_gaps = run_measured(app, window, window.form.apply_button.click)
         window.ask_save_changes = lambda: "discard"  # the edit was only for measuring
         window.close()
 
@@ -123,6 +124,7 @@ def run_measured(app, window, action) -> list[tuple[float, float]]:
 
     window.documentLoaded.connect(loaded)
     window.loadFailed.connect(failed)
+    QTimer.singleShot(120_000, loop.quit)  # never wait for ever: a missing signal shows as a short report
     timer.start()
     action()
     loop.exec()

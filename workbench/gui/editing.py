@@ -70,12 +70,16 @@ class Preview:
     """What applying some edits would do, built without showing anything (the dialog only displays it)."""
 
     title: str
-    outcome: EditOutcome
+    outcomes: list[EditOutcome]  # one per file of the spec the edits touch
     diff: str
 
     @property
+    def applied(self) -> bool:
+        return any(outcome.applied for outcome in self.outcomes)
+
+    @property
     def refused(self) -> list[str]:
-        return [f"{edit.pointer}: {reason}" for edit, reason in self.outcome.refused]
+        return [f"{edit.pointer}: {reason}" for outcome in self.outcomes for edit, reason in outcome.refused]
 
     def text(self) -> str:
         refused = "".join(f"# refused {line}\n" for line in self.refused)

@@ -117,13 +117,15 @@ class MainWindow(QMainWindow):
         self._tasks: dict[int, LoadTask] = {}  # kept alive until their `finished`
         self._shown_document: SourceDocument | None = None
         self._theme = "system"
-        self.edited: SourceDocument | None = None  # the root document with the unsaved edits (None: nothing open)
-        self.disk_text: str | None = None  # the root file's text as last read or written
+        # Every file of the spec as edited now, and as last read or written, by the document's name.
+        self.edited_documents: dict[str, SourceDocument] = {}
+        self.disk_texts: dict[str, str] = {}
         self.last_refused: list[str] = []  # why the last edits (form or fix) were not made
-        self._journaled: SourceDocument | None = None  # the edited document the recovery journal gives back
+        self._journaled: dict[str, SourceDocument] = {}  # by name: the edited document its journal gives back
         self.diff_dialog: QDialog | None = None
         self._form_entry: OperationEntry | None = None
         self._form_property: str | None = None  # the schema property shown in the form
+        self._form_document: str | None = None  # the name of the document the form edits
         self.undo_stack = QUndoStack(self)
         self._relint_timer = QTimer(self)
         self._relint_timer.setSingleShot(True)
@@ -430,15 +432,17 @@ class MainWindow(QMainWindow):
         path = Path(os.path.abspath(os.path.expanduser(os.fspath(path))))
         self._start_load(path, "open")
 
-    def _start_load(self, path: Path, kind: str, text: str | None = None) -> None:
-        """kind: "open" (a file chosen), "reload" (the file again, edits dropped), "relint" (the edited text)."""
+    def _start_load(self, path: Path, kind: str, text: str | None = None,
+                    documents: list[SourceDocument] | None = None) -> None:
+        """kind: "open" (a file chosen), "reload" (the file again, edits dropped), "relint" (the edited text:
+        `text` for the root, `documents` for the other files with unsaved edits)."""
         if self._task is not None:
             self._task.cancel()
         if kind != "relint":
             self._relint_timer.stop()
         self._generation += 1
         task = LoadTask(path, self._generation, text, self.edited.bom if text is not None and self.edited else False,
-                        thaw=kind != "relint")
+                        documents=documents or (), thaw=kind != "relint")
         task.kind = kind
         task.signals.progress.connect(self._load_progress)
         task.signals.loaded.connect(self._load_succeeded)
@@ -490,7 +494,8 @@ class MainWindow(QMainWindow):
         self._task = None
         self._set_busy(None)
         if kind == "relint":
-            if self.edited is None or task is None or task.text != self.edited.text:
+            if self.edited is None or task is None or task.text != self.edited.text \
+                    or list(task.documents) != self._edited_others():
                 return  # edited again meanwhile: the next re-check is scheduled
             self._show_loaded(loaded, kind)
             self.statusBar().showMessage(f"Re-checked: {len(loaded.problems)} findings.", 4000)
@@ -552,19 +557,24 @@ class MainWindow(QMainWindow):
         self.loaded = loaded
         spec = loaded.spec
         if kind != "relint":
-            self.edited = spec.root
-            self._journaled = None
-            self.disk_text = spec.root.text
+            self.edited_documents = dict(spec.documents)
+            self.disk_texts = {name: document.text for name, document in spec.documents.items()}
+            self._journaled = {}
             self.undo_stack.clear()
-            self._watch(loaded.path)
+            self._watch()
             self._form_entry = None
             self._form_property = None
             self.form.set_property(None, None)
             self.form.set_parameters(None, [])
             self.form.show_operation(None, "Select an operation (outline) or a finding (problems).", {})
+        else:  # a file the edits now refer to joins the spec as it is on disk
+            for name, document in spec.documents.items():
+                if name not in self.edited_documents:
+                    self.edited_documents[name] = document
+                    self.disk_texts[name] = document.text
         shown = self._shown_document
-        if kind == "relint" and shown is not None and shown is self.edited:
-            self._show_markers(spec.root)  # the view shows the edited text already: only the markers are new
+        if kind == "relint" and shown is not None and shown is self.edited_documents.get(shown.name):
+            self._show_markers(shown)  # the view shows the edited text already: only the markers are new
         else:
             self._shown_document = None
             if kind == "relint" and shown is not None:
@@ -588,9 +598,8 @@ class MainWindow(QMainWindow):
             self._offer_recovery()
 
     def _show_document(self, document: SourceDocument, *, keep_position: bool = False) -> None:
-        """Show a document of the spec; the root is shown as edited."""
-        shown = self.edited if self.loaded is not None and document is self.loaded.spec.root \
-            and self.edited is not None else document
+        """Show a file of the spec, as edited."""
+        shown = self.edited_documents.get(document.name, document) if self.loaded is not None else document
         if shown is self._shown_document:
             return
         if keep_position:
@@ -606,18 +615,18 @@ class MainWindow(QMainWindow):
         self._show_markers(document)
 
     def _show_markers(self, document: SourceDocument) -> None:
-        """The gutter's marks: the most severe finding on each line of `document` (a document of the spec)."""
+        """The gutter's marks: the most severe finding on each line of `document` (a file of the spec)."""
         markers: dict[int, Severity] = {}
         if self.loaded is not None:
             for entry in self.loaded.problems:
-                if entry.finding.document is document:
+                if entry.finding.document.name == document.name:
                     line = entry.start.line
                     markers[line] = max(markers.get(line, Severity.HINT), entry.finding.severity)
         self.source.set_markers(markers)
 
     def _file_label(self, document: SourceDocument) -> str:
         """The root file by its name; another file of the spec as the spec names it (relative to the root)."""
-        if self.loaded is not None and document is self.loaded.spec.root:
+        if self.loaded is not None and document.name == self.loaded.spec.root.name:
             return self.loaded.path.name
         return document.name
 
@@ -902,19 +911,34 @@ class MainWindow(QMainWindow):
     def recovery_folder(self) -> Path:
         return recovery_dir(self.settings)
 
-    @property
-    def journal(self) -> RecoveryJournal:
-        """The recovery journal of the open file (call only with a file open)."""
-        return RecoveryJournal(self.recovery_folder, self.loaded.path)
+    def _forget_journals(self) -> None:
+        """The unsaved edits are saved or discarded: no file of the spec has anything to recover."""
+        self._journaled = {}
+        for document in self.edited_documents.values():
+            RecoveryJournal(self.recovery_folder, document.path).remove()
 
-    def _forget_journal(self) -> None:
-        self._journaled = None
-        if self.loaded is not None:
-            self.journal.remove()
+    @property
+    def edited(self) -> SourceDocument | None:
+        """The root file as edited now (None: nothing open)."""
+        return self.edited_documents.get(self.loaded.spec.root.name) if self.loaded is not None else None
+
+    @property
+    def disk_text(self) -> str | None:
+        """The root file's text as last read or written."""
+        return self.disk_texts.get(self.loaded.spec.root.name) if self.loaded is not None else None
+
+    def modified_names(self) -> list[str]:
+        """The files of the spec with unsaved edits, the root first."""
+        return [name for name, document in self.edited_documents.items() if document.text != self.disk_texts.get(name)]
 
     @property
     def is_modified(self) -> bool:
-        return self.edited is not None and self.disk_text is not None and self.edited.text != self.disk_text
+        return bool(self.modified_names())
+
+    def _edited_others(self) -> list[SourceDocument]:
+        """The other files' documents with unsaved edits (a re-check reads these instead of the files)."""
+        root = self.loaded.spec.root.name if self.loaded is not None else None
+        return [self.edited_documents[name] for name in self.modified_names() if name != root]
 
     def _update_modified(self) -> None:
         modified = self.is_modified
@@ -925,49 +949,60 @@ class MainWindow(QMainWindow):
         self.diff_action.setEnabled(modified)
 
     def set_edited_document(self, document: SourceDocument, splices: list | None = None) -> None:
-        """Make `document` the edited root (the undo stack calls this): show it, journal it, re-check it.
-        `splices` (against the text of the edited root until now) turn that text into `document`'s: when the
-        view shows that text, they are applied to it in place instead of setting the whole text again."""
-        previous = self.edited
-        self.edited = document
-        if self.loaded is not None:  # the edits are in the root document: show it as it is now
+        """Make `document` the edited version of its file (the undo stack calls this): show it, journal it,
+        re-check the spec. `splices` (against the text of that file until now) turn it into `document`'s: when
+        the view shows that text, they are applied to it in place instead of setting the whole text again."""
+        previous = self.edited_documents.get(document.name)
+        self.edited_documents[document.name] = document
+        if self.loaded is not None:  # show the file as it is now
             if splices and previous is not None and self._shown_document is previous \
                     and self.source.apply_splices(previous.text, splices):
                 self._shown_document = document
             else:
+                same = previous is not None and self._shown_document is previous
                 self._shown_document = None
-                self._show_document(self.loaded.spec.root, keep_position=True)
+                self._show_document(document, keep_position=same)
+            self._journal_step(previous, document, splices)
         self._update_modified()
-        if self.loaded is not None:
-            try:
-                if not self.is_modified:
-                    self._forget_journal()
-                elif splices and previous is not None and previous is self._journaled:
-                    self.journal.append(splices)  # one short line per step
-                else:
-                    self.journal.start(document.text, document.bom)
-                self._journaled = document if self.is_modified else None
-            except OSError as exc:
-                self._journaled = None  # the next step starts the journal again
-                self.statusBar().showMessage(f"Cannot write the recovery journal: {exc.strerror or exc}", 8000)
         if self.form.pointer is not None or self.form.property_pointer is not None:
             self._refill_form()
         self._relint_timer.start()
 
+    def _journal_step(self, previous: SourceDocument | None, document: SourceDocument, splices: list | None) -> None:
+        """Keep the file's recovery journal equal to its unsaved edits: one appended step when it can be."""
+        name = document.name
+        journal = RecoveryJournal(self.recovery_folder, document.path)
+        try:
+            if document.text == self.disk_texts.get(name):
+                journal.remove()
+                self._journaled.pop(name, None)
+                return
+            if splices and previous is not None and self._journaled.get(name) is previous:
+                journal.append(splices)  # one short line per step
+            else:
+                journal.start(document.text, document.bom)
+            self._journaled[name] = document
+        except OSError as exc:
+            self._journaled.pop(name, None)  # the next step starts the journal again
+            self.statusBar().showMessage(f"Cannot write the recovery journal: {exc.strerror or exc}", 8000)
+
     def relint(self) -> None:
-        """Lint the edited text in the background (a hidden copy beside the file, so relative refs resolve)."""
+        """Lint the edited files in the background (at their own paths, so relative refs resolve)."""
         if self.loaded is None or self.edited is None:
             return
-        if self.edited is self.loaded.spec.root or self.edited.text == self.loaded.spec.root.text:
-            return
-        self._start_load(self.loaded.path, "relint", self.edited.text)
+        checked = self.loaded.spec.documents
+        if all(name in checked and checked[name].text == document.text
+               for name, document in self.edited_documents.items()):
+            return  # the findings shown are those of these texts already
+        self._start_load(self.loaded.path, "relint", self.edited.text, self._edited_others())
 
     def push_outcome(self, outcome, label: str) -> bool:
         """Make the applied part of an edit outcome one undoable step; remember what was refused."""
         self.last_refused = [f"{edit.pointer}: {reason}" for edit, reason in outcome.refused]
-        if not outcome.applied or self.edited is None:
+        before = self.edited_documents.get(outcome.document.name)
+        if not outcome.applied or before is None:
             return False
-        self.undo_stack.push(DocumentCommand(self, self.edited, outcome.document, label, outcome.splices))
+        self.undo_stack.push(DocumentCommand(self, before, outcome.document, label, outcome.splices))
         return True
 
     def operation_of(self, finding) -> OperationEntry | None:
@@ -984,54 +1019,54 @@ class MainWindow(QMainWindow):
                 best = entry
         return best
 
-    def fill_form(self, entry: OperationEntry | None, finding=None, *, prop: str | None = None) -> None:
-        """Show an operation (or none) and the schema property a finding is about (or `prop`) in the form,
-        with the finding's suggested fix pre-filled."""
+    def fill_form(self, entry: OperationEntry | None, finding=None, *, prop: str | None = None,
+                  document_name: str | None = None) -> None:
+        """Show an operation (or none) and the schema property a finding is about (or `prop` in the file named
+        `document_name`) in the form, with the finding's suggested fix pre-filled; any file of the spec."""
         if finding is not None:
             prop = property_pointer(finding.pointer)
-        root = self.loaded.spec.root if self.loaded is not None else None
-        in_root = finding is None or finding.document is root
-        self.form.set_property(self.edited if prop and in_root else None, prop if in_root else None,
-                               "" if in_root else "This property is in another file: open that file to edit it.")
-        self._form_property = prop if in_root else None
+            document_name = finding.document.name
+        elif entry is not None:
+            document_name = entry.operation.origin.document.name
+        document = self.edited_documents.get(document_name) if document_name else None
+        self._form_document = document_name if document is not None else None
+        self.form.set_property(document if prop else None, prop if document is not None else None)
+        self._form_property = prop if document is not None else None
         self._form_entry = entry
-        if entry is None:
+        if entry is None or document is None:
             self.form.set_parameters(None, [])
-            suggestion = suggestion_for(finding, "") if finding is not None and in_root else None
+            suggestion = suggestion_for(finding, "") if finding is not None and document is not None else None
             self.form.show_operation(None, "A shared schema (no operation)", {}, suggestion)
             return
         op = entry.operation
-        heading = f"{op.method.upper()} {op.path}"
-        if self.loaded is None or self.edited is None or op.origin.document is not root:
-            self.form.set_parameters(None, [])
-            self.form.show_operation(None, heading, {"summary": op.summary, "operationId": op.operation_id,
-                                                     "description": op.description},
-                                     note="This operation is in another file: open that file to edit it.")
-            return
         pointer = op.origin.pointer
-        current = {key: value_at(self.edited, f"{pointer}/{key}") for key in self.form.fields()}
+        current = {key: value_at(document, f"{pointer}/{key}") for key in self.form.fields()}
         suggestion = suggestion_for(finding, pointer) if finding is not None else None
         selected = self.form.parameter.currentData() if self.form.pointer == pointer else None
         if suggestion is not None and suggestion[0] == "parameterEnum":
             selected = finding.fix.pointer.rsplit("/schema/enum", 1)[0]
-        self.form.set_parameters(self.edited, inline_parameters(self.edited, pointer), selected)
+        self.form.set_parameters(document, inline_parameters(document, pointer), selected)
+        heading = f"{op.method.upper()} {op.path}"
+        if document is not self.edited:
+            heading += f"  ({self._file_label(document)})"
         self.form.show_operation(pointer, heading, current, suggestion)
 
     def _refill_form(self) -> None:
         """After an edit: the same operation and property, with their values as they are now."""
         if self._form_entry is not None or self._form_property is not None:
-            self.fill_form(self._form_entry, prop=self._form_property)
+            self.fill_form(self._form_entry, prop=self._form_property, document_name=self._form_document)
 
     def apply_form(self, pointer: str, values: dict) -> bool:
         """The form's Apply: its changed fields become edits applied to the edited document (one undo step)."""
-        if self.edited is None:
+        document = self.edited_documents.get(self._form_document) if self._form_document else None
+        if document is None:
             return False
-        edits, refused = form_edits(self.edited, pointer, values)
+        edits, refused = form_edits(document, pointer, values)
         if not edits:
             self.last_refused = refused
             self.form.note.setText("\n".join(refused) or "Nothing changed.")
             return False
-        applied = self.push_outcome(apply_edits(self.edited, edits), f"Edit {pointer}")
+        applied = self.push_outcome(apply_edits(document, edits), f"Edit {pointer or values.get('property')}")
         self.last_refused = refused + self.last_refused
         note = "\n".join(f"Refused: {line}" for line in self.last_refused)
         self.form.note.setText(note or "Applied.")
@@ -1039,21 +1074,30 @@ class MainWindow(QMainWindow):
         return applied
 
     def save(self) -> bool:
-        """Write the edited text atomically (the previous file kept as `<file>.bak`)."""
+        """Write every file with unsaved edits atomically (each previous version kept as `<file>.bak`)."""
         if self.loaded is None or self.edited is None:
             return False
-        path = self.loaded.path
-        try:
-            write_atomically(path, self.edited.text, bom=self.edited.bom, backup=True)
-        except OSError as exc:
-            self.show_error(f"Cannot save {path.name}", f"{path}: {exc.strerror or exc}")
+        names = self.modified_names() or [self.edited.name]  # Save with nothing changed writes the root again
+        if not self._write_documents(names):
             return False
-        self.disk_text = self.edited.text
         self.undo_stack.setClean()
-        self._forget_journal()
-        self._watch(path)
+        self._forget_journals()
+        self._watch()
         self._update_modified()
-        self.statusBar().showMessage(f"Saved {path.name}.", 5000)
+        self.statusBar().showMessage(f"Saved {', '.join(self._file_label(self.edited_documents[n]) for n in names)}.",
+                                     5000)
+        return True
+
+    def _write_documents(self, names: list[str]) -> bool:
+        """Write these files as edited; False (after saying why) at the first that cannot be written."""
+        for name in names:
+            document = self.edited_documents[name]
+            try:
+                write_atomically(document.path, document.text, bom=document.bom, backup=True)
+            except OSError as exc:
+                self.show_error(f"Cannot save {document.path.name}", f"{document.path}: {exc.strerror or exc}")
+                return False
+            self.disk_texts[name] = document.text
         return True
 
     def save_as(self, path: str | os.PathLike | None = None) -> bool:
@@ -1068,12 +1112,15 @@ class MainWindow(QMainWindow):
         target = Path(os.path.abspath(os.path.expanduser(os.fspath(path))))
         if target == self.loaded.path:
             return self.save()
+        # The other files of the spec are shared by both names: their edits are saved in place.
+        if not self._write_documents([name for name in self.modified_names() if name != self.edited.name]):
+            return False
         try:
             write_atomically(target, self.edited.text, bom=self.edited.bom, backup=True)
         except OSError as exc:
             self.show_error(f"Cannot save {target.name}", f"{target}: {exc.strerror or exc}")
             return False
-        self._forget_journal()  # the edits are safe in the new file; the old file keeps its text
+        self._forget_journals()  # the edits are safe in the new file; the old file keeps its text
         self.undo_stack.setClean()
         self._start_load(target, "open")
         self.statusBar().showMessage(f"Saved as {target.name}.", 5000)
@@ -1090,10 +1137,9 @@ class MainWindow(QMainWindow):
             self._start_load(self.loaded.path, "reload")
 
     def disk_diff(self) -> str:
-        """The unified diff from the file on disk to the edited text ("" when they are the same)."""
-        if self.edited is None or self.disk_text is None or self.loaded is None:
-            return ""
-        return text_diff(self.disk_text, self.edited.text, self.loaded.path.name)
+        """The unified diffs from the files on disk to their edited texts ("" when there are no unsaved edits)."""
+        return "".join(text_diff(self.disk_texts[name], self.edited_documents[name].text,
+                                 self._file_label(self.edited_documents[name])) for name in self.modified_names())
 
     def _text_dialog(self, title: str, text: str, *, confirm: bool = False) -> QDialog:
         dialog = QDialog(self)
@@ -1127,13 +1173,19 @@ class MainWindow(QMainWindow):
             return None
         wanted = {id(entry.finding) for entry in entries}
         rules = {entry.finding.rule for entry in entries}
-        fixes = [fix for fix in quick_fixes(self.loaded.spec, self.loaded.result, rules)
-                 if id(fix.finding) in wanted and fix.document is self.loaded.spec.root]
-        if not fixes:
+        edits: dict[str, list] = {}  # by file: the fixes of findings in any file of the spec
+        for fix in quick_fixes(self.loaded.spec, self.loaded.result, rules):
+            if id(fix.finding) in wanted and fix.document.name in self.edited_documents:
+                edits.setdefault(fix.document.name, []).extend(fix.edits)
+        if not edits:
             return None
-        edits = [edit for fix in fixes for edit in fix.edits]
-        outcome = apply_edits(self.edited, edits)
-        return Preview(title, outcome, outcome_diff(self.edited.text, outcome, self.loaded.path.name))
+        outcomes, diffs = [], []
+        for name, file_edits in edits.items():
+            document = self.edited_documents[name]
+            outcome = apply_edits(document, file_edits)
+            outcomes.append(outcome)
+            diffs.append(outcome_diff(document.text, outcome, self._file_label(document)))
+        return Preview(title, outcomes, "".join(diffs))
 
     def confirm_preview(self, preview: Preview) -> bool:
         """Show the diff preview; True when the user applies it (tests replace this)."""
@@ -1148,13 +1200,20 @@ class MainWindow(QMainWindow):
         if preview is None:
             self.statusBar().showMessage("No fix to apply here.", 5000)
             return False
-        if not preview.outcome.applied:
+        if not preview.applied:
             self.last_refused = preview.refused
             self.show_error("The fix cannot be applied", "\n".join(preview.refused))
             return False
         if not self.confirm_preview(preview):
             return False
-        return self.push_outcome(preview.outcome, title)
+        self.undo_stack.beginMacro(title)  # one undoable step, whatever number of files it changes
+        try:
+            for outcome in preview.outcomes:
+                self.push_outcome(outcome, title)
+        finally:
+            self.undo_stack.endMacro()
+        self.last_refused = preview.refused
+        return True
 
     def fix_problem(self, entry: ProblemEntry) -> bool:
         return self.fix_entries([entry], f"Fix: {entry.finding.fix.title if entry.finding.fix else entry.finding.rule}")
@@ -1179,41 +1238,47 @@ class MainWindow(QMainWindow):
 
     # -- the file on disk --------------------------------------------------------------------------------------
 
-    def _watch(self, path: Path) -> None:
-        """Watch the file and its folder (an atomic save by another editor replaces the file's inode)."""
+    def _watch(self) -> None:
+        """Watch every file of the spec and their folders (an atomic save by another editor replaces the file's
+        inode, so the folder is what reports it)."""
         watched = self.watcher.files() + self.watcher.directories()
         if watched:
             self.watcher.removePaths(watched)
-        self.watcher.addPaths([os.fspath(path), os.fspath(path.parent)])
+        paths = {os.fspath(document.path) for document in self.edited_documents.values()}
+        self.watcher.addPaths(sorted(paths | {os.path.dirname(path) for path in paths}))
 
     def _disk_changed(self, _path: str) -> None:
         self._disk_timer.start()
 
     def check_disk(self) -> str:
-        """Compare the file with what was last read or written. Returns what happened: "same", "missing",
-        "reloaded" (no unsaved edits), "kept" or "reloaded-theirs" (after the conflict prompt)."""
+        """Compare the files with what was last read or written. Returns what happened: "same", "missing",
+        "reloaded" (no unsaved edits), "kept" or "reloaded-theirs" (after the conflict prompt: with unsaved
+        edits in any file, keeping them keeps the window's version of every file, which Save then writes)."""
         if self.loaded is None or self.disk_text is None or getattr(self._task, "kind", "relint") != "relint":
             return "same"  # nothing open, or a file is being (re)loaded
-        path = self.loaded.path
-        try:
-            text, _bom = read_text(path, path.name)
-        except SpecError:
-            return "missing"  # mid-rename, or deleted: the folder watch reports the next change
-        if os.fspath(path) not in self.watcher.files():
-            self.watcher.addPath(os.fspath(path))
-        if text == self.disk_text:
+        changed: dict[str, str] = {}
+        for name, document in self.edited_documents.items():
+            try:
+                text, _bom = read_text(document.path, document.path.name)
+            except SpecError:
+                return "missing"  # mid-rename, or deleted: the folder watch reports the next change
+            if os.fspath(document.path) not in self.watcher.files():
+                self.watcher.addPath(os.fspath(document.path))
+            if text != self.disk_texts.get(name):
+                changed[name] = text
+        if not changed:
             return "same"
+        labels = ", ".join(self._file_label(self.edited_documents[name]) for name in changed)
         if not self.is_modified:
-            self._start_load(path, "reload")
-            self.statusBar().showMessage(f"{path.name} changed on disk: reloaded.", 8000)
+            self._start_load(self.loaded.path, "reload")
+            self.statusBar().showMessage(f"{labels} changed on disk: reloaded.", 8000)
             return "reloaded"
         if self.ask_conflict() == "theirs":
-            self._start_load(path, "reload")
+            self._start_load(self.loaded.path, "reload")
             return "reloaded-theirs"
-        self.disk_text = text
+        self.disk_texts.update(changed)
         self._update_modified()
-        self.statusBar().showMessage(f"{path.name} changed on disk; your edits are kept (Save overwrites it).",
-                                     10000)
+        self.statusBar().showMessage(f"{labels} changed on disk; your edits are kept (Save overwrites it).", 10000)
         return "kept"
 
     def ask_conflict(self) -> str:
@@ -1234,7 +1299,7 @@ class MainWindow(QMainWindow):
         if choice == "save":
             return self.save()
         if choice == "discard" and self.loaded is not None:
-            self._forget_journal()
+            self._forget_journals()
         return choice == "discard"
 
     def ask_save_changes(self) -> str:
@@ -1247,22 +1312,33 @@ class MainWindow(QMainWindow):
             answer, "cancel")
 
     def _offer_recovery(self) -> bool:
-        """A journal newer than the file holds edits that were never saved: offer them back."""
+        """Journals newer than their files hold edits that were never saved: offer them back (every file of the
+        spec at once, as one undoable step)."""
         if self.loaded is None or self.edited is None:
             return False
-        recovered = self.journal.read()
-        if recovered is None or recovered.text == self.disk_text:
+        found = []
+        for name, document in self.edited_documents.items():
+            recovered = RecoveryJournal(self.recovery_folder, document.path).read()
+            if recovered is not None and recovered.text != self.disk_texts.get(name):
+                found.append((document, recovered))
+        if not found:
             return False
         if not self.ask_recover():
-            self._forget_journal()
+            self._forget_journals()
             return False
-        root = self.edited
+        documents = []
+        for document, recovered in found:
+            try:
+                documents.append(parse_text(recovered.text, document.path, document.name, bom=recovered.bom))
+            except SpecError as exc:
+                self.show_error("Cannot recover the unsaved edits", str(exc))
+                return False
+        self.undo_stack.beginMacro("Recover unsaved edits")
         try:
-            document = parse_text(recovered.text, root.path, root.name, bom=recovered.bom)
-        except SpecError as exc:
-            self.show_error("Cannot recover the unsaved edits", str(exc))
-            return False
-        self.undo_stack.push(DocumentCommand(self, root, document, "Recover unsaved edits"))
+            for before, document in zip((document for document, _ in found), documents, strict=True):
+                self.undo_stack.push(DocumentCommand(self, before, document, "Recover unsaved edits"))
+        finally:
+            self.undo_stack.endMacro()
         self.statusBar().showMessage("Recovered the unsaved edits.", 8000)
         return True
 
@@ -1291,7 +1367,7 @@ class MainWindow(QMainWindow):
             event.ignore()
             return
         if self.loaded is not None and self.is_modified:
-            self._forget_journal()  # the user chose to discard the edits
+            self._forget_journals()  # the user chose to discard the edits
         self._relint_timer.stop()
         self._disk_timer.stop()
         if self.diff_dialog is not None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import gc
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,7 +18,7 @@ from PySide6.QtCore import QObject, QRunnable, Signal
 
 from workbench.lint import RULES, Finding, LintResult, find_config, lint, load_config
 from workbench.lint.score import Score, score
-from workbench.spec import Location, Operation, Spec, SpecError, load_spec
+from workbench.spec import Location, Operation, SourceDocument, Spec, SpecError, load_spec
 
 
 class Cancelled(Exception):
@@ -69,9 +69,10 @@ class LoadedSpec:
 
 def load_and_lint(path: str | Path, progress: Callable[[str], None] = lambda _text: None,
                   cancelled: Callable[[], bool] = lambda: False, text: str | None = None,
-                  bom: bool = False) -> LoadedSpec:
+                  bom: bool = False, documents: Sequence[SourceDocument] = ()) -> LoadedSpec:
     """Load, lint and score `path` exactly as `workbench lint`/`score` do; raises SpecError or Cancelled.
-    With `text`, the root document is that text (unsaved edits) instead of the file's."""
+    With `text`, the root document is that text (unsaved edits) instead of the file's; `documents` are edited
+    documents of the spec's other files, used instead of reading those files."""
     began = time.perf_counter()
     path = Path(path)
 
@@ -81,7 +82,7 @@ def load_and_lint(path: str | Path, progress: Callable[[str], None] = lambda _te
         progress(text)
 
     step(f"Reading {path.name}…" if text is None else f"Re-checking {path.name}…")
-    spec = load_spec(path, text=text, bom=bom)  # with text: the unsaved edits, at the file's own path
+    spec = load_spec(path, text=text, bom=bom, documents=documents)  # unsaved edits, at their files' own paths
     step(f"Linting {len(spec.operations)} operations…")
     config = load_config(find_config(path), set(RULES))
     result = lint(spec, config)
@@ -120,8 +121,9 @@ class LoadTask(QRunnable):
     """One load + lint on a QThreadPool; `cancel()` sets the flag the steps check."""
 
     def __init__(self, path: str | Path, generation: int, text: str | None = None, bom: bool = False, *,
-                 thaw: bool = True) -> None:
+                 documents: Sequence[SourceDocument] = (), thaw: bool = True) -> None:
         super().__init__()
+        self.documents = tuple(documents)  # edited documents of other files, used instead of reading them
         # Opening a file lets the collector see the frozen objects again, in case the old spec left cycles; a
         # re-check of edits does not: scanning the old spec too made a 90 ms collection while the window waited.
         self.thaw = thaw
@@ -146,7 +148,7 @@ class LoadTask(QRunnable):
             gc.unfreeze()
         try:
             loaded = load_and_lint(self.path, lambda text: self.signals.progress.emit(gen, text),
-                                   self._cancel.is_set, self.text, self.bom)
+                                   self._cancel.is_set, self.text, self.bom, self.documents)
         except Cancelled:
             self.signals.cancelled.emit(gen)
         except SpecError as exc:

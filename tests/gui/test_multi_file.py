@@ -1,0 +1,147 @@
+"""A spec in several files: findings in a referenced file are fixed in that file, through the form or a quick
+fix; saving writes exactly that file's edited lines; the journal, the diff, undo and the watcher cover it."""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+
+import pytest
+
+from workbench.edit.journal import RecoveryJournal
+
+ROOT = """\
+openapi: 3.1.0
+info: {title: Pets, version: '1'}
+servers: [{url: 'https://pets.example.com'}]
+paths:
+  /pets:
+    post:
+      operationId: createPet
+      summary: Register a pet
+      description: Registers a new pet with its owner's contact address; use it once per animal.
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: {$ref: 'schemas/pet.yaml#/Pet'}
+      responses:
+        '201': {description: The pet as stored.}
+        '400': {description: The pet was not valid.}
+"""
+
+PET = """\
+# Pets, shared by every operation that takes or returns one.
+Pet:
+  type: object
+  description: A pet and how to reach its owner.
+  required: [name]
+  properties:
+    name:
+      type: string
+    ownerEmail:
+      type: string
+      description: Where the owner reads messages about the pet.
+"""
+
+
+@pytest.fixture
+def two_files(tmp_path) -> tuple[Path, Path]:
+    root = tmp_path / "api.yaml"
+    pet = tmp_path / "schemas" / "pet.yaml"
+    pet.parent.mkdir()
+    root.write_text(ROOT, encoding="utf-8")
+    pet.write_text(PET, encoding="utf-8")
+    return root, pet
+
+
+def finding(window, rule: str):
+    return next(e for e in window.problems_model.entries() if e.finding.rule == rule)
+
+
+def changed(old: str, new: str) -> list[str]:
+    return [line for line in difflib.unified_diff(old.splitlines(True), new.splitlines(True), n=0)
+            if line[:1] in "+-" and line[:3] not in ("+++", "---")]
+
+
+def test_a_property_in_a_referenced_file_is_described_and_saved_there(window, open_spec, two_files, qtbot, settings):
+    root, pet = two_files
+    open_spec(root)
+    entry = finding(window, "property-description-missing")
+    assert entry.finding.file == "schemas/pet.yaml"
+    window.reveal_problem(entry, focus=True)
+    assert window.source.toPlainText() == PET  # the referenced file is shown, at the finding
+    assert window.form.property_pointer == "/Pet/properties/name"
+    window.form.property_description.setText("The pet's name, as its owner calls it.")
+    with qtbot.waitSignal(window.documentLoaded, timeout=30_000) as blocker:  # the re-check sees the edit
+        window.form.apply_button.click()
+    assert window.last_refused == []
+    assert "property-description-missing" not in {p.finding.rule for p in blocker.args[0].problems}
+    assert window.isWindowModified() and window.modified_names() == ["schemas/pet.yaml"]
+    assert window.source.toPlainText() == window.edited_documents["schemas/pet.yaml"].text
+    assert "+++ schemas/pet.yaml (edited)" in window.disk_diff()
+    journal = RecoveryJournal(Path(settings.value("recovery/dir")), pet)
+    assert journal.path.exists()
+    assert pet.read_text(encoding="utf-8") == PET  # nothing written before Save
+    assert window.save()
+    assert changed(PET, pet.read_text(encoding="utf-8")) == [
+        "+      description: The pet's name, as its owner calls it.\n"]
+    assert root.read_text(encoding="utf-8") == ROOT and not window.isWindowModified()
+    assert not journal.path.exists()
+
+
+def test_undo_of_an_edit_in_a_referenced_file_restores_it(window, open_spec, two_files):
+    root, _pet = two_files
+    open_spec(root)
+    window.reveal_problem(finding(window, "property-description-missing"))
+    window.form.property_description.setText("The name.")
+    window.form.apply_button.click()
+    assert window.edited_documents["schemas/pet.yaml"].text != PET
+    window.undo_action.trigger()
+    assert window.edited_documents["schemas/pet.yaml"].text == PET and not window.isWindowModified()
+    window.redo_action.trigger()
+    assert window.modified_names() == ["schemas/pet.yaml"]
+
+
+def test_a_quick_fix_in_a_referenced_file(window, open_spec, two_files, qtbot):
+    root, pet = two_files
+    open_spec(root)
+    entry = finding(window, "string-format-missing")
+    assert entry.finding.file == "schemas/pet.yaml"
+    window.confirm_preview = lambda preview: "+++ b/schemas/pet.yaml\n" in preview.diff
+    with qtbot.waitSignal(window.documentLoaded, timeout=30_000):
+        assert window.fix_problem(entry)
+    assert window.save()
+    assert changed(PET, pet.read_text(encoding="utf-8")) == ["+      format: email\n"]
+    assert root.read_text(encoding="utf-8") == ROOT
+
+
+def test_unsaved_edits_in_a_referenced_file_are_offered_back(window, open_spec, two_files, settings, qtbot):
+    from workbench.gui.main_window import MainWindow
+
+    root, pet = two_files
+    open_spec(root)
+    window.reveal_problem(finding(window, "property-description-missing"))
+    window.form.property_description.setText("Recovered description.")
+    window.form.apply_button.click()
+    edited = window.edited_documents["schemas/pet.yaml"].text
+    other = MainWindow(settings)  # a second window, as after a crash: the journal is still there
+    qtbot.addWidget(other)
+    other.ask_recover = lambda: True
+    other.ask_save_changes = lambda: "discard"
+    with qtbot.waitSignal(other.documentLoaded, timeout=30_000):
+        other.open_path(root)
+    assert other.edited_documents["schemas/pet.yaml"].text == edited and other.isWindowModified()
+    assert pet.read_text(encoding="utf-8") == PET
+    other.close()
+
+
+def test_a_referenced_file_changed_by_another_editor_is_reloaded(window, open_spec, two_files, qtbot):
+    root, pet = two_files
+    open_spec(root)
+    name = "    name:\n      type: string\n"
+    theirs = PET.replace(name, name + "      description: Theirs.\n")
+    with qtbot.waitSignal(window.documentLoaded, timeout=30_000):
+        pet.write_text(theirs, encoding="utf-8")
+    assert window.edited_documents["schemas/pet.yaml"].text == theirs
+    assert "property-description-missing" not in {e.finding.rule for e in window.problems_model.entries()}
