@@ -145,6 +145,9 @@ class Normalizer:
         self.legacy = version in (SpecVersion.SWAGGER_2_0, SpecVersion.OPENAPI_3_0)
         self.problems: list[Problem] = []
         self._schemas: dict[int, tuple[dict, Schema]] = {}
+        # A parameter read once per place it is defined: path-level and `$ref`'d parameters are shared by many
+        # operations (Kubernetes: 8,170 uses of far fewer definitions).
+        self._parameters_read: dict[tuple[int, str], Parameter | RequestBodyPart | None] = {}
         self._ref_queue: list[tuple[str, Any, SourceDocument]] = []
         self.ref_targets: dict[str, Schema] = {}
         data = root.data
@@ -376,7 +379,12 @@ class Normalizer:
         found = self._deref(raw, document, pointer)
         if found is None:
             return None
-        raw, document, pointer = found
+        key = (id(found[1]), found[2])
+        if key not in self._parameters_read:
+            self._parameters_read[key] = self._read_parameter(*found)
+        return self._parameters_read[key]
+
+    def _read_parameter(self, raw: dict, document: SourceDocument, pointer: str) -> Parameter | RequestBodyPart | None:
         name, location = raw.get("name"), raw.get("in")
         if not isinstance(name, str) or not isinstance(location, str):
             return None
