@@ -145,3 +145,21 @@ def test_a_referenced_file_changed_by_another_editor_is_reloaded(window, open_sp
         pet.write_text(theirs, encoding="utf-8")
     assert window.edited_documents["schemas/pet.yaml"].text == theirs
     assert "property-description-missing" not in {e.finding.rule for e in window.problems_model.entries()}
+
+
+def test_a_change_on_disk_while_another_file_has_edits_asks_and_keeps_them(window, open_spec, two_files, qtbot):
+    root, pet = two_files
+    open_spec(root)
+    window.reveal_problem(finding(window, "property-description-missing"))
+    window.form.property_description.setText("Mine.")
+    window.form.apply_button.click()
+    mine = window.edited_documents["schemas/pet.yaml"].text
+    asked = []
+    window.ask_conflict = lambda: asked.append(True) or "mine"
+    theirs_root = ROOT.replace("summary: Register a pet", "summary: Register a pet (theirs)")
+    root.write_text(theirs_root, encoding="utf-8")
+    qtbot.waitUntil(lambda: bool(asked), timeout=20_000)  # the watcher noticed the root file
+    assert window.check_disk() == "same"  # kept: the window's versions are what Save will write
+    assert window.modified_names() == [str(root), "schemas/pet.yaml"]
+    assert window.save()
+    assert root.read_text(encoding="utf-8") == ROOT and pet.read_text(encoding="utf-8") == mine
