@@ -610,3 +610,20 @@ def test_a_big_corpus_yaml_file_is_fixed_through_the_form_with_a_one_line_diff(w
     assert removed == [] and added == [f"      description: {text}\n"]
     saved = target.read_text(encoding="utf-8").splitlines()
     assert saved[entry.start.line] == f"      description: {text}"  # right after the summary
+
+
+def test_a_file_reloaded_while_a_fix_preview_is_open_is_not_overwritten(window, open_spec, shop, qtbot):
+    open_spec(shop)
+    entry = problem(window, "operation-id-missing")
+    theirs = shop.read_text(encoding="utf-8").replace("summary: List customers", "summary: Changed elsewhere")
+
+    def reload_meanwhile(_preview) -> bool:  # another editor saves while the user reads the diff
+        shop.write_text(theirs, encoding="utf-8")
+        with qtbot.waitSignal(window.documentLoaded, timeout=30_000):
+            assert window.check_disk() == "reloaded"
+        return True
+
+    window.confirm_preview = reload_meanwhile
+    assert not window.fix_problem(entry)
+    assert window.edited.text == theirs and not window.isWindowModified()
+

@@ -163,3 +163,37 @@ def test_a_change_on_disk_while_another_file_has_edits_asks_and_keeps_them(windo
     assert window.modified_names() == [str(root), "schemas/pet.yaml"]
     assert window.save()
     assert root.read_text(encoding="utf-8") == ROOT and pet.read_text(encoding="utf-8") == mine
+
+
+def test_reset_brings_back_the_property_as_it_is(window, open_spec, two_files):
+    root, _pet = two_files
+    open_spec(root)
+    window.reveal_problem(finding(window, "property-description-missing"))
+    window.form.property_description.setText("Typed, then reset.")
+    window.form.reset_button.click()
+    assert window.form.property_pointer == "/Pet/properties/name"
+    assert window.form.property_description.text() == "" and window.form.property_description.isEnabled()
+
+
+def test_a_save_during_a_re_check_does_not_leave_the_findings_stale(window, open_spec, two_files, qtbot):
+    root, _pet = two_files
+    open_spec(root)
+    window.reveal_problem(finding(window, "property-description-missing"))
+    window.form.property_description.setText("Saved while the re-check runs.")
+    window._relint_timer.setInterval(0)  # the re-check starts at once
+    with qtbot.waitSignal(window.documentLoaded, timeout=30_000):
+        window.form.apply_button.click()
+        qtbot.waitUntil(lambda: window.is_loading, timeout=10_000)
+        assert window.save()
+    qtbot.waitUntil(lambda: not window.is_loading, timeout=30_000)
+    assert "property-description-missing" not in {e.finding.rule for e in window.problems_model.entries()}
+    assert window.loaded.spec.documents["schemas/pet.yaml"].text == window.edited_documents["schemas/pet.yaml"].text
+
+
+def test_a_referenced_file_moved_away_does_not_stop_the_watch(window, open_spec, two_files, qtbot):
+    root, pet = two_files
+    open_spec(root)
+    pet.rename(pet.with_name("animal.yaml"))
+    with qtbot.waitSignal(window.documentLoaded, timeout=30_000):  # another editor moves the schema and its ref
+        root.write_text(ROOT.replace("schemas/pet.yaml", "schemas/animal.yaml"), encoding="utf-8")
+    assert "schemas/animal.yaml" in window.edited_documents and "schemas/pet.yaml" not in window.edited_documents

@@ -101,10 +101,10 @@ def apply_edits(document: SourceDocument, edits: list[Edit]) -> EditOutcome:
         except EditRefused as exc:
             refused.append((edit, exc.reason))
             continue
-        pointers.add(edit.pointer)
         if any(s < splice.end and splice.start < e for s, e in spans if splice.end > splice.start and e > s):
             refused.append((edit, "overlaps another edit in the same batch"))
             continue
+        pointers.add(edit.pointer)
         spans.append((splice.start, splice.end))
         planned.append((edit, splice))
     if not planned:

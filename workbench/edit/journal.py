@@ -30,7 +30,7 @@ class RecoveryJournal:
     """The journal of the file at `path`, kept in `folder` (one journal per file, named by its full path)."""
 
     def __init__(self, folder: Path, path: Path) -> None:
-        self.source = Path(os.path.abspath(path))
+        self.source = Path(path).resolve()  # one journal per file, however it is reached (symlinks too)
         digest = hashlib.sha256(os.fspath(self.source).encode("utf-8")).hexdigest()[:24]
         self.path = Path(folder) / f"{digest}.journal"
 

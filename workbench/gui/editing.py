@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import difflib
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -72,6 +72,7 @@ class Preview:
     title: str
     outcomes: list[EditOutcome]  # one per file of the spec the edits touch
     diff: str
+    bases: list[SourceDocument] = field(default_factory=list)  # the documents the outcomes were made from
 
     @property
     def applied(self) -> bool:
@@ -251,7 +252,8 @@ class OperationForm(QWidget):
         self.parameter_enum = QLineEdit()
         self.parameter_enum.setObjectName("formParameterEnum")
         self.parameter_enum.setPlaceholderText("values, separated by commas")
-        self.property_pointer: str | None = None  # the schema property shown (in `document`), if any
+        self.property_pointer: str | None = None  # the schema property shown, if any
+        self.property_document: SourceDocument | None = None  # the file it is read from
         self.property_label = QLabel("—")
         self.property_label.setObjectName("formProperty")
         self.property_label.setWordWrap(True)
@@ -324,6 +326,7 @@ class OperationForm(QWidget):
     def set_property(self, document: SourceDocument | None, pointer: str | None, note: str = "") -> None:
         """Show the schema property at `pointer` of `document` (None: no property; `note` says why)."""
         self.property_pointer = pointer if document is not None else None
+        self.property_document = document if pointer else None
         value = value_at(document, pointer) if document is not None and pointer else None
         self.property_label.setText(pointer if pointer else note or "—")
         self.property_label.setToolTip(note)
@@ -395,7 +398,7 @@ class OperationForm(QWidget):
     def reset(self) -> None:
         self.show_operation(self.pointer, self.heading.text(), dict(self._original))
         self._parameter_changed()
-        self.set_property(self.document if self.property_pointer else None, self.property_pointer)
+        self.set_property(self.property_document, self.property_pointer)
 
     def request_apply(self) -> None:
         if self.pointer is not None or self.property_pointer is not None:

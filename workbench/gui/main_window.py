@@ -444,6 +444,7 @@ class MainWindow(QMainWindow):
         task = LoadTask(path, self._generation, text, self.edited.bom if text is not None and self.edited else False,
                         documents=documents or (), thaw=kind != "relint")
         task.kind = kind
+        task.edited = dict(self.edited_documents)  # what a re-check's result describes (by identity)
         task.signals.progress.connect(self._load_progress)
         task.signals.loaded.connect(self._load_succeeded)
         task.signals.failed.connect(self._load_failed)
@@ -494,9 +495,9 @@ class MainWindow(QMainWindow):
         self._task = None
         self._set_busy(None)
         if kind == "relint":
-            if self.edited is None or task is None or task.text != self.edited.text \
-                    or list(task.documents) != self._edited_others():
-                return  # edited again meanwhile: the next re-check is scheduled
+            if task is None or task.edited != self.edited_documents:
+                self._relint_timer.start()  # edited (or saved) meanwhile: check what is there now
+                return
             self._show_loaded(loaded, kind)
             self.statusBar().showMessage(f"Re-checked: {len(loaded.problems)} findings.", 4000)
             self.documentLoaded.emit(loaded)
@@ -567,11 +568,18 @@ class MainWindow(QMainWindow):
             self.form.set_property(None, None)
             self.form.set_parameters(None, [])
             self.form.show_operation(None, "Select an operation (outline) or a finding (problems).", {})
-        else:  # a file the edits now refer to joins the spec as it is on disk
-            for name, document in spec.documents.items():
-                if name not in self.edited_documents:
-                    self.edited_documents[name] = document
-                    self.disk_texts[name] = document.text
+        else:  # files the edits now refer to join the spec as on disk; files no longer referred to leave it
+            joined = [name for name in spec.documents if name not in self.edited_documents]
+            for name in joined:
+                self.edited_documents[name] = spec.documents[name]
+                self.disk_texts[name] = spec.documents[name].text
+            modified = set(self.modified_names())
+            left = [name for name in self.edited_documents if name not in spec.documents and name not in modified]
+            for name in left:
+                del self.edited_documents[name]
+                del self.disk_texts[name]
+            if joined or left:
+                self._watch()
         shown = self._shown_document
         if kind == "relint" and shown is not None and shown is self.edited_documents.get(shown.name):
             self._show_markers(shown)  # the view shows the edited text already: only the markers are new
@@ -1179,13 +1187,14 @@ class MainWindow(QMainWindow):
                 edits.setdefault(fix.document.name, []).extend(fix.edits)
         if not edits:
             return None
-        outcomes, diffs = [], []
+        outcomes, diffs, bases = [], [], []
         for name, file_edits in edits.items():
             document = self.edited_documents[name]
             outcome = apply_edits(document, file_edits)
             outcomes.append(outcome)
+            bases.append(document)
             diffs.append(outcome_diff(document.text, outcome, self._file_label(document)))
-        return Preview(title, outcomes, "".join(diffs))
+        return Preview(title, outcomes, "".join(diffs), bases)
 
     def confirm_preview(self, preview: Preview) -> bool:
         """Show the diff preview; True when the user applies it (tests replace this)."""
@@ -1205,6 +1214,11 @@ class MainWindow(QMainWindow):
             self.show_error("The fix cannot be applied", "\n".join(preview.refused))
             return False
         if not self.confirm_preview(preview):
+            return False
+        if any(self.edited_documents.get(base.name) is not base for base in preview.bases):
+            # A file changed (reloaded from disk) while the preview was open: the outcome describes the old text.
+            self.statusBar().showMessage("A file changed while the preview was open: nothing applied; fix again.",
+                                         8000)
             return False
         self.undo_stack.beginMacro(title)  # one undoable step, whatever number of files it changes
         try:
@@ -1261,7 +1275,10 @@ class MainWindow(QMainWindow):
             try:
                 text, _bom = read_text(document.path, document.path.name)
             except SpecError:
-                return "missing"  # mid-rename, or deleted: the folder watch reports the next change
+                if document is self.edited:
+                    return "missing"  # mid-rename, or deleted: the folder watch reports the next change
+                continue  # another file gone (its `$ref` may have moved): the rest is still compared
+
             if os.fspath(document.path) not in self.watcher.files():
                 self.watcher.addPath(os.fspath(document.path))
             if text != self.disk_texts.get(name):
@@ -1274,6 +1291,7 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(f"{labels} changed on disk: reloaded.", 8000)
             return "reloaded"
         if self.ask_conflict() == "theirs":
+            self._forget_journals()  # every unsaved edit is dropped, in every file
             self._start_load(self.loaded.path, "reload")
             return "reloaded-theirs"
         self.disk_texts.update(changed)
