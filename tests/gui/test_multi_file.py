@@ -147,7 +147,25 @@ def test_a_referenced_file_changed_by_another_editor_is_reloaded(window, open_sp
     assert "property-description-missing" not in {e.finding.rule for e in window.problems_model.entries()}
 
 
-def test_a_change_on_disk_while_another_file_has_edits_asks_and_keeps_them(window, open_spec, two_files, qtbot):
+def test_a_change_on_disk_to_an_unedited_file_is_taken_in_and_the_edits_elsewhere_stay(window, open_spec,
+                                                                                      two_files, qtbot):
+    root, pet = two_files
+    open_spec(root)
+    window.reveal_problem(finding(window, "property-description-missing"))
+    window.form.property_description.setText("Mine.")
+    window.form.apply_button.click()
+    mine = window.edited_documents["schemas/pet.yaml"].text
+    window.ask_conflict = lambda: pytest.fail("no conflict: the changed file has no unsaved edits")
+    theirs_root = ROOT.replace("summary: Register a pet", "summary: Register a pet (theirs)")
+    root.write_text(theirs_root, encoding="utf-8")
+    qtbot.waitUntil(lambda: window.edited.text == theirs_root, timeout=20_000)  # the watcher took it in
+    assert window.modified_names() == ["schemas/pet.yaml"]
+    assert window.save()
+    assert root.read_text(encoding="utf-8") == theirs_root and pet.read_text(encoding="utf-8") == mine
+
+
+def test_a_change_on_disk_to_an_edited_file_asks_and_keeping_mine_overwrites_it(window, open_spec, two_files,
+                                                                                 qtbot):
     root, pet = two_files
     open_spec(root)
     window.reveal_problem(finding(window, "property-description-missing"))
@@ -156,13 +174,11 @@ def test_a_change_on_disk_while_another_file_has_edits_asks_and_keeps_them(windo
     mine = window.edited_documents["schemas/pet.yaml"].text
     asked = []
     window.ask_conflict = lambda: asked.append(True) or "mine"
-    theirs_root = ROOT.replace("summary: Register a pet", "summary: Register a pet (theirs)")
-    root.write_text(theirs_root, encoding="utf-8")
-    qtbot.waitUntil(lambda: bool(asked), timeout=20_000)  # the watcher noticed the root file
-    assert window.check_disk() == "same"  # kept: the window's versions are what Save will write
-    assert window.modified_names() == [str(root), "schemas/pet.yaml"]
+    pet.write_text(PET.replace("A pet and how", "Their pet and how"), encoding="utf-8")
+    qtbot.waitUntil(lambda: bool(asked), timeout=20_000)
+    assert window.check_disk() == "same" and window.modified_names() == ["schemas/pet.yaml"]
     assert window.save()
-    assert root.read_text(encoding="utf-8") == ROOT and pet.read_text(encoding="utf-8") == mine
+    assert pet.read_text(encoding="utf-8") == mine and root.read_text(encoding="utf-8") == ROOT
 
 
 def test_reset_brings_back_the_property_as_it_is(window, open_spec, two_files):

@@ -1266,23 +1266,23 @@ class MainWindow(QMainWindow):
 
     def check_disk(self) -> str:
         """Compare the files with what was last read or written. Returns what happened: "same", "missing",
-        "reloaded" (no unsaved edits), "kept" or "reloaded-theirs" (after the conflict prompt: with unsaved
-        edits in any file, keeping them keeps the window's version of every file, which Save then writes)."""
+        "reloaded" (no unsaved edits anywhere), "merged" (the changed files had no unsaved edits: they are taken
+        from disk, the edits in the other files stay), "kept" or "reloaded-theirs" (after the conflict prompt,
+        when a changed file has unsaved edits: keeping them makes Save overwrite that file)."""
         if self.loaded is None or self.disk_text is None or getattr(self._task, "kind", "relint") != "relint":
             return "same"  # nothing open, or a file is being (re)loaded
-        changed: dict[str, str] = {}
+        changed: dict[str, tuple[str, bool]] = {}
         for name, document in self.edited_documents.items():
             try:
-                text, _bom = read_text(document.path, document.path.name)
+                text, bom = read_text(document.path, document.path.name)
             except SpecError:
                 if document is self.edited:
                     return "missing"  # mid-rename, or deleted: the folder watch reports the next change
                 continue  # another file gone (its `$ref` may have moved): the rest is still compared
-
             if os.fspath(document.path) not in self.watcher.files():
                 self.watcher.addPath(os.fspath(document.path))
             if text != self.disk_texts.get(name):
-                changed[name] = text
+                changed[name] = (text, bom)
         if not changed:
             return "same"
         labels = ", ".join(self._file_label(self.edited_documents[name]) for name in changed)
@@ -1290,14 +1290,39 @@ class MainWindow(QMainWindow):
             self._start_load(self.loaded.path, "reload")
             self.statusBar().showMessage(f"{labels} changed on disk: reloaded.", 8000)
             return "reloaded"
+        modified = set(self.modified_names())
+        conflicting = [name for name in changed if name in modified]
+        if not conflicting:
+            self._take_from_disk(changed)
+            self.statusBar().showMessage(f"{labels} changed on disk: taken in; your edits elsewhere are kept.", 10000)
+            return "merged"
         if self.ask_conflict() == "theirs":
             self._forget_journals()  # every unsaved edit is dropped, in every file
             self._start_load(self.loaded.path, "reload")
             return "reloaded-theirs"
-        self.disk_texts.update(changed)
+        self.disk_texts.update({name: changed[name][0] for name in conflicting})
+        self._take_from_disk({name: found for name, found in changed.items() if name not in modified})
         self._update_modified()
         self.statusBar().showMessage(f"{labels} changed on disk; your edits are kept (Save overwrites it).", 10000)
         return "kept"
+
+    def _take_from_disk(self, texts: dict[str, tuple[str, bool]]) -> None:
+        """Files without unsaved edits that changed on disk: take their new text (and re-check the spec). One
+        that no longer parses keeps the window's version, which Save would write."""
+        for name, (text, bom) in texts.items():
+            old = self.edited_documents[name]
+            self.disk_texts[name] = text
+            try:
+                document = parse_text(text, old.path, old.name, bom=bom)
+            except SpecError as exc:
+                self.statusBar().showMessage(f"{exc}: the window's version of the file is kept.", 10000)
+                continue
+            self.edited_documents[name] = document
+            if self._shown_document is old:
+                self._shown_document = None
+                self._show_document(document, keep_position=True)
+        self._update_modified()
+        self._relint_timer.start()
 
     def ask_conflict(self) -> str:
         """The file changed on disk while there are unsaved edits: "mine" or "theirs" (tests replace this)."""
