@@ -156,9 +156,11 @@ def test_a_change_on_disk_to_an_unedited_file_is_taken_in_and_the_edits_elsewher
     window.form.apply_button.click()
     mine = window.edited_documents["schemas/pet.yaml"].text
     window.ask_conflict = lambda: pytest.fail("no conflict: the changed file has no unsaved edits")
+    window.reveal_operation(window.loaded.operations[0])  # the form shows the root's operation
     theirs_root = ROOT.replace("summary: Register a pet", "summary: Register a pet (theirs)")
     root.write_text(theirs_root, encoding="utf-8")
     qtbot.waitUntil(lambda: window.edited.text == theirs_root, timeout=20_000)  # the watcher took it in
+    assert window.form.summary.text() == "Register a pet (theirs)"
     assert window.modified_names() == ["schemas/pet.yaml"]
     assert window.save()
     assert root.read_text(encoding="utf-8") == theirs_root and pet.read_text(encoding="utf-8") == mine

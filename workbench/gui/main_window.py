@@ -1321,6 +1321,8 @@ class MainWindow(QMainWindow):
             if self._shown_document is old:
                 self._shown_document = None
                 self._show_document(document, keep_position=True)
+        if self._form_document in texts:
+            self._refill_form()  # the form shows values of a file that just changed
         self._update_modified()
         self._relint_timer.start()
 
