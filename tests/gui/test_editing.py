@@ -627,3 +627,28 @@ def test_a_file_reloaded_while_a_fix_preview_is_open_is_not_overwritten(window, 
     assert not window.fix_problem(entry)
     assert window.edited.text == theirs and not window.isWindowModified()
 
+
+
+def test_a_property_chosen_in_the_outline_is_edited_in_the_form(window, open_spec, shop):
+    from workbench.gui.models import EntryRole
+
+    original = shop.read_text(encoding="utf-8")
+    open_spec(shop)
+    window.outline_mode.setCurrentIndex(window.outline_mode.findData("schema"))
+    window.outline_filter_edit.setText("product weight")  # the filter matches "<schema> <property>"
+    proxy = window.outline_filter
+    group = proxy.index(0, 0)
+    assert proxy.data(group) == "Product" and proxy.rowCount(group) == 1
+    index = proxy.index(0, 0, group)
+    window.outline_view.setCurrentIndex(index)
+    window.outline_view.activated.emit(index)
+    entry = proxy.data(index, EntryRole)
+    assert window.source.cursor_line_column() == (entry.location.key_start.line, entry.location.key_start.column)
+    assert window.form.property_pointer == "/components/schemas/Product/properties/weight"
+    window.form.property_unit.setCurrentText("kilograms")
+    window.form.apply_button.click()
+    assert window.save()
+    removed, added = changed_lines(original, shop.read_text(encoding="utf-8"))
+    assert [line.strip() for line in added] == [
+        "weight: { type: number, minimum: 0, description: Shipping weight of one unit (in kilograms). }"]
+    assert len(removed) == 1

@@ -98,7 +98,7 @@ def _unfiltered(loaded) -> ProblemsModel:
     return model
 
 
-@pytest.mark.parametrize("mode", OUTLINE_MODES)
+@pytest.mark.parametrize("mode", [mode for mode in OUTLINE_MODES if mode != "schema"])
 def test_outline_model(qtmodeltester, travel, mode):
     model = OutlineModel()
     model.set_operations(travel.operations, travel.spec.tag_names(), travel.path_locations)
@@ -128,3 +128,18 @@ def test_outline_filter(qtmodeltester, travel):
     assert all("booking" in (e.operation.path + (e.operation.operation_id or "")).lower() for e in kept)
     proxy.set_text("")
     assert len(_leaves(proxy)) == len(_leaves(model))
+
+
+def test_outline_schema_mode_lists_every_property_where_it_is_written(qtmodeltester, travel):
+    model = OutlineModel()
+    model.set_operations(travel.operations, travel.spec.tag_names(), travel.path_locations, travel.schemas)
+    model.set_mode("schema")
+    qtmodeltester.check(model, force_py=True)
+    components = travel.spec.root.data["components"]["schemas"]
+    assert [model.data(model.index(row, 0)) for row in range(model.rowCount())] == list(components)
+    leaves = _leaves(model)
+    expected = [(name, prop) for name, schema in components.items() for prop in (schema.get("properties") or {})]
+    assert [(leaf.schema, leaf.name) for leaf in leaves] == expected
+    for leaf in leaves:
+        assert leaf.location.exact and leaf.location.pointer == leaf.pointer
+        assert leaf.document.text[leaf.location.key_start.offset:].startswith(leaf.name)

@@ -83,7 +83,7 @@ from workbench.gui.models import (
 )
 from workbench.gui.source_view import SourceView
 from workbench.gui.theme import SEVERITY_ORDER, SEVERITY_TITLES, THEME_LABELS, THEMES, apply_theme, severity_icon
-from workbench.gui.workers import LoadedSpec, LoadTask, OperationEntry, ProblemEntry
+from workbench.gui.workers import LoadedSpec, LoadTask, OperationEntry, ProblemEntry, PropertyEntry
 from workbench.lint import Severity
 from workbench.spec import SourceDocument, SpecError
 from workbench.spec.source import parse_text, read_text
@@ -589,7 +589,7 @@ class MainWindow(QMainWindow):
                 self._show_document(spec.documents.get(shown.name, spec.root))
             else:
                 self._show_document(spec.root, keep_position=kind == "relint")
-        self.outline_model.set_operations(loaded.operations, spec.tag_names(), loaded.path_locations)
+        self.outline_model.set_operations(loaded.operations, spec.tag_names(), loaded.path_locations, loaded.schemas)
         self._expand_outline(reset=True)
         self.problems_model.set_problems(loaded.problems, spec.root.name)
         self._fill_rule_combo(self.problems_model.rules())
@@ -713,11 +713,22 @@ class MainWindow(QMainWindow):
         if isinstance(entry, OperationEntry):
             self.reveal_operation(entry, focus=True)
             return
-        location = self.outline_filter.data(index, LocationRole)  # a path item
+        if isinstance(entry, PropertyEntry):
+            self.reveal_property(entry, focus=True)
+            return
+        location = self.outline_filter.data(index, LocationRole)  # a path item or a schema
         if location is not None and self.loaded is not None:
-            self._show_document(self.loaded.spec.root)
+            self._show_document(self.loaded.spec.documents.get(location.file, self.loaded.spec.root))
             start = location.key_start or location.start
             self.source.show_span(start, location.key_end or start, focus=True)
+
+    def reveal_property(self, entry: PropertyEntry, *, focus: bool = False) -> None:
+        """A property of a shared schema: its file at the property, and the property in the form."""
+        self.fill_form(None, prop=entry.pointer, document_name=entry.document.name)
+        self._show_document(entry.document)
+        start = entry.location.key_start or entry.location.start
+        self.source.show_span(start, entry.location.key_end or start, focus=focus)
+        self.location_label.setText(f"{self._file_label(entry.document)}  ›  {entry.pointer}")
 
     def reveal_operation(self, entry: OperationEntry, *, focus: bool = False) -> None:
         op = entry.operation

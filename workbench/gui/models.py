@@ -15,7 +15,7 @@ from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelInde
 from PySide6.QtGui import QBrush, QColor, QFont
 
 from workbench.gui.theme import SEVERITY_ORDER, SEVERITY_TITLES, severity_icon
-from workbench.gui.workers import OperationEntry, ProblemEntry
+from workbench.gui.workers import OperationEntry, ProblemEntry, PropertyEntry, SchemaEntry
 from workbench.lint import Severity
 
 FindingRole = Qt.ItemDataRole.UserRole + 1  # the Finding (leaf rows)
@@ -244,8 +244,9 @@ class ProblemsModel(_TwoLevelModel):
 
 # -- outline ---------------------------------------------------------------------------------------------------
 
-OUTLINE_MODES = ("path", "tag", "operationId")
-OUTLINE_MODE_LABELS = {"path": "By path", "tag": "By tag", "operationId": "By operationId"}
+OUTLINE_MODES = ("path", "tag", "operationId", "schema")
+OUTLINE_MODE_LABELS = {"path": "By path", "tag": "By tag", "operationId": "By operationId",
+                       "schema": "Schemas (properties)"}
 
 METHOD_COLORS = {"get": "#2f9e44", "post": "#1c7ed6", "put": "#e8590c", "patch": "#ae3ec9", "delete": "#e03131",
                  "head": "#868e96", "options": "#868e96", "trace": "#868e96", "query": "#0c8599"}
@@ -255,7 +256,7 @@ METHOD_COLORS = {"get": "#2f9e44", "post": "#1c7ed6", "put": "#e8590c", "patch":
 class _Row:
     label: str
     detail: str
-    entry: OperationEntry | None = None  # leaf rows
+    entry: OperationEntry | PropertyEntry | None = None  # leaf rows
     location: Any = None  # where a group row jumps to (a path item), or None
     children: list[_Row] = field(default_factory=list)
     filter_text: str = ""
@@ -264,7 +265,8 @@ class _Row:
 
 class OutlineModel(_TwoLevelModel):
     """The operations by path (path → methods), by tag (tag → operations; untagged last) or by operationId
-    (a flat list, sorted; operations without one last). Webhooks are included, marked as such."""
+    (a flat list, sorted; operations without one last), webhooks included and marked as such; or the shared
+    schemas with their properties (schema → properties), to edit a property in the form."""
 
     COLUMNS = ("Operation", "Details")
 
@@ -273,6 +275,7 @@ class OutlineModel(_TwoLevelModel):
         self._entries: tuple[OperationEntry, ...] = ()
         self._tags: Sequence[str] = ()
         self._path_locations: dict[tuple[bool, str], Any] = {}
+        self._schemas: tuple[SchemaEntry, ...] = ()
         self._mode = "path"
         self._rows: list[_Row] = []
 
@@ -281,11 +284,14 @@ class OutlineModel(_TwoLevelModel):
         return self._mode
 
     def set_operations(self, entries: Sequence[OperationEntry], tags: Sequence[str] = (),
-                       path_locations: dict[tuple[bool, str], Any] | None = None) -> None:
-        """`tags`: tag names in display order; `path_locations`: (webhook?, path) → Location of the path item."""
+                       path_locations: dict[tuple[bool, str], Any] | None = None,
+                       schemas: Sequence[SchemaEntry] = ()) -> None:
+        """`tags`: tag names in display order; `path_locations`: (webhook?, path) → Location of the path item;
+        `schemas`: the shared schemas, for the schema mode."""
         self._entries = tuple(entries)
         self._tags = tuple(tags)
         self._path_locations = dict(path_locations or {})
+        self._schemas = tuple(schemas)
         self._rebuild()
 
     def set_mode(self, mode: str) -> None:
@@ -312,7 +318,8 @@ class OutlineModel(_TwoLevelModel):
 
     def _rebuild(self) -> None:
         self.beginResetModel()
-        self._rows = {"path": self._by_path, "tag": self._by_tag, "operationId": self._by_operation_id}[self._mode]()
+        self._rows = {"path": self._by_path, "tag": self._by_tag, "operationId": self._by_operation_id,
+                      "schema": self._by_schema}[self._mode]()
         self.endResetModel()
 
     @staticmethod
@@ -368,6 +375,17 @@ class OutlineModel(_TwoLevelModel):
                  for e in unnamed]
         return rows
 
+    def _by_schema(self) -> list[_Row]:
+        rows = []
+        for schema in self._schemas:
+            count = len(schema.properties)
+            row = _Row(schema.name, f"{count} propert{'ies' if count != 1 else 'y'}", location=schema.location,
+                       filter_text=schema.name.lower())
+            row.children = [_Row(prop.name, prop.detail, entry=prop, filter_text=f"{schema.name} {prop.name}".lower())
+                            for prop in schema.properties]
+            rows.append(row)
+        return rows
+
     def _row(self, index: AnyIndex) -> _Row:
         if index.internalId() == 0:
             return self._rows[index.row()]
@@ -390,6 +408,8 @@ class OutlineModel(_TwoLevelModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return row.label if column == 0 else row.detail if column == 1 else None
         if role == Qt.ItemDataRole.ToolTipRole:
+            if isinstance(row.entry, PropertyEntry):
+                return f"{row.entry.schema}.{row.entry.name}  {row.detail}\n{row.entry.pointer}"
             if row.entry is None:
                 return f"{row.label}\n{row.detail}"
             op = row.entry.operation
@@ -410,7 +430,7 @@ class OutlineModel(_TwoLevelModel):
                 font = QFont()
                 font.setBold(True)
                 return font
-            if row.entry.operation.deprecated:
+            if isinstance(row.entry, OperationEntry) and row.entry.operation.deprecated:
                 font = QFont()
                 font.setStrikeOut(True)
                 return font
@@ -420,7 +440,7 @@ class OutlineModel(_TwoLevelModel):
         if role == EntryRole:
             return row.entry
         if role == OperationRole:
-            return row.entry.operation if row.entry else None
+            return row.entry.operation if isinstance(row.entry, OperationEntry) else None
         if role == LocationRole:
             return row.entry.location if row.entry else row.location
         return None

@@ -18,7 +18,8 @@ from PySide6.QtCore import QObject, QRunnable, Signal
 
 from workbench.lint import RULES, Finding, LintResult, find_config, lint, load_config
 from workbench.lint.score import Score, score
-from workbench.spec import Location, Operation, SourceDocument, Spec, SpecError, load_spec
+from workbench.spec import Location, Operation, SourceDocument, Spec, SpecError, SpecVersion, load_spec
+from workbench.spec.pointer import join
 
 
 class Cancelled(Exception):
@@ -48,6 +49,27 @@ class OperationEntry:
         return self.location.key_start or self.location.start
 
 
+@dataclass(frozen=True, slots=True)
+class PropertyEntry:
+    """A property of a shared (component) schema, where it is written."""
+
+    schema: str  # the component's name
+    name: str
+    document: SourceDocument
+    pointer: str
+    location: Location
+    detail: str  # its type as written, or what its `$ref` names
+
+
+@dataclass(frozen=True, slots=True)
+class SchemaEntry:
+    """A shared (component) schema and its properties, for the outline."""
+
+    name: str
+    location: Location
+    properties: tuple[PropertyEntry, ...]
+
+
 @dataclass(frozen=True)
 class LoadedSpec:
     """Everything the window shows for one file: the spec, the lint result and score, located entries."""
@@ -60,6 +82,7 @@ class LoadedSpec:
     operations: tuple[OperationEntry, ...]  # path operations, then webhooks
     path_locations: dict[tuple[bool, str], Location]  # (webhook?, path) → where the path item sits
     seconds: float
+    schemas: tuple[SchemaEntry, ...] = ()  # the component schemas, in the order written
 
     @property
     def config_path(self) -> Path | None:
@@ -95,8 +118,42 @@ def load_and_lint(path: str | Path, progress: Callable[[str], None] = lambda _te
     path_locations = {(webhook, item.path): item.origin.locate()
                       for webhook, items in ((False, spec.paths), (True, spec.webhooks)) for item in items}
     step("Showing…")
+    schemas = schema_entries(spec)
     return LoadedSpec(path, spec, result, readiness, problems, operations, path_locations,
-                      time.perf_counter() - began)
+                      time.perf_counter() - began, schemas)
+
+
+def schema_entries(spec: Spec) -> tuple[SchemaEntry, ...]:
+    """The component schemas (`definitions` in Swagger 2.0) with their properties, each where it is written
+    (a component that is a `$ref` to another file is listed from that file)."""
+    root = spec.root
+    if spec.version is SpecVersion.SWAGGER_2_0:
+        container, raw = "/definitions", root.data.get("definitions")
+    else:
+        components = root.data.get("components")
+        container, raw = "/components/schemas", components.get("schemas") if isinstance(components, dict) else None
+    entries = []
+    for name, value in (raw.items() if isinstance(raw, dict) else ()):
+        schema, document, pointer = spec.deref(value, root, join(container, name))
+        properties = schema.get("properties") if isinstance(schema, dict) else None
+        found = []
+        for prop, prop_schema in (properties.items() if isinstance(properties, dict) else ()):
+            at = join(pointer, "properties", prop)
+            found.append(PropertyEntry(name, prop, document, at, document.locate(at), _type_label(prop_schema)))
+        entries.append(SchemaEntry(name, document.locate(pointer), tuple(found)))
+    return tuple(entries)
+
+
+def _type_label(schema: object) -> str:
+    if not isinstance(schema, dict):
+        return ""
+    if isinstance(schema.get("$ref"), str):
+        return "→ " + schema["$ref"].rsplit("/", 1)[-1]
+    kind = schema.get("type")
+    label = "/".join(str(k) for k in kind) if isinstance(kind, list) else str(kind or "")
+    if kind == "array" and isinstance(schema.get("items"), dict):
+        label = f"array of {_type_label(schema['items']) or 'items'}"
+    return label + (f" ({schema['format']})" if isinstance(schema.get("format"), str) else "")
 
 
 def _freeze_heap() -> None:
