@@ -630,11 +630,17 @@ def test_a_file_reloaded_while_a_fix_preview_is_open_is_not_overwritten(window, 
 
 
 def test_a_property_chosen_in_the_outline_is_edited_in_the_form(window, open_spec, shop):
+    from PySide6.QtCore import Qt
+
     from workbench.gui.models import EntryRole
 
     original = shop.read_text(encoding="utf-8")
     open_spec(shop)
     window.outline_mode.setCurrentIndex(window.outline_mode.findData("schema"))
+    assert window.outline_model.headerData(0, Qt.Orientation.Horizontal) == "Schema / property"
+    schemas = window.loaded.spec.root.data["components"]["schemas"]
+    properties = sum(len(schema.get("properties") or {}) for schema in schemas.values())
+    assert window.outline_count.text() == f"{len(schemas)} schemas, {properties} properties"
     window.outline_filter_edit.setText("product weight")  # the filter matches "<schema> <property>"
     proxy = window.outline_filter
     group = proxy.index(0, 0)

@@ -665,6 +665,9 @@ class MainWindow(QMainWindow):
         ops = self.outline_model.operation_count()
         if self.loaded is None:
             self.outline_count.setText("")
+        elif self.outline_model.mode == "schema":
+            schemas, properties = self.outline_model.schema_counts()
+            self.outline_count.setText(f"{schemas} schemas, {properties} properties")
         elif self.outline_filter_edit.text().strip():
             self.outline_count.setText(f"{self.outline_filter.leaf_count()} shown of {ops} operations")
         else:
@@ -682,8 +685,12 @@ class MainWindow(QMainWindow):
     # -- outline -----------------------------------------------------------------------------------------------
 
     def _outline_mode_changed(self, _row: int) -> None:
-        self.outline_model.set_mode(self.outline_mode.currentData())
+        mode = self.outline_mode.currentData()
+        self.outline_model.set_mode(mode)
+        self.outline_filter_edit.setPlaceholderText("Filter: schema or property name…" if mode == "schema"
+                                                    else "Filter: path, method, operationId, tag…")
         self._expand_outline()
+        self._update_shown_counts()
 
     def _outline_filter_changed(self, text: str) -> None:
         self.outline_filter.set_text(text)

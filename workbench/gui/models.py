@@ -300,6 +300,7 @@ class OutlineModel(_TwoLevelModel):
         if mode != self._mode:
             self._mode = mode
             self._rebuild()
+            self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, 0)
 
     def clear(self) -> None:
         self.set_operations(())
@@ -374,6 +375,16 @@ class OutlineModel(_TwoLevelModel):
         rows += [self._leaf(e, "(no operationId)", f"{e.operation.method.upper()} {e.operation.path}")
                  for e in unnamed]
         return rows
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
+        if self._mode == "schema" and section == 0 and orientation == Qt.Orientation.Horizontal \
+                and role == Qt.ItemDataRole.DisplayRole:
+            return "Schema / property"
+        return super().headerData(section, orientation, role)
+
+    def schema_counts(self) -> tuple[int, int]:
+        """(shared schemas, their properties)."""
+        return len(self._schemas), sum(len(schema.properties) for schema in self._schemas)
 
     def _by_schema(self) -> list[_Row]:
         rows = []
