@@ -215,3 +215,58 @@ def test_a_referenced_file_moved_away_does_not_stop_the_watch(window, open_spec,
     with qtbot.waitSignal(window.documentLoaded, timeout=30_000):  # another editor moves the schema and its ref
         root.write_text(ROOT.replace("schemas/pet.yaml", "schemas/animal.yaml"), encoding="utf-8")
     assert "schemas/animal.yaml" in window.edited_documents and "schemas/pet.yaml" not in window.edited_documents
+
+
+def test_a_file_taken_in_from_disk_cannot_be_reverted_by_undo(window, open_spec, two_files, qtbot):
+    root, pet = two_files
+    open_spec(root)
+    window.reveal_operation(window.loaded.operations[0])
+    window.form.summary.setText("Root edited")
+    window.form.apply_button.click()  # an unsaved edit elsewhere: a change to pet is taken in, not reloaded
+    window.reveal_problem(finding(window, "property-description-missing"))
+    window.form.property_description.setText("Mine, then undone.")
+    window.form.apply_button.click()
+    window.undo_action.trigger()  # pet has no unsaved edit, but redo would bring one back
+    theirs = PET.replace("A pet and how", "Their pet and how")
+    pet.write_text(theirs, encoding="utf-8")
+    qtbot.waitUntil(lambda: window.edited_documents["schemas/pet.yaml"].text == theirs, timeout=20_000)
+    assert window.undo_stack.count() == 0  # no step can bring back the pet file from before their change
+    assert window.modified_names() == [str(root)]
+
+
+def test_a_file_half_written_on_disk_is_read_again_later(window, open_spec, two_files, qtbot):
+    root, pet = two_files
+    open_spec(root)
+    window.reveal_operation(window.loaded.operations[0])
+    window.form.summary.setText("Root edited")
+    window.form.apply_button.click()
+    window.ask_conflict = lambda: pytest.fail("pet has no unsaved edits: nothing to ask")
+    pet.write_text("Pet: [unclosed\n", encoding="utf-8")  # another editor, in the middle of saving
+    assert window.check_disk() == "merged"
+    assert window.modified_names() == [str(root)]  # the unreadable text is not taken for an edit
+    theirs = PET.replace("A pet and how", "Their pet and how")
+    pet.write_text(theirs, encoding="utf-8")
+    assert window.check_disk() == "merged"
+    assert window.edited_documents["schemas/pet.yaml"].text == theirs
+
+
+def test_undo_brings_back_a_file_a_re_check_dropped(window, open_spec, two_files, qtbot):
+    root, _pet = two_files
+    open_spec(root)
+    window.reveal_problem(finding(window, "property-description-missing"))
+    window.form.property_description.setText("Described.")
+    window.form.apply_button.click()
+    assert window.save()
+    window.reveal_operation(window.loaded.operations[0])
+    # The root no longer refers to the pet file: the re-check drops it from the spec.
+    window.form.description.setPlainText("Registers a new pet; the body is free-form now.")
+    with qtbot.waitSignal(window.documentLoaded, timeout=30_000):
+        window.apply_form(window.form.pointer, window.form.values())
+        edited = window.edited.text.replace("{$ref: 'schemas/pet.yaml#/Pet'}", "{type: object}")
+        from workbench.spec.source import parse_text
+        window.set_edited_document(parse_text(edited, window.edited.path, window.edited.name))
+    assert "schemas/pet.yaml" not in window.edited_documents
+    window.undo_action.trigger()  # back to the text with the $ref (the direct set above is not a step)
+    window.undo_action.trigger()  # and the pet description undone: pet is in the spec again, edited
+    assert window.disk_diff().count("+++") == len(window.modified_names())
+    assert window.check_disk() == "same"

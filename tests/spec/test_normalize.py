@@ -201,3 +201,28 @@ def test_versions(write, text, message):
 def test_openapi_32_is_accepted(write):
     spec = load_spec(write("s.yaml", "openapi: 3.2.0\ninfo: {title: t, version: '1'}\npaths: {}\n"))
     assert spec.version is SpecVersion.OPENAPI_3_2
+
+
+def test_path_items_sharing_a_ref_keep_their_own_parameters(write):
+    spec = load_spec(write("api.yaml", """
+openapi: 3.1.0
+info: {title: t, version: '1'}
+paths:
+  /a:
+    $ref: '#/components/pathItems/Shared'
+    parameters: [{name: alpha, in: query, schema: {type: string}}]
+  /b:
+    $ref: '#/components/pathItems/Shared'
+    parameters: [{name: beta, in: query, schema: {type: string}}]
+components:
+  pathItems:
+    Shared:
+      get:
+        operationId: shared
+        parameters: [{name: common, in: query, schema: {type: string}}]
+        responses: {'200': {description: ok}}
+"""))
+    names = {op.path: sorted(p.name for p in op.parameters) for op in spec.operations}
+    assert names == {"/a": ["alpha", "common"], "/b": ["beta", "common"]}
+    shared = [p for op in spec.operations for p in op.parameters if p.name == "common"]
+    assert shared[0] is shared[1]  # one definition, read once

@@ -558,6 +558,8 @@ class MainWindow(QMainWindow):
         self.loaded = loaded
         spec = loaded.spec
         if kind != "relint":
+            if kind == "reload":
+                self._forget_journals()  # the edits were dropped for the files as they are on disk
             self.edited_documents = dict(spec.documents)
             self.disk_texts = {name: document.text for name, document in spec.documents.items()}
             self._journaled = {}
@@ -575,9 +577,8 @@ class MainWindow(QMainWindow):
                 self.disk_texts[name] = spec.documents[name].text
             modified = set(self.modified_names())
             left = [name for name in self.edited_documents if name not in spec.documents and name not in modified]
-            for name in left:
+            for name in left:  # its text on disk stays known: an undo may bring the file back into the spec
                 del self.edited_documents[name]
-                del self.disk_texts[name]
             if joined or left:
                 self._watch()
         shown = self._shown_document
@@ -1315,8 +1316,7 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(f"{labels} changed on disk: taken in; your edits elsewhere are kept.", 10000)
             return "merged"
         if self.ask_conflict() == "theirs":
-            self._forget_journals()  # every unsaved edit is dropped, in every file
-            self._start_load(self.loaded.path, "reload")
+            self._start_load(self.loaded.path, "reload")  # the journals go once it has loaded
             return "reloaded-theirs"
         self.disk_texts.update({name: changed[name][0] for name in conflicting})
         self._take_from_disk({name: found for name, found in changed.items() if name not in modified})
@@ -1327,22 +1327,42 @@ class MainWindow(QMainWindow):
     def _take_from_disk(self, texts: dict[str, tuple[str, bool]]) -> None:
         """Files without unsaved edits that changed on disk: take their new text (and re-check the spec). One
         that no longer parses keeps the window's version, which Save would write."""
+        taken = []
         for name, (text, bom) in texts.items():
             old = self.edited_documents[name]
-            self.disk_texts[name] = text
             try:
                 document = parse_text(text, old.path, old.name, bom=bom)
-            except SpecError as exc:
-                self.statusBar().showMessage(f"{exc}: the window's version of the file is kept.", 10000)
+            except SpecError as exc:  # half written, perhaps: the next change is checked again
+                self.statusBar().showMessage(f"{exc}: the window keeps the last version it could read.", 10000)
                 continue
+            self.disk_texts[name] = text
             self.edited_documents[name] = document
+            taken.append(name)
             if self._shown_document is old:
                 self._shown_document = None
                 self._show_document(document, keep_position=True)
-        if self._form_document in texts:
+        if taken and self._history_touches(taken):
+            # Undo or redo would put back a version of these files from before the other editor's change.
+            self.undo_stack.clear()
+            self.statusBar().showMessage("Files changed on disk were taken in; the undo history was cleared.",
+                                         10000)
+        if self._form_document in taken:
             self._refill_form()  # the form shows values of a file that just changed
         self._update_modified()
         self._relint_timer.start()
+
+    def _history_touches(self, names: list[str]) -> bool:
+        """Does any step of the undo history change one of these files?"""
+        def commands(command):
+            yield command
+            for number in range(command.childCount()):
+                yield from commands(command.child(number))
+
+        for index in range(self.undo_stack.count()):
+            for command in commands(self.undo_stack.command(index)):
+                if isinstance(command, DocumentCommand) and command.after.name in names:
+                    return True
+        return False
 
     def ask_conflict(self) -> str:
         """The file changed on disk while there are unsaved edits: "mine" or "theirs" (tests replace this)."""

@@ -147,7 +147,9 @@ class Normalizer:
         self._schemas: dict[int, tuple[dict, Schema]] = {}
         # A parameter read once per place it is defined: path-level and `$ref`'d parameters are shared by many
         # operations (Kubernetes: 8,170 uses of far fewer definitions).
-        self._parameters_read: dict[tuple[int, str], Parameter | RequestBodyPart | None] = {}
+        # Keyed by the raw object too: a 3.1 path item `$ref` merges its referrer's own parameters under the
+        # target's pointer, so one pointer can hold different parameters (the raw object is kept alive with it).
+        self._parameters_read: dict[tuple[int, int, str], tuple[dict, Parameter | RequestBodyPart | None]] = {}
         self._ref_queue: list[tuple[str, Any, SourceDocument]] = []
         self.ref_targets: dict[str, Schema] = {}
         data = root.data
@@ -379,10 +381,10 @@ class Normalizer:
         found = self._deref(raw, document, pointer)
         if found is None:
             return None
-        key = (id(found[1]), found[2])
+        key = (id(found[0]), id(found[1]), found[2])
         if key not in self._parameters_read:
-            self._parameters_read[key] = self._read_parameter(*found)
-        return self._parameters_read[key]
+            self._parameters_read[key] = (found[0], self._read_parameter(*found))
+        return self._parameters_read[key][1]
 
     def _read_parameter(self, raw: dict, document: SourceDocument, pointer: str) -> Parameter | RequestBodyPart | None:
         name, location = raw.get("name"), raw.get("in")
