@@ -270,3 +270,14 @@ def test_undo_brings_back_a_file_a_re_check_dropped(window, open_spec, two_files
     window.undo_action.trigger()  # and the pet description undone: pet is in the spec again, edited
     assert window.disk_diff().count("+++") == len(window.modified_names())
     assert window.check_disk() == "same"
+
+
+def test_no_edit_is_made_while_the_files_are_being_read_again(window, open_spec, two_files, qtbot):
+    root, _pet = two_files
+    open_spec(root)
+    window.reveal_problem(finding(window, "property-description-missing"))
+    window.form.property_description.setText("Typed during a reload.")
+    with qtbot.waitSignal(window.documentLoaded, timeout=30_000):
+        window.reload()
+        assert not window.apply_form(window.form.pointer or "", window.form.values())
+    assert not window.isWindowModified() and window.undo_stack.count() == 0

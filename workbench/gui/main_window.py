@@ -1083,10 +1083,17 @@ class MainWindow(QMainWindow):
         if self._form_entry is not None or self._form_property is not None:
             self.fill_form(self._form_entry, prop=self._form_property, document_name=self._form_document)
 
+    def _reloading(self) -> bool:
+        """A file is being opened or reloaded: an edit made now would be replaced when it arrives (said so)."""
+        if self._task is None or getattr(self._task, "kind", "relint") == "relint":
+            return False
+        self.statusBar().showMessage("The files are being read again: edit once they are shown.", 6000)
+        return True
+
     def apply_form(self, pointer: str, values: dict) -> bool:
         """The form's Apply: its changed fields become edits applied to the edited document (one undo step)."""
         document = self.edited_documents.get(self._form_document) if self._form_document else None
-        if document is None:
+        if document is None or self._reloading():
             return False
         edits, refused = form_edits(document, pointer, values)
         if not edits:
@@ -1232,7 +1239,7 @@ class MainWindow(QMainWindow):
             self.last_refused = preview.refused
             self.show_error("The fix cannot be applied", "\n".join(preview.refused))
             return False
-        if not self.confirm_preview(preview):
+        if not self.confirm_preview(preview) or self._reloading():
             return False
         if any(self.edited_documents.get(base.name) is not base for base in preview.bases):
             # A file changed (reloaded from disk) while the preview was open: the outcome describes the old text.
