@@ -63,6 +63,20 @@ def changed(old: str, new: str) -> list[str]:
     return [line for line in difflib.unified_diff(old.splitlines(True), new.splitlines(True), n=0)
             if line[:1] in "+-" and line[:3] not in ("+++", "---")]
 
+def describe_pet_name(window, text: str) -> None:
+    """Through the form: a description for the property the finding in the pet file is about."""
+    window.reveal_problem(finding(window, "property-description-missing"))
+    window.form.property_description.setText(text)
+    window.form.apply_button.click()
+
+
+def edit_root_summary(window, text: str) -> None:
+    """Through the form: a new summary for the root file's operation."""
+    window.reveal_operation(window.loaded.operations[0])
+    window.form.summary.setText(text)
+    window.form.apply_button.click()
+
+
 
 def test_a_property_in_a_referenced_file_is_described_and_saved_there(window, open_spec, two_files, qtbot, settings):
     root, pet = two_files
@@ -93,9 +107,7 @@ def test_a_property_in_a_referenced_file_is_described_and_saved_there(window, op
 def test_undo_of_an_edit_in_a_referenced_file_restores_it(window, open_spec, two_files):
     root, _pet = two_files
     open_spec(root)
-    window.reveal_problem(finding(window, "property-description-missing"))
-    window.form.property_description.setText("The name.")
-    window.form.apply_button.click()
+    describe_pet_name(window, "The name.")
     assert window.edited_documents["schemas/pet.yaml"].text != PET
     window.undo_action.trigger()
     assert window.edited_documents["schemas/pet.yaml"].text == PET and not window.isWindowModified()
@@ -121,9 +133,7 @@ def test_unsaved_edits_in_a_referenced_file_are_offered_back(window, open_spec, 
 
     root, pet = two_files
     open_spec(root)
-    window.reveal_problem(finding(window, "property-description-missing"))
-    window.form.property_description.setText("Recovered description.")
-    window.form.apply_button.click()
+    describe_pet_name(window, "Recovered description.")
     edited = window.edited_documents["schemas/pet.yaml"].text
     other = MainWindow(settings)  # a second window, as after a crash: the journal is still there
     qtbot.addWidget(other)
@@ -151,9 +161,7 @@ def test_a_change_on_disk_to_an_unedited_file_is_taken_in_and_the_edits_elsewher
                                                                                       two_files, qtbot):
     root, pet = two_files
     open_spec(root)
-    window.reveal_problem(finding(window, "property-description-missing"))
-    window.form.property_description.setText("Mine.")
-    window.form.apply_button.click()
+    describe_pet_name(window, "Mine.")
     mine = window.edited_documents["schemas/pet.yaml"].text
     window.ask_conflict = lambda: pytest.fail("no conflict: the changed file has no unsaved edits")
     window.reveal_operation(window.loaded.operations[0])  # the form shows the root's operation
@@ -170,9 +178,7 @@ def test_a_change_on_disk_to_an_edited_file_asks_and_keeping_mine_overwrites_it(
                                                                                  qtbot):
     root, pet = two_files
     open_spec(root)
-    window.reveal_problem(finding(window, "property-description-missing"))
-    window.form.property_description.setText("Mine.")
-    window.form.apply_button.click()
+    describe_pet_name(window, "Mine.")
     mine = window.edited_documents["schemas/pet.yaml"].text
     asked = []
     window.ask_conflict = lambda: asked.append(True) or "mine"
@@ -220,12 +226,8 @@ def test_a_referenced_file_moved_away_does_not_stop_the_watch(window, open_spec,
 def test_a_file_taken_in_from_disk_cannot_be_reverted_by_undo(window, open_spec, two_files, qtbot):
     root, pet = two_files
     open_spec(root)
-    window.reveal_operation(window.loaded.operations[0])
-    window.form.summary.setText("Root edited")
-    window.form.apply_button.click()  # an unsaved edit elsewhere: a change to pet is taken in, not reloaded
-    window.reveal_problem(finding(window, "property-description-missing"))
-    window.form.property_description.setText("Mine, then undone.")
-    window.form.apply_button.click()
+    edit_root_summary(window, "Root edited")  # an unsaved edit elsewhere: a change to pet is taken in, not reloaded
+    describe_pet_name(window, "Mine, then undone.")
     window.undo_action.trigger()  # pet has no unsaved edit, but redo would bring one back
     theirs = PET.replace("A pet and how", "Their pet and how")
     pet.write_text(theirs, encoding="utf-8")
@@ -237,9 +239,7 @@ def test_a_file_taken_in_from_disk_cannot_be_reverted_by_undo(window, open_spec,
 def test_a_file_half_written_on_disk_is_read_again_later(window, open_spec, two_files, qtbot):
     root, pet = two_files
     open_spec(root)
-    window.reveal_operation(window.loaded.operations[0])
-    window.form.summary.setText("Root edited")
-    window.form.apply_button.click()
+    edit_root_summary(window, "Root edited")
     window.ask_conflict = lambda: pytest.fail("pet has no unsaved edits: nothing to ask")
     pet.write_text("Pet: [unclosed\n", encoding="utf-8")  # another editor, in the middle of saving
     assert window.check_disk() == "merged"
@@ -253,9 +253,7 @@ def test_a_file_half_written_on_disk_is_read_again_later(window, open_spec, two_
 def test_undo_brings_back_a_file_a_re_check_dropped(window, open_spec, two_files, qtbot):
     root, _pet = two_files
     open_spec(root)
-    window.reveal_problem(finding(window, "property-description-missing"))
-    window.form.property_description.setText("Described.")
-    window.form.apply_button.click()
+    describe_pet_name(window, "Described.")
     assert window.save()
     window.reveal_operation(window.loaded.operations[0])
     # The root no longer refers to the pet file: the re-check drops it from the spec.
