@@ -283,3 +283,17 @@ def test_a_finding_in_another_file_of_the_spec_opens_that_file(window, open_spec
     window.reveal_problem(root_entry)
     assert window.source.toPlainText() == loaded.spec.root.text
     assert window.windowTitle() == "root.yaml[*] — Agent Spec Workbench"
+
+
+def test_a_big_schema_outline_opens_collapsed_even_with_few_operations(window, open_spec, tmp_path):
+    properties = "".join(f"        p{n}: {{type: string, description: Property {n}.}}\n" for n in range(200))
+    spec = tmp_path / "many.yaml"
+    spec.write_text("openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n"
+                    "      operationId: getA\n      responses: {'200': {description: ok}}\n"
+                    "components:\n  schemas:\n    Big:\n      type: object\n      properties:\n" + properties,
+                    encoding="utf-8")
+    open_spec(spec)
+    assert window.outline_view.isExpanded(window.outline_filter.index(0, 0))  # one operation: open
+    window.outline_mode.setCurrentIndex(window.outline_mode.findData("schema"))
+    assert window.outline_filter.rowCount(window.outline_filter.index(0, 0)) == 200
+    assert not window.outline_view.isExpanded(window.outline_filter.index(0, 0))  # 200 properties: closed

@@ -90,7 +90,7 @@ from workbench.spec.source import parse_text, read_text
 
 APP_TITLE = "Agent Spec Workbench"
 SPEC_FILTER = "API descriptions (*.yaml *.yml *.json);;All files (*)"
-EXPAND_OUTLINE_UP_TO = 150  # operations; bigger outlines open collapsed (a filter expands what it keeps)
+EXPAND_OUTLINE_UP_TO = 150  # operations (or properties); bigger outlines open collapsed (a filter expands them)
 RELINT_DELAY_MS = 500  # after the last edit
 DISK_CHECK_DELAY_MS = 300  # after the last file-system notification
 
@@ -701,7 +701,9 @@ class MainWindow(QMainWindow):
     def _expand_outline(self, *, reset: bool = False) -> None:
         """`reset`: the model was just reset, so the view is collapsed already (collapseAll would still lay out
         every row: ~30 ms on 900 operations)."""
-        if self.outline_filter_edit.text().strip() or self.outline_model.operation_count() <= EXPAND_OUTLINE_UP_TO:
+        model = self.outline_model
+        rows = model.schema_counts()[1] if model.mode == "schema" else model.operation_count()
+        if self.outline_filter_edit.text().strip() or rows <= EXPAND_OUTLINE_UP_TO:
             self.outline_view.expandAll()
         elif not reset:
             self.outline_view.collapseAll()
