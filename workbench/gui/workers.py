@@ -26,27 +26,30 @@ class Cancelled(Exception):
     """The load was cancelled between two steps."""
 
 
+class _Located:
+    """An entry with a `location` computed up front (off the UI thread)."""
+
+    __slots__ = ()
+    location: Location
+
+    @property
+    def start(self):
+        """Where it starts, as the command line reports it: the key of a member, else the value."""
+        return self.location.key_start or self.location.start
+
+
 @dataclass(frozen=True, slots=True)
-class ProblemEntry:
-    """A finding with its location computed up front (off the UI thread)."""
+class ProblemEntry(_Located):
+    """A finding and where it is."""
 
     finding: Finding
     location: Location
 
-    @property
-    def start(self):
-        """Where the finding starts, as the command line reports it: the key of a member, else the value."""
-        return self.location.key_start or self.location.start
-
 
 @dataclass(frozen=True, slots=True)
-class OperationEntry:
+class OperationEntry(_Located):
     operation: Operation
     location: Location
-
-    @property
-    def start(self):
-        return self.location.key_start or self.location.start
 
 
 @dataclass(frozen=True, slots=True)
