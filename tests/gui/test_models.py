@@ -11,6 +11,7 @@ from tests.conftest import corpus_dir
 from workbench.gui.models import (
     OUTLINE_MODES,
     EntryRole,
+    LocationRole,
     OutlineFilter,
     OutlineModel,
     ProblemsModel,
@@ -137,6 +138,8 @@ def test_outline_schema_mode_lists_every_property_where_it_is_written(qtmodeltes
     qtmodeltester.check(model, force_py=True)
     components = travel.spec.root.data["components"]["schemas"]
     assert [model.data(model.index(row, 0)) for row in range(model.rowCount())] == list(components)
+    first = model.data(model.index(0, 0), LocationRole)  # a schema row jumps to where the schema is written
+    assert first.exact and first.pointer == f"/components/schemas/{next(iter(components))}"
     leaves = _leaves(model)
     expected = [(name, prop) for name, schema in components.items() for prop in (schema.get("properties") or {})]
     assert [(leaf.schema, leaf.name) for leaf in leaves] == expected

@@ -258,6 +258,7 @@ class _Row:
     detail: str
     entry: OperationEntry | PropertyEntry | None = None  # leaf rows
     location: Any = None  # where a group row jumps to (a path item), or None
+    schema: SchemaEntry | None = None  # the shared schema a group row stands for (located when asked)
     children: list[_Row] = field(default_factory=list)
     filter_text: str = ""
     method: str | None = None
@@ -390,7 +391,7 @@ class OutlineModel(_TwoLevelModel):
         rows = []
         for schema in self._schemas:
             count = len(schema.properties)
-            row = _Row(schema.name, f"{count} propert{'ies' if count != 1 else 'y'}", location=schema.location,
+            row = _Row(schema.name, f"{count} propert{'ies' if count != 1 else 'y'}", schema=schema,
                        filter_text=schema.name.lower())
             row.children = [_Row(prop.name, prop.detail, entry=prop, filter_text=f"{schema.name} {prop.name}".lower())
                             for prop in schema.properties]
@@ -453,7 +454,9 @@ class OutlineModel(_TwoLevelModel):
         if role == OperationRole:
             return row.entry.operation if isinstance(row.entry, OperationEntry) else None
         if role == LocationRole:
-            return row.entry.location if row.entry else row.location
+            if row.entry is not None:
+                return row.entry.location
+            return row.schema.location if row.schema is not None else row.location
         return None
 
 
