@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import difflib
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -72,7 +72,7 @@ class Preview:
     title: str
     outcomes: list[EditOutcome]  # one per file of the spec the edits touch
     diff: str
-    bases: list[SourceDocument] = field(default_factory=list)  # the documents the outcomes were made from
+    bases: list[SourceDocument]  # the documents the outcomes were made from
 
     @property
     def applied(self) -> bool:
