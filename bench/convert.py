@@ -197,7 +197,7 @@ def print_ours(result: dict[str, Any], repeat: int) -> None:
               f"{len(row['excluded']):>9} {len(row['failed']):>7} {row['warnings']:>9}")
     openai = result["rows"][0]
     if openai["excluded"]:
-        tally = Counter(r["reason"] for r in openai["excluded"])
+        tally = Counter(r.reason for r in openai["excluded"])
         print("    scope exclusions (openai): " + "; ".join(f"{n} × {short(reason, 80)}" for reason, n in
                                                              tally.most_common()))
     failures = {id(r): (row["label"], r) for row in result["rows"] for r in row["failed"]}
@@ -205,7 +205,7 @@ def print_ours(result: dict[str, Any], repeat: int) -> None:
         print("    conversion failures (first few, any setting):")
         seen = set()
         for label, r in failures.values():
-            key = (r["method"], r["path"], r["reason"])
+            key = (r.method, r.path, r.reason)
             if key in seen:
                 continue
             seen.add(key)

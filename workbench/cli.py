@@ -219,18 +219,18 @@ def _tools(args: argparse.Namespace) -> int:
                         config.source or args.spec)
     toolset = convert(spec, ConvertOptions(vendor=vendor, strict=option("strict", args.strict, False), scope=scope,
                                            nested=option("nested", args.nested, False),
-                                           gemini_json_schema=args.gemini_json_schema,
+                                           json_schema_form=args.gemini_json_schema,
                                            flatten_depth=option("flatten-depth", args.flatten_depth, 0),
                                            split_unions=option("split-unions", args.split_unions, False)))
     if args.format == "json":
         _emit(args, json.dumps(toolset.to_json(), indent=2, ensure_ascii=False))
     else:
-        lines = [f"{tool.name:<40} {toolset.tokens['per_tool'][tool.name]:>6} tokens  {tool.operation.label()}"
+        lines = [f"{tool.name:<40} {toolset.tokens.per_tool[tool.name]:>6} tokens  {tool.operation.label()}"
                  for tool in toolset.tools]
-        lines += [f"left out: {r['method'].upper()} {r['path']}: {r['reason']}" for r in toolset.rejected]
-        lines += [f"warning: {w['tool'] + ': ' if w['tool'] else ''}{w['message']}" for w in toolset.warnings]
-        lines.append(f"{len(toolset.tools)} tools for {toolset.vendor}, about {toolset.tokens['total']} tokens "
-                     f"({toolset.tokens['method']})")
+        lines += [f"left out: {r.method.upper()} {r.path}: {r.reason}" for r in toolset.rejected]
+        lines += [f"warning: {w.tool + ': ' if w.tool else ''}{w.message}" for w in toolset.warnings]
+        lines.append(f"{len(toolset.tools)} tools for {toolset.vendor}, about {toolset.tokens.total} tokens "
+                     f"({toolset.tokens.method})")
         _emit(args, "\n".join(lines))
     return EXIT_OK
 

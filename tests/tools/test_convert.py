@@ -90,7 +90,7 @@ def names(toolset):
 def test_scope_leaves_out_hidden_and_deprecated_with_reasons(spec):
     toolset = convert(spec)
     assert names(toolset) == ["getOrder", "replaceOrder", "deleteOrder", "createPet"]
-    assert {(r["path"], r["reason"]) for r in toolset.rejected} == {
+    assert {(r.path, r.reason) for r in toolset.rejected} == {
         ("/internal", "hidden from agents (x-internal)"), ("/old", "deprecated (use --include-deprecated)")}
 
 
@@ -101,7 +101,7 @@ def test_scope_options(spec):
     assert names(convert(spec, ConvertOptions(scope=Scope(operations=("deleteOrder", "nope"))))) == ["deleteOrder"]
     assert "oldThing" in names(convert(spec, ConvertOptions(scope=Scope(include_deprecated=True))))
     budget = convert(spec, ConvertOptions(scope=Scope(budget=2)))
-    assert any("exceed the budget of 2" in w["message"] for w in budget.warnings)
+    assert any("exceed the budget of 2" in w.message for w in budget.warnings)
 
 
 def test_flat_arguments_rename_clashes_and_bind_every_argument(spec):
@@ -156,10 +156,10 @@ def test_mcp_annotations_follow_the_method_table(spec):
 def test_tokens_are_estimates_per_tool_and_include_vendor_overhead(spec):
     openai = convert(spec, ConvertOptions(vendor="openai")).tokens
     anthropic = convert(spec, ConvertOptions(vendor="anthropic")).tokens
-    assert openai["method"].startswith("estimate")
-    assert set(openai["per_tool"]) == {"getOrder", "replaceOrder", "deleteOrder", "createPet"}
-    assert all(n > 10 for n in openai["per_tool"].values())
-    assert anthropic["total"] == sum(anthropic["per_tool"].values()) + 346
+    assert openai.method.startswith("estimate")
+    assert set(openai.per_tool) == {"getOrder", "replaceOrder", "deleteOrder", "createPet"}
+    assert all(n > 10 for n in openai.per_tool.values())
+    assert anthropic.total == sum(anthropic.per_tool.values()) + 346 and anthropic.overhead == 346
 
 
 def test_spec_hash_changes_with_the_spec(spec, write):
@@ -210,9 +210,9 @@ def test_every_corpus_file_converts_for_every_vendor(name):
     for vendor in VENDORS:
         for strict in (False, True):
             toolset = convert(spec, ConvertOptions(vendor=vendor, strict=strict))
-            failures = [r for r in toolset.rejected if r["reason"].startswith("conversion failed")]
+            failures = [r for r in toolset.rejected if r.reason.startswith("conversion failed")]
             assert failures == [], (vendor, strict, failures[:3])
-            assert all(r["reason"] for r in toolset.rejected)
+            assert all(r.reason for r in toolset.rejected)
 
 
 NESTED_PARAMETERS = """
@@ -240,7 +240,7 @@ def test_a_parameter_no_style_can_write_is_named_in_the_warnings(write):
     from workbench.http.serialize import SerializationError, serialize_header, serialize_query
 
     toolset = convert(load_spec(write("nested.yaml", NESTED_PARAMETERS)))
-    warned = {w["message"].split(" is ", 1)[0]: w["message"] for w in toolset.warnings if "has no form" in w["message"]}
+    warned = {w.message.split(" is ", 1)[0]: w.message for w in toolset.warnings if "has no form" in w.message}
     assert set(warned) == {"query parameter 'filters'", "query parameter 'where'", "header parameter 'X-Pairs'"}
     assert "an array of objects" in warned["query parameter 'filters'"]
     assert "an object whose 'range' is nested" in warned["query parameter 'where'"]
@@ -258,5 +258,5 @@ def test_a_parameter_no_style_can_write_is_named_in_the_warnings(write):
 def test_the_box_search_filters_are_warned_about():
     spec = load_spec(corpus_dir() / "box-openapi.json")
     toolset = convert(spec, ConvertOptions(scope=Scope(operations=("get_search",))))
-    assert [w["message"].split(":", 1)[0] for w in toolset.warnings if "has no form" in w["message"]] \
+    assert [w.message.split(":", 1)[0] for w in toolset.warnings if "has no form" in w.message] \
         == ["query parameter 'mdfilters' is an array of objects"]

@@ -712,7 +712,7 @@ def test_pitfall_09_long_description_is_kept_whole_with_a_warning(spec, vendor):
     assert LONG_DESCRIPTION in tool.description and len(tool.description) > 1024
     assert any(LONG_DESCRIPTION in str(native) for native in toolset.native)
     assert any("1024" in message for message in tool.warnings), tool.warnings
-    assert any(w["tool"] == tool.name and "1024" in w["message"] for w in toolset.warnings)
+    assert any(w.tool == tool.name and "1024" in w.message for w in toolset.warnings)
 
 
 def _check_merged_tag(tag: dict) -> None:
@@ -931,7 +931,7 @@ def test_pitfall_16_gemini_cuts_recursion_but_keeps_the_fields(spec):
         assert levels >= 1
         assert node["type"] == "OBJECT" and RECURSION_NOTE in node["description"]
     assert any("recursive schema Category cut" in m for m in tool.warnings)
-    assert any(w["tool"] == tool.name and "recursive" in w["message"] for w in toolset.warnings)
+    assert any(w.tool == tool.name and "recursive" in w.message for w in toolset.warnings)
 
 
 def test_pitfall_16_anthropic_strict_cuts_the_cycle_but_keeps_the_fields(spec):

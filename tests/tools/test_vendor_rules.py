@@ -65,7 +65,7 @@ def _spec(name: str) -> Spec:
 
 @functools.cache
 def _toolset(name: str, vendor: str, strict: bool = False, gemini_json: bool = False) -> ToolSet:
-    return convert(_spec(name), ConvertOptions(vendor=vendor, strict=strict, gemini_json_schema=gemini_json))
+    return convert(_spec(name), ConvertOptions(vendor=vendor, strict=strict, json_schema_form=gemini_json))
 
 
 def _report(problems: list[str], limit: int = 25) -> str:
@@ -441,7 +441,7 @@ def test_names_valid_and_unique(spec_name, variant):
     vendor, strict, gemini_json = variant
     toolset = _toolset(spec_name, vendor, strict, gemini_json)
     problems = [f"{r['method'].upper()} {r['path']}: {r['reason']}" for r in toolset.rejected
-                if r["reason"].startswith("conversion failed")]
+                if r.reason.startswith("conversion failed")]
     names = [native_name(vendor, native) for native in toolset.native]
     if names != [tool.name for tool in toolset.tools]:
         problems.append("native tool names differ from toolset.tools names")

@@ -14,16 +14,12 @@ from workbench.tools import tokens
 from workbench.tools.arguments import build_arguments, pick_media_type
 from workbench.tools.describe import describe
 from workbench.tools.human import HumanPredicate, default_human
-from workbench.tools.model import Tool, ToolSet
+from workbench.tools.model import Rejected, SetWarning, Tool, ToolSet
 from workbench.tools.names import assign_names
 from workbench.tools.passes import PassContext, def_name
 from workbench.tools.scope import Scope, select
-from workbench.tools.vendors import VENDORS, gemini, mcp
+from workbench.tools.vendors import VENDORS
 from workbench.tools.vendors.base import Vendor
-from workbench.tools.vendors.common import attach_defs, json_schema_with_defs
-
-# Anthropic's per-request limits for strict tools.
-ANTHROPIC_STRICT_TOOLS, ANTHROPIC_STRICT_OPTIONAL, ANTHROPIC_STRICT_UNIONS = 20, 24, 16
 
 
 @dataclass(frozen=True)
@@ -35,15 +31,14 @@ class ConvertOptions:
     flatten_depth: int = 0  # lift nested body objects into flat arguments this many levels down
     split_unions: bool = False  # a body that is a oneOf/anyOf becomes one tool per variant
     human: HumanPredicate = default_human  # which arguments a person supplies (never_human: none)
-    gemini_json_schema: bool = False  # Gemini: `parametersJsonSchema` instead of `parameters`
+    json_schema_form: bool = False  # the vendor's plain-JSON-Schema flavour (Gemini: `parametersJsonSchema`)
 
 
 def vendor_for(options: ConvertOptions) -> Vendor:
     if options.vendor not in VENDORS:
         raise ValueError(f"unknown vendor {options.vendor!r} (known: {', '.join(VENDORS)})")
-    if options.vendor == "gemini" and options.gemini_json_schema:
-        return gemini.JSON_SCHEMA_VENDOR
-    return VENDORS[options.vendor]
+    vendor = VENDORS[options.vendor]
+    return vendor.json_schema_form if options.json_schema_form and vendor.json_schema_form else vendor
 
 
 def spec_sha256(spec: Spec) -> str:
@@ -67,14 +62,13 @@ def convert(spec: Spec, options: ConvertOptions | None = None) -> ToolSet:
         try:
             tool = _convert_one(spec, op, name, vendor, strict, options, variant, shared)
         except Exception as exc:
-            rejected.append({"method": op.method, "path": op.path,
-                             "reason": f"conversion failed: {type(exc).__name__}: {exc}"})
+            rejected.append(Rejected(op.method, op.path, f"conversion failed: {type(exc).__name__}: {exc}"))
             continue
         if index in name_notes:
             tool.warnings.insert(0, name_notes[index])
         tools.append(tool)
     native = [vendor.wrap(tool, strict) for tool in tools]
-    warnings = [{"tool": tool.name, "message": message} for tool in tools for message in tool.warnings]
+    warnings = [SetWarning(tool.name, message) for tool in tools for message in tool.warnings]
     warnings += _set_warnings(tools, vendor, options, strict)
     return ToolSet(vendor.name, spec_sha256(spec), tools, native, rejected, warnings,
                    tokens.estimate(native, [t.name for t in tools], vendor.overhead_tokens))
@@ -120,9 +114,8 @@ def _convert_one(spec: Spec, op: Operation, name: str, vendor: Vendor, strict: b
         description = f"{description}\n\nThis tool sends the {variant[0]} variant of the request body."
     tool = Tool(name, description, schema, op, bindings, media_type,
                 [*warnings, *description_warnings, *context.warnings], shape=shape)
-    if vendor.name == "mcp":
-        tool.annotations = mcp.annotations(tool)
-        tool.output_schema = _output_schema(spec, op, tool, shared)
+    if vendor.finish is not None:
+        vendor.finish(tool, spec, shared)
     return tool
 
 
@@ -148,42 +141,13 @@ def _split_human(spec: Spec, parameters: dict, bindings: list, is_human: HumanPr
     return model_part, [replace(b, human=b.argument in human) for b in bindings]
 
 
-def _output_schema(spec: Spec, op: Operation, tool: Tool, shared: dict) -> dict | None:
-    for response in op.responses:
-        if not response.status.startswith("2") or not response.content:
-            continue
-        media = pick_media_type(response.content)
-        schema = response.content[media].schema if media else None
-        if not isinstance(schema, dict):
-            return None
-        context = PassContext(spec, shared=shared)
-        root = json_schema_with_defs(schema, context, response=True)
-        ref = root.get("$ref", "")
-        if ref.startswith("#/$defs/"):  # MCP wants `type: object` at the root itself, not behind a ref
-            root = {**context.defs.get(ref[len("#/$defs/"):], {}), **{k: v for k, v in root.items() if k != "$ref"}}
-        if root.get("type") == "object" or "properties" in root:
-            return attach_defs(root, context)
-        tool.warnings.append("the success response is not an object: no MCP outputSchema")
-        return None
-    return None
-
-
-def _set_warnings(tools: list[Tool], vendor: Vendor, options: ConvertOptions, strict: bool) -> list[dict]:
-    out = []
+def _set_warnings(tools: list[Tool], vendor: Vendor, options: ConvertOptions, strict: bool) -> list[SetWarning]:
+    messages = []
     if len(tools) > options.scope.budget:
-        out.append({"tool": "", "message": f"{len(tools)} tools exceed the budget of {options.scope.budget}: "
-                                           "scope by tag or allowlist (selection accuracy falls with many tools)"})
+        messages.append(f"{len(tools)} tools exceed the budget of {options.scope.budget}: "
+                        "scope by tag or allowlist (selection accuracy falls with many tools)")
     if vendor.max_tools and len(tools) > vendor.max_tools:
-        out.append({"tool": "", "message": f"{vendor.name} accepts at most {vendor.max_tools} tools per request"})
-    if strict and vendor.name == "anthropic":
-        optional = sum(len(set(t.parameters.get("properties", {})) - set(t.parameters.get("required", [])))
-                       for t in tools)
-        unions = sum(1 for t in tools for p in t.parameters.get("properties", {}).values()
-                     if isinstance(p, dict) and ("anyOf" in p or isinstance(p.get("type"), list)))
-        for count, limit, what in ((len(tools), ANTHROPIC_STRICT_TOOLS, "strict tools"),
-                                   (optional, ANTHROPIC_STRICT_OPTIONAL, "optional parameters"),
-                                   (unions, ANTHROPIC_STRICT_UNIONS, "parameters with union types")):
-            if count > limit:
-                out.append({"tool": "", "message": f"Anthropic strict mode allows {limit} {what} per request; "
-                                                   f"this set has {count}"})
-    return out
+        messages.append(f"{vendor.name} accepts at most {vendor.max_tools} tools per request")
+    if vendor.set_checks is not None:
+        messages += vendor.set_checks(tools, strict)
+    return [SetWarning("", message) for message in messages]

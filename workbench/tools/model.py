@@ -36,15 +36,46 @@ class Tool:
     shape: dict[str, Any] = field(default_factory=dict)
 
 
+@dataclass(frozen=True, slots=True)
+class Rejected:
+    """An operation left out of the set (out of scope, hidden, or its conversion failed), with why."""
+
+    method: str  # "" for an allowlisted operationId that is not in the spec
+    path: str
+    reason: str
+
+    def to_json(self) -> dict:
+        return {"method": self.method, "path": self.path, "reason": self.reason}
+
+
+@dataclass(frozen=True, slots=True)
+class SetWarning:
+    """What a conversion lost or risks, for one tool (`tool`) or for the whole set (`tool == ""`)."""
+
+    tool: str
+    message: str
+
+    def to_json(self) -> dict:
+        return {"tool": self.tool, "message": self.message}
+
+
+@dataclass(frozen=True, slots=True)
+class TokenEstimate:
+    total: int  # every tool plus the vendor's fixed overhead
+    per_tool: dict[str, int]
+    overhead: int  # what the vendor adds once per request with tools
+    method: str  # how it was counted (the tokenizer, or the fallback)
+
+
 @dataclass
 class ToolSet:
     vendor: str
     spec_sha256: str
     tools: list[Tool]
     native: list[dict]  # the vendor's own tool objects, ready to send
-    rejected: list[dict]  # {"method", "path", "reason"}
-    warnings: list[dict]  # {"tool", "message"}
-    tokens: dict  # {"total": n, "per_tool": {...}, "method": "..."}
+    rejected: list[Rejected]
+    warnings: list[SetWarning]
+    tokens: TokenEstimate
 
     def mapping(self) -> dict[str, dict]:
         return {t.name: {"method": t.operation.method, "path": t.operation.path,
@@ -52,8 +83,9 @@ class ToolSet:
 
     def to_json(self) -> dict:
         return {"vendor": self.vendor, "spec_sha256": self.spec_sha256, "tools": self.native,
-                "mapping": self.mapping(), "rejected": self.rejected, "warnings": self.warnings,
-                "tokens": {"total": self.tokens["total"], "per_tool": self.tokens["per_tool"]}}
+                "mapping": self.mapping(), "rejected": [r.to_json() for r in self.rejected],
+                "warnings": [w.to_json() for w in self.warnings],
+                "tokens": {"total": self.tokens.total, "per_tool": self.tokens.per_tool}}
 
     def tool(self, name: str) -> Tool | None:
         return next((t for t in self.tools if t.name == name), None)

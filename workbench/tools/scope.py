@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from workbench.spec import Operation, Spec
+from workbench.tools.model import Rejected
 
 # Extensions that hide an operation from agents (the common `x-internal`, and ours).
 HIDING_EXTENSIONS = ("x-internal", "x-agent-hidden")
@@ -20,19 +21,19 @@ class Scope:
     budget: int = 40
 
 
-def select(spec: Spec, scope: Scope) -> tuple[list[Operation], list[dict]]:
+def select(spec: Spec, scope: Scope) -> tuple[list[Operation], list[Rejected]]:
     """The operations in scope, and every one left out with its reason (left-out is not an error)."""
     chosen: list[Operation] = []
-    left_out: list[dict] = []
+    left_out: list[Rejected] = []
     wanted_ids = set(scope.operations)
     for op in spec.operations:
         reason = _reason(op, scope, wanted_ids)
         if reason:
-            left_out.append({"method": op.method, "path": op.path, "reason": reason})
+            left_out.append(Rejected(op.method, op.path, reason))
         else:
             chosen.append(op)
     missing = wanted_ids - {op.operation_id for op in spec.operations}
-    left_out += [{"method": "", "path": "", "reason": f"operationId {m!r} is not in the spec"} for m in sorted(missing)]
+    left_out += [Rejected("", "", f"operationId {m!r} is not in the spec") for m in sorted(missing)]
     return chosen, left_out
 
 

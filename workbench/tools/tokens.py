@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from functools import cache
 
+from workbench.tools.model import TokenEstimate
+
 METHOD = "estimate: o200k_base tokens of the serialised tool definition"
 
 
@@ -33,8 +35,8 @@ def method() -> str:
     return METHOD if _encoder() is not None else "estimate: characters / 4 (no tokenizer available)"
 
 
-def estimate(native_tools: list[dict], names: list[str], overhead: int = 0) -> dict:
+def estimate(native_tools: list[dict], names: list[str], overhead: int = 0) -> TokenEstimate:
     per_tool = {name: count(json.dumps(tool, ensure_ascii=False, separators=(",", ":")))
                 for name, tool in zip(names, native_tools, strict=True)}
-    return {"total": sum(per_tool.values()) + (overhead if native_tools else 0), "per_tool": per_tool,
-            "overhead": overhead if native_tools else 0, "method": method()}
+    overhead = overhead if native_tools else 0
+    return TokenEstimate(sum(per_tool.values()) + overhead, per_tool, overhead, method())

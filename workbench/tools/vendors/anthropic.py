@@ -12,6 +12,8 @@ from workbench.tools.vendors.common import apply_everywhere, attach_defs, json_s
 
 # Anthropic wraps tool definitions in a system prompt of its own (Claude 4.x, tool_choice auto/none).
 TOOL_SYSTEM_PROMPT_TOKENS = 346
+# Anthropic's per-request limits for strict tools.
+STRICT_TOOLS, STRICT_OPTIONAL, STRICT_UNIONS = 20, 24, 16
 
 
 def build(parameters: Schema, ctx: PassContext, is_strict: bool) -> Schema:
@@ -32,5 +34,20 @@ def wrap(tool: Tool, is_strict: bool) -> dict:
     return native
 
 
+def set_checks(tools: list[Tool], is_strict: bool) -> list[str]:
+    """Strict mode's limits per request: tools, optional parameters, parameters with union types."""
+    if not is_strict:
+        return []
+    optional = sum(len(set(t.parameters.get("properties", {})) - set(t.parameters.get("required", [])))
+                   for t in tools)
+    unions = sum(1 for t in tools for p in t.parameters.get("properties", {}).values()
+                 if isinstance(p, dict) and ("anyOf" in p or isinstance(p.get("type"), list)))
+    return [f"Anthropic strict mode allows {limit} {what} per request; this set has {count}"
+            for count, limit, what in ((len(tools), STRICT_TOOLS, "strict tools"),
+                                       (optional, STRICT_OPTIONAL, "optional parameters"),
+                                       (unions, STRICT_UNIONS, "parameters with union types"))
+            if count > limit]
+
+
 VENDOR = Vendor("anthropic", "A-Za-z0-9_-", 64, build, wrap, overhead_tokens=TOOL_SYSTEM_PROMPT_TOKENS,
-                supports_strict=True)
+                supports_strict=True, set_checks=set_checks)

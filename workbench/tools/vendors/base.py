@@ -6,12 +6,14 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from workbench.spec import Schema
+from workbench.spec import Schema, Spec
 from workbench.tools.model import Tool
 from workbench.tools.passes import PassContext
 
 Build = Callable[[Schema, PassContext, bool], Schema]
 Wrap = Callable[[Tool, bool], dict]
+Finish = Callable[[Tool, Spec, dict], None]  # (tool, spec, shared components) -> fills vendor-only fields
+SetChecks = Callable[[list[Tool], bool], list[str]]  # (tools, strict) -> warnings about the whole set
 
 
 @dataclass(frozen=True)
@@ -24,6 +26,9 @@ class Vendor:
     max_tools: int | None = None
     overhead_tokens: int = 0  # fixed cost the vendor adds once per request with tools
     supports_strict: bool = False
+    finish: Finish | None = None  # a per-tool step after the schema (MCP: annotations, outputSchema)
+    set_checks: SetChecks | None = None  # per-request limits the vendor sets on the whole tool list
+    json_schema_form: Vendor | None = None  # the vendor's plain-JSON-Schema flavour, where it has one
 
     @property
     def name_pattern(self) -> re.Pattern:

@@ -27,5 +27,5 @@ def wrap_json_schema(tool: Tool, is_strict: bool) -> dict:
     return {"name": tool.name, "description": tool.description, "parametersJsonSchema": tool.parameters}
 
 
-VENDOR = Vendor("gemini", "A-Za-z0-9_.:-", 64, build, wrap, max_tools=512)
 JSON_SCHEMA_VENDOR = Vendor("gemini", "A-Za-z0-9_.:-", 64, build_json_schema, wrap_json_schema, max_tools=512)
+VENDOR = Vendor("gemini", "A-Za-z0-9_.:-", 64, build, wrap, max_tools=512, json_schema_form=JSON_SCHEMA_VENDOR)

@@ -3,7 +3,8 @@ is an object, and annotations from the method table, overridable by `x-mcp-*` ex
 
 from __future__ import annotations
 
-from workbench.spec import Schema
+from workbench.spec import Operation, Schema, Spec
+from workbench.tools.arguments import pick_media_type
 from workbench.tools.model import Tool
 from workbench.tools.passes import PassContext
 from workbench.tools.vendors.base import Vendor
@@ -47,4 +48,30 @@ def wrap(tool: Tool, is_strict: bool) -> dict:
     return native
 
 
-VENDOR = Vendor("mcp", "A-Za-z0-9._-", 128, build, wrap)
+def finish(tool: Tool, spec: Spec, shared: dict) -> None:
+    tool.annotations = annotations(tool)
+    tool.output_schema = output_schema(spec, tool.operation, tool, shared)
+
+
+def output_schema(spec: Spec, op: Operation, tool: Tool, shared: dict) -> Schema | None:
+    """The first success response's schema, when it is an object (MCP wants `type: object` at the root)."""
+    for response in op.responses:
+        if not response.status.startswith("2") or not response.content:
+            continue
+        media = pick_media_type(response.content)
+        schema = response.content[media].schema if media else None
+        if not isinstance(schema, dict):
+            return None
+        context = PassContext(spec, shared=shared)
+        root = json_schema_with_defs(schema, context, response=True)
+        ref = root.get("$ref", "")
+        if ref.startswith("#/$defs/"):  # the root itself, not behind a ref
+            root = {**context.defs.get(ref[len("#/$defs/"):], {}), **{k: v for k, v in root.items() if k != "$ref"}}
+        if root.get("type") == "object" or "properties" in root:
+            return attach_defs(root, context)
+        tool.warnings.append("the success response is not an object: no MCP outputSchema")
+        return None
+    return None
+
+
+VENDOR = Vendor("mcp", "A-Za-z0-9._-", 128, build, wrap, finish=finish)
