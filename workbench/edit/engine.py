@@ -460,7 +460,7 @@ def _plan_block(document: SourceDocument, edit: Edit, start: int, end: int, kind
 def _plan_insert(document: SourceDocument, edit: Edit, key: str, parent_pointer: str) -> Splice:
     text = document.text
     parent_start, parent_end, *_ = document.span(parent_pointer)
-    parent = _lookup(document, parent_pointer)
+    parent = lookup(document.data, parent_pointer)
     children = [k for k in parent if document.span(f"{parent_pointer}/{escape(k)}") is not None]
     anchor = next((k for k in edit.after if k in parent), None)
     if document.format == "json":
@@ -542,10 +542,3 @@ def _insert_json(document: SourceDocument, edit: Edit, key: str, parent_pointer:
     sibling = anchor if anchor is not None else children[-1]
     at = document.span(f"{parent_pointer}/{escape(sibling)}")[1]
     return Splice(at, at, separator + pair)
-
-
-def _lookup(document: SourceDocument, pointer: str) -> Any:
-    node = document.data
-    for token in split(pointer):
-        node = node[int(token)] if isinstance(node, list) else node[token]
-    return node
