@@ -40,6 +40,7 @@ sys.path.insert(0, str(REPO))  # this checkout's workbench, whatever else is ins
 
 from workbench.lint import lint  # noqa: E402
 from workbench.spec import load_spec  # noqa: E402
+from workbench.spec.pointer import join, split  # noqa: E402
 
 SMALL_BYTES = 500 * 1024
 ALWAYS = ("kubernetes-swagger.json",)
@@ -78,20 +79,13 @@ TWINS = (
 # ----------------------------------------------------------------------------------------------------------
 
 
-def escape(segment: Any) -> str:
-    return str(segment).replace("~", "~0").replace("/", "~1")
-
-
-def unescape(segment: str) -> str:
-    return segment.replace("~1", "/").replace("~0", "~")
-
-
 def to_pointer(path: list[Any]) -> str:
-    return "".join("/" + escape(s) for s in path)
+    return join("", *path)
 
 
 def segments(pointer: str) -> list[str]:
-    return [unescape(s) for s in pointer.split("/")[1:]] if pointer else []
+    """Unescaped tokens; [] for the whole document and for what is not a pointer (`#name` anchors)."""
+    return split(pointer) if pointer.startswith("/") else []
 
 
 def operation_pointer(pointer: str) -> str:

@@ -154,6 +154,26 @@ def _verified_locally(document: SourceDocument, planned: list[tuple[Edit, Splice
         return _verified_json_locally(document, edit, splice, text, expected)
     if _anchored(document, edit.pointer):
         return None
+    block = _edited_block(document, edit, splice, text)
+    if block is None:
+        return None
+    region_pointer, start, lines, removed = block
+    dedented = "\n".join(line[cut:] for line, cut in zip(lines, removed, strict=True))
+    try:
+        data, local_index, problems = parse_yaml(dedented, document.name)
+    except SpecError:
+        return None
+    if problems or data != lookup(expected, region_pointer):
+        return None
+    index = _block_index(document, splice, region_pointer, start, lines, removed, local_index)
+    return SourceDocument(document.path, document.name, text, "yaml", expected, document.bom,
+                          list(document.problems), index)
+
+
+def _edited_block(document: SourceDocument, edit: Edit, splice: Splice,
+                  text: str) -> tuple[str, int, list[str], list[int]] | None:
+    """The YAML block around the edit, in the edited text: (its pointer, where its text starts, its lines,
+    how much indentation to cut from each line to read it alone), or None when it cannot be read alone."""
     region = _enclosing_block(document, edit.pointer)
     if region is None:
         return None
@@ -170,14 +190,14 @@ def _verified_locally(document: SourceDocument, planned: list[tuple[Edit, Splice
     if any(line.strip() and (len(line) - len(line.lstrip(" ")) < indent) for line in lines[first:]):
         return None  # something now sits left of the block: only a full read can say what it means
     removed = [0] * first + [min(indent, len(line) - len(line.lstrip(" "))) for line in lines[first:]]
-    start = block_start
-    dedented = "\n".join(line[cut:] for line, cut in zip(lines, removed, strict=True))
-    try:
-        data, local_index, problems = parse_yaml(dedented, document.name)
-    except SpecError:
-        return None
-    if problems or data != lookup(expected, region_pointer):
-        return None
+    return region_pointer, block_start, lines, removed
+
+
+def _block_index(document: SourceDocument, splice: Splice, region_pointer: str, start: int, lines: list[str],
+                 removed: list[int], local_index: Mapping[str, SpanEntry]) -> ShiftedIndex:
+    """The edited document's span index: the re-read block's entries (`local_index`, offsets in its dedented
+    text) mapped back to offsets in the whole text, every other entry the old one, shifted."""
+    delta = len(splice.text) - (splice.end - splice.start)
     line_offsets = [0]
     for line in lines[:-1]:
         line_offsets.append(line_offsets[-1] + len(line) + 1)
@@ -200,10 +220,7 @@ def _verified_locally(document: SourceDocument, planned: list[tuple[Edit, Splice
         if pointer:
             region[region_pointer + pointer] = (to_global(s), to_global(e, kind in ("|", ">")), to_global(ks),
                                                 to_global(ke), kind)
-    index = ShiftedIndex(document.index, splice.end, delta, region_pointer, region)
-    new = SourceDocument(document.path, document.name, text, "yaml", expected, document.bom, list(document.problems),
-                         index)
-    return new
+    return ShiftedIndex(document.index, splice.end, delta, region_pointer, region)
 
 
 def _verified_json_locally(document: SourceDocument, edit: Edit, splice: Splice, text: str,
@@ -460,7 +477,7 @@ def _plan_block(document: SourceDocument, edit: Edit, start: int, end: int, kind
 def _plan_insert(document: SourceDocument, edit: Edit, key: str, parent_pointer: str) -> Splice:
     text = document.text
     parent_start, parent_end, *_ = document.span(parent_pointer)
-    parent = _lookup(document, parent_pointer)
+    parent = lookup(document.data, parent_pointer)
     children = [k for k in parent if document.span(f"{parent_pointer}/{escape(k)}") is not None]
     anchor = next((k for k in edit.after if k in parent), None)
     if document.format == "json":
@@ -542,10 +559,3 @@ def _insert_json(document: SourceDocument, edit: Edit, key: str, parent_pointer:
     sibling = anchor if anchor is not None else children[-1]
     at = document.span(f"{parent_pointer}/{escape(sibling)}")[1]
     return Splice(at, at, separator + pair)
-
-
-def _lookup(document: SourceDocument, pointer: str) -> Any:
-    node = document.data
-    for token in split(pointer):
-        node = node[int(token)] if isinstance(node, list) else node[token]
-    return node

@@ -56,7 +56,7 @@ def quick_fixes(spec: Spec, result: LintResult, rules: Iterable[str] | None = No
         if fix is None or finding.rule not in wanted:
             continue
         document = finding.document
-        old = _value_at(document, fix.pointer)
+        old = lookup(document.data, fix.pointer, None)
         if old == fix.value:
             continue  # already there (a placeholder description stays a finding, but needs no edit)
         edits = [placed_edit(fix.pointer, fix.value)]
@@ -73,13 +73,6 @@ def apply_fixes(fixes: list[QuickFix]) -> dict[str, EditOutcome]:
         entry = by_document.setdefault(fix.document.name, (fix.document, []))
         entry[1].extend(fix.edits)
     return {name: apply_edits(document, edits) for name, (document, edits) in by_document.items()}
-
-
-def _value_at(document: SourceDocument, pointer: str) -> Any:
-    try:
-        return lookup(document.data, pointer)
-    except KeyError:
-        return None
 
 
 def _links_to(spec: Spec, operation_id: str) -> list[str]:

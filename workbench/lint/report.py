@@ -11,6 +11,7 @@ from workbench.lint.engine import LintResult
 from workbench.lint.finding import Finding, Severity
 from workbench.lint.registry import RULES
 from workbench.lint.score import score
+from workbench.spec.pointer import split
 
 
 def _range(finding: Finding):
@@ -40,7 +41,7 @@ def to_json(result: LintResult) -> str:
         start, end = _range(finding)
         items.append({
             "code": finding.rule,
-            "path": [t.replace("~1", "/").replace("~0", "~") for t in finding.pointer.split("/")[1:]],
+            "path": split(finding.pointer),
             "message": finding.message,
             "severity": finding.severity.spectral,
             "range": {"start": {"line": start.line - 1, "character": start.column - 1},

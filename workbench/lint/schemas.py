@@ -31,13 +31,6 @@ class SchemaSite:
     in_composition: int  # how many oneOf/anyOf enclose it
 
 
-def _raw(document: SourceDocument, pointer: str) -> Any:
-    try:
-        return lookup(document.data, pointer)
-    except KeyError:
-        return None
-
-
 def schema_sites(spec: Spec) -> list[SchemaSite]:
     """Every schema node reachable from the operations, in a stable order (cached on the spec)."""
     cached = _CACHE.get(id(spec))
@@ -49,7 +42,7 @@ def schema_sites(spec: Spec) -> list[SchemaSite]:
     for op in spec.operations:
         for param in op.parameters:
             doc, at = param.origin.document, param.origin.pointer
-            raw_param = _raw(doc, at)
+            raw_param = lookup(doc.data, at, None)
             if not isinstance(raw_param, dict):
                 continue
             if swagger:
@@ -64,7 +57,7 @@ def schema_sites(spec: Spec) -> list[SchemaSite]:
         body = op.request_body
         if body is not None:
             doc, at = body.origin.document, body.origin.pointer
-            raw_body = _raw(doc, at)
+            raw_body = lookup(doc.data, at, None)
             if swagger and isinstance(raw_body, dict) and raw_body.get("in") == "formData":
                 for param in _swagger_form_params(spec, op):
                     _walk(spec, op, "request", param[0], param[1], param[2], param[2].get("name"),
@@ -79,7 +72,7 @@ def schema_sites(spec: Spec) -> list[SchemaSite]:
                               None, raw_body.get("description"), True, sites, seen)
         for response in op.responses:
             doc, at = response.origin.document, response.origin.pointer
-            raw_response = _raw(doc, at)
+            raw_response = lookup(doc.data, at, None)
             if not isinstance(raw_response, dict):
                 continue
             if swagger:
@@ -101,7 +94,7 @@ def _swagger_form_params(spec: Spec, op: Operation) -> list[tuple[SourceDocument
     found = []
     item_at = op.origin.pointer.rsplit("/", 1)[0]
     for holder in (item_at, op.origin.pointer):
-        raw_list = _raw(op.origin.document, join(holder, "parameters"))
+        raw_list = lookup(op.origin.document.data, join(holder, "parameters"), None)
         for i, raw in enumerate(raw_list if isinstance(raw_list, list) else []):
             value, doc, pointer = spec.deref(raw, op.origin.document, f"{holder}/parameters/{i}")
             if isinstance(value, dict) and value.get("in") == "formData":

@@ -3,12 +3,37 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
+from enum import IntEnum
 
 
-class Severity(StrEnum):
-    ERROR = "error"
-    WARNING = "warning"
+class Severity(IntEnum):
+    """How severe a loading problem or a lint finding is. Ordered so that `a >= b` means "at least as severe";
+    `off` disables a lint rule."""
+
+    OFF = 0
+    HINT = 1
+    INFO = 2
+    WARN = 3
+    ERROR = 4
+
+    @classmethod
+    def parse(cls, text: str) -> Severity:
+        try:
+            return cls[text.strip().upper()]
+        except KeyError:
+            raise ValueError(f"unknown severity {text!r} (use off, hint, info, warn or error)") from None
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+    @property
+    def spectral(self) -> int:
+        """Spectral's numbering: 0 error, 1 warn, 2 info, 3 hint."""
+        return {Severity.ERROR: 0, Severity.WARN: 1, Severity.INFO: 2, Severity.HINT: 3}[self]
+
+
+_WORDS = {Severity.WARN: "warning"}  # how a one-line problem message names a severity, where not its label
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,10 +46,11 @@ class Problem:
     pointer: str = ""
     line: int | None = None
     column: int | None = None
-    severity: Severity = Severity.WARNING
+    severity: Severity = Severity.WARN
 
     def __str__(self) -> str:
-        return f"{_place(self.file, self.line, self.column, self.pointer)}: {self.severity.value}: {self.message}"
+        word = _WORDS.get(self.severity, self.severity.label)
+        return f"{_place(self.file, self.line, self.column, self.pointer)}: {word}: {self.message}"
 
 
 class SpecError(Exception):

@@ -35,7 +35,7 @@ from workbench.spec.model import (
     SpecVersion,
     Tag,
 )
-from workbench.spec.pointer import join
+from workbench.spec.pointer import join, lookup
 from workbench.spec.refs import RefError, Resolver
 from workbench.spec.source import SourceDocument
 
@@ -286,14 +286,14 @@ class Normalizer:
                 body = self._request_body(raw, doc, join("/components/requestBodies", name))
                 if body is not None:
                     bodies[name] = body
-        schemas = {name: self.schema(raw, doc) for name, raw in _as_map(_at(data, schemas_at)).items()}
+        schemas = {name: self.schema(raw, doc) for name, raw in _as_map(lookup(data, schemas_at, None)).items()}
         parameters: dict[str, Parameter] = {}
-        for name, raw in _as_map(_at(data, params_at)).items():
+        for name, raw in _as_map(lookup(data, params_at, None)).items():
             param = self._parameter(raw, doc, join(params_at, name))
             if isinstance(param, Parameter):
                 parameters[name] = param
         responses = {}
-        for name, raw in _as_map(_at(data, responses_at)).items():
+        for name, raw in _as_map(lookup(data, responses_at, None)).items():
             response = self._response(name, raw, doc, join(responses_at, name), self.produces)
             if response is not None:
                 responses[name] = response
@@ -558,13 +558,6 @@ class RequestBodyPart:
     @property
     def key(self) -> tuple[str, str]:
         return (self.name, self.location)
-
-
-def _at(data: dict, pointer: str) -> Any:
-    node: Any = data
-    for token in pointer.strip("/").split("/"):
-        node = node.get(token) if isinstance(node, dict) else None
-    return node
 
 
 def _make_nullable(schema: Schema) -> Schema:

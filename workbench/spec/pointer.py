@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import unquote
 
 
@@ -39,18 +40,25 @@ def from_fragment(fragment: str) -> str:
     return unquote(fragment)
 
 
-def lookup(document: object, pointer: str) -> object:
-    """The value at `pointer`; raises KeyError naming the first token that does not exist."""
+MISSING: Any = object()
+"""The `default` of `lookup` when nothing is at the pointer (a value no document holds); compare with `is`."""
+
+_RAISE: Any = object()
+
+
+def lookup(document: object, pointer: str, default: Any = _RAISE) -> Any:
+    """The value at `pointer` (tokens unescaped: `~1` is `/`, `~0` is `~`). When nothing is there, `default`
+    if given, else KeyError naming the first token that does not exist. Array indexes are decimal without
+    leading zeros and in range."""
     node = document
     for token in split(pointer):
-        if isinstance(node, dict):
-            if token not in node:
-                raise KeyError(token)
+        if isinstance(node, dict) and token in node:
             node = node[token]
-        elif isinstance(node, list):
-            if not token.isdigit() or int(token) >= len(node) or (token != "0" and token.startswith("0")):
-                raise KeyError(token)
+        elif (isinstance(node, list) and token.isdigit() and int(token) < len(node)
+              and (token == "0" or not token.startswith("0"))):
             node = node[int(token)]
-        else:
+        elif default is _RAISE:
             raise KeyError(token)
+        else:
+            return default
     return node

@@ -17,7 +17,7 @@ from typing import Any, Literal
 from workbench.spec import limits
 from workbench.spec.errors import Problem, SpecError
 from workbench.spec.json_parse import index_json, parse_json
-from workbench.spec.pointer import split
+from workbench.spec.pointer import MISSING, lookup
 from workbench.spec.yaml_parse import SpanEntry, parse_yaml
 
 Format = Literal["json", "yaml"]
@@ -112,12 +112,9 @@ class SourceDocument:
 
     def has(self, pointer: str) -> bool:
         try:
-            node = self.data
-            for token in split(pointer):
-                node = node[int(token)] if isinstance(node, list) else node[token]
-        except (KeyError, IndexError, TypeError, ValueError):
+            return lookup(self.data, pointer, MISSING) is not MISSING
+        except ValueError:  # not a JSON pointer
             return False
-        return True
 
 
 _BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),

@@ -346,10 +346,3 @@ def describe_unsupported(ctx: PassContext, keywords: frozenset[str], vendor: str
         return node
 
     return node_pass
-
-
-def drop_keywords(keywords: frozenset[str]) -> Callable[[Schema], Schema]:
-    def node_pass(node: Schema) -> Schema:
-        return {k: v for k, v in node.items() if k not in keywords} if any(k in node for k in keywords) else node
-
-    return node_pass

@@ -36,10 +36,7 @@ def examples_missing(spec, context):
         if site.role == "parameter" and site.depth == 0 and not site.composition and schema_types(site.schema) & {
                 "object", "array"}:
             param_at = site.pointer[: -len("/schema")] if site.pointer.endswith("/schema") else site.pointer
-            try:
-                param = lookup(site.document.data, param_at)
-            except KeyError:
-                param = None
+            param = lookup(site.document.data, param_at, None)
             if not _has_example(site.schema) and not _has_example(param):
                 kinds = "/".join(sorted(schema_types(site.schema)))
                 yield Report(f"{site.name!r} takes an {kinds} but gives no example", site.document, site.pointer)

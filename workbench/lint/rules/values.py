@@ -99,10 +99,7 @@ def _sibling_names(site: SchemaSite) -> set[str]:
     names = {site.name} if site.name else set()
     parent_at = site.pointer.rsplit("/properties/", 1)[0] if "/properties/" in site.pointer else None
     if parent_at is not None:
-        try:
-            parent = lookup(site.document.data, parent_at)
-        except KeyError:
-            parent = None
+        parent = lookup(site.document.data, parent_at, None)
         if isinstance(parent, dict) and isinstance(parent.get("properties"), dict):
             names.update(parent["properties"])
     return names
