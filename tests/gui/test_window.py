@@ -12,10 +12,11 @@ from PySide6.QtGui import QDropEvent, QPalette
 from PySide6.QtWidgets import QApplication
 
 from tests.conftest import corpus_dir
+from workbench.config import find_config, load_config
 from workbench.gui.models import EntryRole
 from workbench.gui.theme import DARK_CODE, LIGHT_CODE
 from workbench.gui.workers import ProblemEntry
-from workbench.lint import RULES, Severity, find_config, lint, load_config
+from workbench.lint import RULES, Severity, lint
 from workbench.lint.score import score
 from workbench.spec import load_spec
 
@@ -25,7 +26,7 @@ GITHUB = corpus_dir() / "github-api.github.com-2022-07-18.json"
 
 def core_result(path: Path):
     spec = load_spec(path)
-    return spec, lint(spec, load_config(find_config(path), set(RULES)))
+    return spec, lint(spec, load_config(find_config(path), RULES).lint)
 
 
 def problem_leaves(window):

@@ -82,4 +82,5 @@ def test_bad_config_is_one_line_exit_2(write):
     config = write("c.yaml", "rules:\n  no-such-rule: warn\n")
     result = run(str(spec), "--config", str(config))
     assert result.returncode == 2
-    assert result.stderr.strip() == f"workbench: {config} (#/rules/no-such-rule): unknown rule 'no-such-rule' in config"
+    assert result.stderr.strip() == (f"workbench: {config}:2:17 (#/rules/no-such-rule): "
+                                     "unknown rule 'no-such-rule' in config")

@@ -8,8 +8,8 @@ from importlib.resources import files
 import jsonschema
 import pytest
 
-from workbench.lint import RULES, load_config
-from workbench.lint.config import DEFAULT_THRESHOLDS
+from workbench.config import DEFAULT_THRESHOLDS, load_config
+from workbench.lint import RULES
 from workbench.spec import SpecError
 from workbench.spec.source import parse_document
 

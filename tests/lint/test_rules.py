@@ -7,8 +7,9 @@ import re
 import pytest
 
 from tests.conftest import corpus_dir
+from workbench.config import LintConfig
 from workbench.examples import CLEAN_EXAMPLE_SPEC, example_path
-from workbench.lint import RULES, LintConfig, Severity, lint
+from workbench.lint import RULES, Severity, lint
 from workbench.spec import load_spec
 
 HEAD = """openapi: 3.1.0

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tests.lint.test_rules import HEAD, ISOLATED, op, run
-from workbench.lint import LintConfig, Severity, lint
+from workbench.config import LintConfig
+from workbench.lint import Severity, lint
 from workbench.lint.rules.similarity import similar_pairs
 from workbench.lint.rules.values import expected_format, is_quantity, prose_enum
 from workbench.spec import load_spec

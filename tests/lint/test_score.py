@@ -7,8 +7,9 @@ import subprocess
 import sys
 
 from tests.conftest import corpus_dir
+from workbench.config import LintConfig
 from workbench.examples import CLEAN_EXAMPLE_SPEC, example_path
-from workbench.lint import LintConfig, Severity, lint
+from workbench.lint import Severity, lint
 from workbench.lint.registry import CATEGORIES, RULES
 from workbench.lint.score import CATEGORY_WEIGHT, score
 from workbench.spec import load_spec

@@ -16,7 +16,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QRunnable, Signal
 
-from workbench.lint import RULES, Finding, LintResult, find_config, lint, load_config
+from workbench.config import find_config, load_config
+from workbench.lint import RULES, Finding, LintResult, lint
 from workbench.lint.score import Score, score
 from workbench.spec import Location, Operation, SourceDocument, Spec, SpecError, SpecVersion, load_spec
 from workbench.spec.pointer import join
@@ -120,8 +121,8 @@ def load_and_lint(path: str | Path, progress: Callable[[str], None] = lambda _te
     step(f"Reading {path.name}…" if text is None else f"Re-checking {path.name}…")
     spec = load_spec(path, text=text, bom=bom, documents=documents)  # unsaved edits, at their files' own paths
     step(f"Linting {len(spec.operations)} operations…")
-    config = load_config(find_config(path), set(RULES))
-    result = lint(spec, config)
+    config = load_config(find_config(path), RULES)
+    result = lint(spec, config.lint)
     step("Scoring…")
     readiness = score(result)
     step("Locating findings…")

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from workbench.config import LintConfig
 from workbench.lint import rules as _rules  # noqa: F401  (importing registers every rule)
-from workbench.lint.config import LintConfig
 from workbench.lint.finding import Finding, Severity
 from workbench.lint.registry import RULES
 from workbench.spec import SourceDocument, Spec, SpecError

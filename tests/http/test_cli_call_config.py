@@ -1,0 +1,61 @@
+"""`workbench call` builds the tools `workbench tools` shows, from the same config: an argument layout
+the config chose (nested, flattened) reaches the wire instead of being dropped."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+SPEC = """openapi: 3.1.0
+info: {title: t, version: '1'}
+servers: [{url: 'https://api.example.invalid'}]
+paths:
+  /customers:
+    get:
+      operationId: listCustomers
+      description: Lists the customers, newest first, a page at a time.
+      parameters:
+        - {name: limit, in: query, schema: {type: integer, maximum: 100}, description: How many to return at most.}
+      responses: {'200': {description: ok}}
+"""
+
+
+def workbench(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "workbench", *args], capture_output=True, text=True, timeout=60,
+                          check=False, env={"PATH": "/usr/bin:/bin"})
+
+
+def test_call_follows_the_configs_nested_arguments(write, server):
+    path = write("api.yaml", SPEC)
+    write(".workbench.yaml", "tools: {nested: true}\n")
+    shown = json.loads(workbench("tools", str(path)).stdout)["tools"][0]["function"]["parameters"]
+    assert set(shown["properties"]) == {"query"}  # the nested layout `tools` emits
+    sent = workbench("call", str(path), "listCustomers", "--args", '{"query": {"limit": 5}}', "--base-url", server.url)
+    assert sent.returncode == 0, sent.stderr + sent.stdout
+    assert json.loads(sent.stdout)["request"]["url"] == f"{server.url}/customers?limit=5"
+    assert server.requests[-1].line == "GET /customers?limit=5 HTTP/1.1"
+
+
+def test_a_flag_overrides_the_config_for_both_commands(write, server):
+    path = write("api.yaml", SPEC)
+    write(".workbench.yaml", "tools: {vendor: anthropic}\n")
+    assert "input_schema" in json.loads(workbench("tools", str(path)).stdout)["tools"][0]
+    assert "function" in json.loads(workbench("tools", str(path), "--vendor", "openai").stdout)["tools"][0]
+    flat = workbench("call", str(path), "listCustomers", "--args", '{"limit": 7}', "--base-url", server.url)
+    assert json.loads(flat.stdout)["request"]["url"] == f"{server.url}/customers?limit=7"
+    nested = workbench("call", str(path), "listCustomers", "--nested", "--args", '{"query": {"limit": 8}}',
+                       "--base-url", server.url)
+    assert json.loads(nested.stdout)["request"]["url"] == f"{server.url}/customers?limit=8"
+    assert [r.line for r in server.requests] == ["GET /customers?limit=7 HTTP/1.1", "GET /customers?limit=8 HTTP/1.1"]
+
+
+def test_a_bad_tools_section_is_one_line_naming_the_place(write):
+    path = write("api.yaml", SPEC)
+    write(".workbench.yaml", "tools:\n  vendor: openai\n  flatten-depth: -1\n")
+    for command in (("tools", str(path)), ("call", str(path), "listCustomers")):
+        run = workbench(*command)
+        assert run.returncode == 2 and run.stdout == ""
+        assert run.stderr.strip().splitlines() == [
+            f"workbench: {path.parent / '.workbench.yaml'}:3:18 (#/tools/flatten-depth): "
+            "tools option 'flatten-depth' must be 0 or more"]

@@ -1,0 +1,54 @@
+"""What every command shares: exit codes, the `$ref` policy options, loading, the config, writing output."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from workbench.config import WorkbenchConfig, config_for
+from workbench.lint import RULES
+from workbench.spec import RefPolicy, Spec, load_spec
+
+EXIT_OK = 0
+EXIT_FINDINGS = 1
+EXIT_UNUSABLE = 2
+EXIT_INVALID_CALL = 3
+
+
+def add_ref_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--allow-remote-refs", action="store_true",
+                        help="fetch $refs to http(s) URLs (refused by default)")
+    parser.add_argument("--allow-outside-refs", action="store_true",
+                        help="read $refs to files outside the spec's folder (refused by default)")
+
+
+def add_config_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", metavar="FILE", help="config (default: .workbench.yaml beside the spec)")
+
+
+def ref_policy(args: argparse.Namespace) -> RefPolicy:
+    return RefPolicy(allow_remote=args.allow_remote_refs, allow_outside=args.allow_outside_refs)
+
+
+def load(args: argparse.Namespace, path: str) -> Spec:
+    """The spec, with what did not stop loading printed to stderr one line each."""
+    spec = load_spec(path, ref_policy(args))
+    for problem in spec.problems:
+        print(problem, file=sys.stderr)
+    return spec
+
+
+def config(args: argparse.Namespace, spec_path: str | Path) -> WorkbenchConfig:
+    return config_for(spec_path, RULES, getattr(args, "config", None))
+
+
+def csv(text: str) -> tuple[str, ...]:
+    return tuple(part.strip() for part in text.split(",") if part.strip())
+
+
+def emit(args: argparse.Namespace, text: str) -> None:
+    if getattr(args, "output", None):
+        Path(args.output).write_text(text + "\n", encoding="utf-8")
+    else:
+        print(text)

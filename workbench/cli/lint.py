@@ -1,0 +1,38 @@
+"""`workbench lint SPEC`: agent-readiness findings in a format for people or CI."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from workbench.cli import common
+from workbench.lint import Severity, lint
+from workbench.lint import report as lint_report
+from workbench.lint.engine import parser_result
+from workbench.spec import SpecError, load_spec
+
+HELP = "agent-readiness findings, with exit codes for CI"
+RENDERERS = {"text": lint_report.to_text, "json": lint_report.to_json, "sarif": lint_report.to_sarif,
+             "junit": lint_report.to_junit, "github": lint_report.to_github}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("spec", metavar="SPEC")
+    parser.add_argument("--format", choices=tuple(RENDERERS), default="text")
+    parser.add_argument("--fail-severity", choices=("error", "warn", "info", "hint"), default="error",
+                        help="exit 1 when a finding is at least this severe (default: error)")
+    common.add_config_option(parser)
+    parser.add_argument("--output", metavar="FILE", help="write the report here instead of stdout")
+    common.add_ref_options(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    config = common.config(args, args.spec)
+    try:
+        result = lint(load_spec(args.spec, common.ref_policy(args)), config.lint)
+    except SpecError as exc:
+        if exc.code != "syntax":
+            raise
+        result = parser_result(exc, Path(args.spec))  # a syntax error is a finding of the `parser` rule
+    common.emit(args, RENDERERS[args.format](result))
+    return result.exit_code(Severity.parse(args.fail_severity))

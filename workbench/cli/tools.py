@@ -1,0 +1,42 @@
+"""`workbench tools SPEC`: the spec's operations as one vendor's tool definitions."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from workbench.cli import common
+from workbench.cli.toolset_args import add_toolset_options, overrides
+from workbench.tools import ToolSet
+from workbench.tools.options import build_toolset
+
+HELP = "the spec's operations as tool definitions for one vendor"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("spec", metavar="SPEC")
+    add_toolset_options(parser)
+    parser.add_argument("--read-only", action="store_true", default=None,
+                        help="safe methods only (GET, HEAD, OPTIONS)")
+    parser.add_argument("--format", choices=("json", "text"), default="json")
+    parser.add_argument("--output", metavar="FILE", help="write the result here instead of stdout")
+    common.add_config_option(parser)
+    common.add_ref_options(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    spec = common.load(args, args.spec)
+    toolset = build_toolset(spec, common.config(args, args.spec), overrides(args, read_only=args.read_only))
+    common.emit(args, json.dumps(toolset.to_json(), indent=2, ensure_ascii=False) if args.format == "json"
+                else to_text(toolset))
+    return common.EXIT_OK
+
+
+def to_text(toolset: ToolSet) -> str:
+    lines = [f"{tool.name:<40} {toolset.tokens.per_tool[tool.name]:>6} tokens  {tool.operation.label()}"
+             for tool in toolset.tools]
+    lines += [f"left out: {r.method.upper()} {r.path}: {r.reason}" for r in toolset.rejected]
+    lines += [f"warning: {w.tool + ': ' if w.tool else ''}{w.message}" for w in toolset.warnings]
+    lines.append(f"{len(toolset.tools)} tools for {toolset.vendor}, about {toolset.tokens.total} tokens "
+                 f"({toolset.tokens.method})")
+    return "\n".join(lines)

@@ -1,0 +1,189 @@
+"""The workbench config: one reader of `.workbench.yaml`, one typed section per consumer.
+
+    rules:            {rule-id: off|hint|info|warn|error}                 → lint
+    thresholds:       {description-min-chars: 30, tool-budget: 40, ...}   → lint (tool-budget: the tool set too)
+    ignore:           [{rule: rule-id, pointer: /paths/~1a/get}]          → lint (the pointer and everything under)
+    tools:            {vendor: openai, strict: false, tags: [a], exclude-tags: [b], operations: [id1],
+                       read-only: false, include-deprecated: false, nested: false, flatten-depth: 0,
+                       split-unions: false}                               → the tool set, shared with the team
+
+Found as `.workbench.yaml` (or `workbench.yaml`) beside the spec, or given with `--config`. The command
+line and the window read it with the same function; what they override is applied in
+`workbench.tools.options`. A new section is a frozen dataclass here, a reader function, one entry in
+`_SECTIONS` and a field of `WorkbenchConfig`; its JSON Schema is
+`resources/schemas/workbench-config.schema.json` (a test keeps both equal).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from workbench.spec import Severity, SourceDocument, SpecError
+from workbench.spec.pointer import join
+from workbench.spec.source import parse_document
+
+CONFIG_NAMES = (".workbench.yaml", "workbench.yaml")
+
+DEFAULT_THRESHOLDS: dict[str, float] = {
+    "description-min-chars": 30,
+    "tool-budget": 40,
+    "max-parameters": 15,
+    "max-required-parameters": 7,
+    "similarity": 0.85,
+}
+
+
+@dataclass(frozen=True)
+class LintConfig:
+    """The lint's section: severities by rule id, thresholds, ignores."""
+
+    severities: dict[str, Severity] = field(default_factory=dict)
+    thresholds: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_THRESHOLDS))
+    ignores: tuple[tuple[str, str], ...] = ()  # (rule id or "*", JSON pointer)
+
+    def threshold(self, name: str) -> float:
+        return self.thresholds.get(name, DEFAULT_THRESHOLDS[name])
+
+    def ignored(self, rule: str, pointer: str) -> bool:
+        return any((r == rule or r == "*") and (pointer == p or pointer.startswith(p + "/"))
+                   for r, p in self.ignores)
+
+
+@dataclass(frozen=True)
+class ToolsConfig:
+    """The tool set's scope and shape as the team agreed it (`tools:`); `None` vendor = the default one."""
+
+    vendor: str | None = None
+    strict: bool = False
+    tags: tuple[str, ...] = ()
+    exclude_tags: tuple[str, ...] = ()
+    operations: tuple[str, ...] = ()
+    read_only: bool = False
+    include_deprecated: bool = False
+    nested: bool = False
+    flatten_depth: int = 0
+    split_unions: bool = False
+
+
+@dataclass(frozen=True)
+class WorkbenchConfig:
+    lint: LintConfig = field(default_factory=LintConfig)
+    tools: ToolsConfig = field(default_factory=ToolsConfig)
+    source: str | None = None  # the file it was read from; None = the defaults
+
+
+def find_config(spec_path: Path) -> Path | None:
+    for name in CONFIG_NAMES:
+        candidate = spec_path.parent / name
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def config_for(spec_path: str | Path, known_rules: Collection[str], explicit: str | Path | None = None
+               ) -> WorkbenchConfig:
+    """The config a spec is checked with: the one given, else the one beside the spec, else the defaults."""
+    path = Path(explicit) if explicit else find_config(Path(spec_path))
+    return load_config(path, known_rules)
+
+
+def load_config(path: Path | None, known_rules: Collection[str]) -> WorkbenchConfig:
+    """Read and check the whole file; every problem is one SpecError naming the file and the pointer."""
+    if path is None:
+        return WorkbenchConfig()
+    name = str(path)
+    # The spec reader, so the config gets the same YAML 1.2 reading (`off` is the word, not False), the
+    # same encodings and the same one-line errors with line and column.
+    document = parse_document(path, name)
+    raw = document.data or {}
+    if not isinstance(raw, dict):
+        raise SpecError("config must be a mapping with rules/thresholds/ignore/tools", name)
+    unknown = set(raw) - set(_SECTIONS)
+    if unknown:
+        raise SpecError(f"unknown config key(s): {', '.join(sorted(unknown))}", name)
+    read = {key: reader(raw.get(key), _Reader(document, key, known_rules)) for key, reader in _SECTIONS.items()}
+    return WorkbenchConfig(LintConfig(read["rules"], read["thresholds"], read["ignore"]), read["tools"], name)
+
+
+@dataclass(frozen=True)
+class _Reader:
+    document: SourceDocument
+    key: str
+    known_rules: Collection[str]
+
+    def fail(self, message: str, *tokens: str | int) -> SpecError:
+        """The error at the offending entry: file, line and column, and its pointer."""
+        pointer = join("", self.key, *tokens)
+        start = self.document.locate(pointer).start
+        return SpecError(message, self.document.name, line=start.line, column=start.column, pointer=pointer)
+
+    def mapping(self, value: Any) -> dict:
+        if value is None:
+            return {}
+        if not isinstance(value, dict):
+            raise self.fail(f"`{self.key}` must be a mapping")
+        return value
+
+
+def _rules(value: Any, reader: _Reader) -> dict[str, Severity]:
+    severities: dict[str, Severity] = {}
+    for rule, level in reader.mapping(value).items():
+        if rule not in reader.known_rules:
+            raise reader.fail(f"unknown rule {rule!r} in config", rule)
+        try:
+            severities[rule] = Severity.parse(str(level))
+        except ValueError as exc:
+            raise reader.fail(str(exc), rule) from None
+    return severities
+
+
+def _thresholds(value: Any, reader: _Reader) -> dict[str, float]:
+    thresholds = dict(DEFAULT_THRESHOLDS)
+    for key, number in reader.mapping(value).items():
+        if key not in DEFAULT_THRESHOLDS:
+            raise reader.fail(f"unknown threshold {key!r} (known: {', '.join(DEFAULT_THRESHOLDS)})", key)
+        if not isinstance(number, (int, float)) or isinstance(number, bool):
+            raise reader.fail(f"threshold {key!r} must be a number", key)
+        thresholds[key] = number
+    return thresholds
+
+
+def _ignores(value: Any, reader: _Reader) -> tuple[tuple[str, str], ...]:
+    ignores = []
+    for i, entry in enumerate(value or []):
+        if not isinstance(entry, dict) or not isinstance(entry.get("rule"), str) or not isinstance(
+                entry.get("pointer", ""), str):
+            raise reader.fail("each ignore needs a `rule` and a `pointer`", i)
+        ignores.append((entry["rule"], entry.get("pointer", "")))
+    return tuple(ignores)
+
+
+# `tools:` keys → (field, type); lists become tuples.
+_TOOLS_KEYS: dict[str, tuple[str, type]] = {
+    f.name.replace("_", "-"): (f.name, {"str | None": str, "bool": bool, "int": int}.get(f.type, list))
+    for f in fields(ToolsConfig)
+}
+
+
+def _tools(value: Any, reader: _Reader) -> ToolsConfig:
+    given = {}
+    for key, item in reader.mapping(value).items():
+        if key not in _TOOLS_KEYS:
+            raise reader.fail(f"unknown tools option {key!r} (known: {', '.join(_TOOLS_KEYS)})", key)
+        name, expected = _TOOLS_KEYS[key]
+        if not isinstance(item, expected) or (expected is int and isinstance(item, bool)):
+            raise reader.fail(f"tools option {key!r} must be a {expected.__name__}", key)
+        if expected is list and not all(isinstance(entry, str) for entry in item):
+            raise reader.fail(f"tools option {key!r} must be a list of strings", key)
+        if expected is int and item < 0:
+            raise reader.fail(f"tools option {key!r} must be 0 or more", key)
+        given[name] = tuple(item) if expected is list else item
+    return ToolsConfig(**given)
+
+
+_SECTIONS: dict[str, Callable[[Any, _Reader], Any]] = {
+    "rules": _rules, "thresholds": _thresholds, "ignore": _ignores, "tools": _tools,
+}

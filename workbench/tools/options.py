@@ -1,0 +1,58 @@
+"""The one way a tool set is built from a config: the team's `tools:` section, then what a command line or
+a panel overrides. `workbench tools`, `workbench call`, the mock, the round trip, the selection suite and
+the window all call `toolset_options` (or `build_toolset`), so they see the same tools with the same
+argument shapes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+from workbench.config import WorkbenchConfig
+from workbench.spec import Spec, SpecError
+from workbench.tools.convert import ConvertOptions, convert
+from workbench.tools.model import ToolSet
+from workbench.tools.scope import Scope
+from workbench.tools.vendors import VENDORS
+
+DEFAULT_VENDOR = "openai"
+
+
+@dataclass(frozen=True)
+class ToolOverrides:
+    """What the user gave for this run; None = not given (the config's value, else the default, holds)."""
+
+    vendor: str | None = None
+    strict: bool | None = None
+    tags: tuple[str, ...] | None = None
+    exclude_tags: tuple[str, ...] | None = None
+    operations: tuple[str, ...] | None = None
+    read_only: bool | None = None
+    include_deprecated: bool | None = None
+    nested: bool | None = None
+    flatten_depth: int | None = None
+    split_unions: bool | None = None
+    json_schema_form: bool | None = None  # not a team setting: a way to look at one vendor's output
+    budget: int | None = None  # default: the config's `tool-budget` threshold
+
+
+def toolset_options(config: WorkbenchConfig, overrides: ToolOverrides | None = None) -> ConvertOptions:
+    overrides = overrides or ToolOverrides()
+    team = config.tools
+    value = {f.name: getattr(overrides, f.name) if getattr(overrides, f.name) is not None else getattr(team, f.name)
+             for f in fields(team)}
+    vendor = value["vendor"] or DEFAULT_VENDOR
+    if vendor not in VENDORS:
+        given_here = overrides.vendor is not None or config.source is None
+        raise SpecError(f"unknown vendor {vendor!r} (known: {', '.join(VENDORS)})",
+                        "<command line>" if given_here else config.source,
+                        pointer="" if given_here else "/tools/vendor")
+    budget = overrides.budget if overrides.budget is not None else int(config.lint.threshold("tool-budget"))
+    scope = Scope(tags=value["tags"], exclude_tags=value["exclude_tags"], operations=value["operations"],
+                  read_only=value["read_only"], include_deprecated=value["include_deprecated"], budget=budget)
+    return ConvertOptions(vendor=vendor, strict=value["strict"], scope=scope, nested=value["nested"],
+                          flatten_depth=value["flatten_depth"], split_unions=value["split_unions"],
+                          json_schema_form=bool(overrides.json_schema_form))
+
+
+def build_toolset(spec: Spec, config: WorkbenchConfig, overrides: ToolOverrides | None = None) -> ToolSet:
+    return convert(spec, toolset_options(config, overrides))
