@@ -31,6 +31,8 @@ def test_call_follows_the_configs_nested_arguments(write, server):
     write(".workbench.yaml", "tools: {nested: true}\n")
     shown = json.loads(workbench("tools", str(path)).stdout)["tools"][0]["function"]["parameters"]
     assert set(shown["properties"]) == {"query"}  # the nested layout `tools` emits
+    flat = json.loads(workbench("tools", str(path), "--no-nested").stdout)["tools"][0]["function"]["parameters"]
+    assert set(flat["properties"]) == {"limit"}  # a flag turns the config's setting off
     sent = workbench("call", str(path), "listCustomers", "--args", '{"query": {"limit": 5}}', "--base-url", server.url)
     assert sent.returncode == 0, sent.stderr + sent.stdout
     assert json.loads(sent.stdout)["request"]["url"] == f"{server.url}/customers?limit=5"

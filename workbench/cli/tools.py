@@ -15,9 +15,9 @@ HELP = "the spec's operations as tool definitions for one vendor"
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("spec", metavar="SPEC")
-    add_toolset_options(parser)
-    parser.add_argument("--read-only", action="store_true", default=None,
-                        help="safe methods only (GET, HEAD, OPTIONS)")
+    toolset = add_toolset_options(parser)
+    toolset.add_argument("--read-only", action=argparse.BooleanOptionalAction, default=None,
+                         help="safe methods only (GET, HEAD, OPTIONS)")
     parser.add_argument("--format", choices=("json", "text"), default="json")
     parser.add_argument("--output", metavar="FILE", help="write the result here instead of stdout")
     common.add_config_option(parser)
