@@ -1,20 +1,16 @@
-"""Editing support for the window: the operation form, undo commands, diffs, and where recovery journals go.
+"""Editing support for the window: the operation form, its values → `Edit`s, and where recovery journals go.
 
 Every change to the text goes through the core's `apply_edits` (zero-noise splices, verified by a re-parse);
-this module only turns form values into `Edit`s and keeps the documents before and after each step so that
-undo restores the exact characters.
+this module only turns form values into `Edit`s. The undo history and the journals are the workspace's.
 """
 
 from __future__ import annotations
 
-import difflib
 import os
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QSettings, QStandardPaths, Signal
-from PySide6.QtGui import QUndoCommand
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -27,9 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.edit import Edit, Splice
-from workbench.edit.diff import unified_diff
-from workbench.edit.engine import EditOutcome
+from workbench.edit import Edit
 from workbench.edit.fixes import placed_edit
 from workbench.spec import SourceDocument
 from workbench.spec.pointer import join, lookup, split
@@ -44,47 +38,6 @@ PROPERTY_FIELDS = ("propertyDescription", "propertyEnum", "propertyUnit")  # of 
 PROPERTY_UNITS = ("seconds", "milliseconds", "minutes", "hours", "days", "bytes", "kilobytes", "megabytes",
                   "cents (minor units of the currency)", "units of the currency", "percent", "meters", "kilograms")
 RECOVERY_ENV = "WORKBENCH_RECOVERY_DIR"
-
-
-# -- diffs -------------------------------------------------------------------------------------------------------
-
-def text_diff(old: str, new: str, name: str) -> str:
-    """A unified diff of two whole texts (line matching; for "Show diff against disk")."""
-    return "".join(difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
-                                        f"{name} (on disk)", f"{name} (edited)"))
-
-
-def outcome_diff(old: str, outcome: EditOutcome, name: str) -> str:
-    """The diff an edit outcome makes: from its splices when they were planned against `old` together (exact and
-    instant on big files), else by matching lines."""
-    if not outcome.applied:
-        return ""
-    splices = outcome.splices
-    if splices is not None:
-        return unified_diff(old, splices, name)
-    return text_diff(old, outcome.document.text, name)
-
-
-@dataclass
-class Preview:
-    """What applying some edits would do, built without showing anything (the dialog only displays it)."""
-
-    title: str
-    outcomes: list[EditOutcome]  # one per file of the spec the edits touch
-    diff: str
-    bases: list[SourceDocument]  # the documents the outcomes were made from
-
-    @property
-    def applied(self) -> bool:
-        return any(outcome.applied for outcome in self.outcomes)
-
-    @property
-    def refused(self) -> list[str]:
-        return [f"{edit.pointer}: {reason}" for outcome in self.outcomes for edit, reason in outcome.refused]
-
-    def text(self) -> str:
-        refused = "".join(f"# refused {line}\n" for line in self.refused)
-        return refused + (self.diff or "(no change)\n")
 
 
 # -- form → edits ------------------------------------------------------------------------------------------------
@@ -184,40 +137,6 @@ def inline_parameters(document: SourceDocument, operation_pointer: str) -> list[
             found.append((f"{operation_pointer}/parameters/{number}",
                           f"{parameter.get('name', '?')} ({parameter.get('in', '?')})"))
     return found
-
-
-# -- undo --------------------------------------------------------------------------------------------------------
-
-class DocumentCommand(QUndoCommand):
-    """One applied step: redo shows the document after it, undo the document before it (the same object, so
-    the text is restored character for character)."""
-
-    def __init__(self, target, before: SourceDocument, after: SourceDocument, label: str,
-                 splices: list[Splice] | None = None) -> None:
-        super().__init__(label)
-        self.target = target  # has set_edited_document(document, splices)
-        self.before = before
-        self.after = after
-        # The step as splices against before.text (and back), as the edit engine made them (`EditOutcome.splices`):
-        # the view then changes only the lines they touch instead of taking the whole text again.
-        self.splices = list(splices) if splices else None
-        self.inverse = inverse_splices(before.text, self.splices) if self.splices else None
-
-    def redo(self) -> None:
-        self.target.set_edited_document(self.after, self.splices)
-
-    def undo(self) -> None:
-        self.target.set_edited_document(self.before, self.inverse)
-
-
-def inverse_splices(old: str, splices: list[Splice]) -> list[Splice]:
-    """The splices that turn `old` with `splices` applied back into `old` (splices planned against `old`)."""
-    shift, inverse = 0, []
-    for splice in sorted(splices, key=lambda s: (s.start, s.end)):
-        moved = Splice(splice.start + shift, splice.end + shift, splice.text)
-        inverse.append(Splice(moved.start, moved.start + len(splice.text), old[splice.start:splice.end]))
-        shift += len(splice.text) - (splice.end - splice.start)
-    return inverse
 
 
 # -- the recovery journal -----------------------------------------------------------------------------------------

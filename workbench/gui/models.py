@@ -15,8 +15,8 @@ from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelInde
 from PySide6.QtGui import QBrush, QColor, QFont
 
 from workbench.gui.theme import SEVERITY_ORDER, SEVERITY_TITLES, severity_icon
-from workbench.gui.workers import OperationEntry, ProblemEntry, PropertyEntry, SchemaEntry
 from workbench.lint import Severity
+from workbench.workspace import OperationEntry, ProblemEntry, PropertyEntry, SchemaEntry
 
 FindingRole = Qt.ItemDataRole.UserRole + 1  # the Finding (leaf rows)
 EntryRole = Qt.ItemDataRole.UserRole + 2  # the ProblemEntry / OperationEntry (leaf rows)
