@@ -52,9 +52,9 @@ def test_open_shows_what_the_core_found(window, open_spec):
     counts = Counter(f.severity for f in result.findings)
     assert window.problems.counts() == {s: counts.get(s, 0) for s in Severity if s is not Severity.OFF}
     assert len(problem_leaves(window)) == len(result.findings) == len(loaded.problems)
-    for severity, button in window.severity_buttons.items():
+    for severity, button in window.status.severity_buttons.items():
         assert button.text() == str(counts.get(severity, 0))
-    assert window.score_label.text() == f"Readiness {score(result).score}/100"
+    assert window.status.score_label.text() == f"Readiness {score(result).score}/100"
     assert window.source.view.toPlainText() == spec.root.text
     assert window.recent.paths() == [str(TRAVEL)]
 
@@ -62,7 +62,7 @@ def test_open_shows_what_the_core_found(window, open_spec):
 def test_a_large_spec_loads_without_blocking_the_ui(window, open_spec, qtbot):
     ticks = []
     timer = QTimer()
-    timer.timeout.connect(lambda: ticks.append(window.progress_label.text()))
+    timer.timeout.connect(lambda: ticks.append(window.status.progress_label.text()))
     timer.start(5)
     try:
         loaded = open_spec(GITHUB)
@@ -70,7 +70,7 @@ def test_a_large_spec_loads_without_blocking_the_ui(window, open_spec, qtbot):
         timer.stop()
     assert len(ticks) > 3, "the event loop did not run while the spec loaded"
     assert any(text.startswith(("Reading", "Linting", "Scoring", "Locating")) for text in ticks)
-    assert not window.progress_label.isVisible()
+    assert not window.status.progress_label.isVisible()
     assert len(loaded.spec.operations) == 874
     assert window.outline.model.operation_count() == 874
     assert len(problem_leaves(window)) == len(loaded.result.findings)
@@ -232,10 +232,10 @@ def test_dropping_a_file_opens_it(window, qtbot):
 def test_cancel_drops_the_result(window, qtbot):
     with qtbot.waitSignal(window.loadCancelled):
         window.open_path(GITHUB)
-        assert window.is_loading and window.cancel_button.isVisible()
-        window.cancel_button.click()
+        assert window.is_loading and window.status.cancel_button.isVisible()
+        window.status.cancel_button.click()
     with qtbot.assertNotEmitted(window.documentLoaded, wait=50):
-        assert window.wait_for_workers(30_000)
+        assert window.document.jobs.wait(30_000)
         QApplication.processEvents()
     assert window.loaded is None and not window.is_loading
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtGui import QFont
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QDragEnterEvent, QDropEvent, QFont
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFileDialog, QMessageBox, QPlainTextEdit, QVBoxLayout, QWidget
 
 from workbench import __version__
@@ -29,6 +30,31 @@ def text_dialog(parent: QWidget, title: str, text: str, font: QFont, *, confirm:
     layout.addWidget(buttons)
     dialog.resize(900, 600)
     return dialog
+
+
+def show_error(parent: QWidget, box: QMessageBox | None, title: str, message: str) -> QMessageBox:
+    """A non-modal warning with a one-line message (the same box again when given)."""
+    if box is None:
+        box = QMessageBox(parent)
+        box.setObjectName("errorBox")
+        box.setIcon(QMessageBox.Icon.Warning)
+        box.setStandardButtons(QMessageBox.StandardButton.Ok)
+        box.setWindowModality(Qt.WindowModality.NonModal)
+    box.setWindowTitle(title)
+    box.setText(title)
+    box.setInformativeText(message)
+    box.show()
+    box.raise_()
+    return box
+
+
+def dropped_path(event: QDragEnterEvent | QDropEvent) -> str | None:
+    """The first local file dragged onto the window, or None."""
+    mime = event.mimeData()
+    if mime is None or not mime.hasUrls():
+        return None
+    files = [url.toLocalFile() for url in mime.urls() if url.isLocalFile()]
+    return files[0] if files else None
 
 
 def ask_conflict(parent: QWidget, name: str) -> ConflictChoice:

@@ -7,6 +7,7 @@ file watcher) and signals. Panels talk to the document, never to one another.
 
 from __future__ import annotations
 
+import enum
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -57,6 +58,16 @@ class Target:
     prop: PropertyEntry | None = None
     location: Location | None = None
     focus: bool = False  # move the keyboard focus to the source view
+
+
+class FixOutcome(enum.Enum):
+    """What became of a request to apply quick fixes."""
+
+    NO_FIX = "no fix"  # none of the findings has a fix here
+    REFUSED = "refused"  # the fixes cannot be applied (`Workspace.last_refused` says why)
+    DECLINED = "declined"  # the preview was not confirmed, or the files are being read again
+    STALE = "stale"  # a file changed while the preview was open: nothing applied
+    APPLIED = "applied"  # one undoable step
 
 
 def describe_error(error: BaseException, path: Path) -> str:
@@ -219,6 +230,39 @@ class SpecDocument(QObject):
     def recover(self, found: Sequence[tuple[SourceDocument, Recovered]]) -> None:
         """The recovered texts as one undoable step; raises SpecError (nothing changed) when one does not parse."""
         self._changed(self.workspace.recover(found))
+
+    def fix(self, entries: Sequence[ProblemEntry], title: str, confirm: Callable[[Preview], bool]) -> FixOutcome:
+        """The quick fixes of these findings: previewed, confirmed (`confirm` shows the diff), applied as one step."""
+        ws = self.workspace
+        preview = ws.fix_preview(entries, title)
+        if preview is None:
+            self.message.emit("No fix to apply here.", 5000)
+            return FixOutcome.NO_FIX
+        if not preview.applied:
+            ws.last_refused = preview.refused
+            return FixOutcome.REFUSED
+        if not confirm(preview) or self.refuse_while_reading():
+            return FixOutcome.DECLINED
+        if not ws.is_current(preview):
+            # A file changed (reloaded from disk) while the preview was open: the outcome describes the old text.
+            self.message.emit("A file changed while the preview was open: nothing applied; fix again.", 8000)
+            return FixOutcome.STALE
+        self.apply_preview(preview)  # one undoable step, whatever number of files it changes
+        return FixOutcome.APPLIED
+
+    def offer_recovery(self, ask: Callable[[], bool]) -> bool:
+        """Journals newer than their files hold edits that were never saved: when `ask()` agrees, take them back
+        (every file of the spec at once, as one undoable step), else forget them. Raises SpecError."""
+        ws = self.workspace
+        found = ws.recoverable() if ws.root is not None else []
+        if not found:
+            return False
+        if not ask():
+            ws.forget_journals()
+            return False
+        self.recover(found)
+        self.message.emit("Recovered the unsaved edits.", 8000)
+        return True
 
     def _changed(self, changes: list[DocumentChange]) -> bool:
         for change in changes:

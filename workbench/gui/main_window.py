@@ -16,27 +16,23 @@ from PySide6.QtWidgets import (
     QApplication,
     QDialog,
     QDockWidget,
-    QLabel,
     QMainWindow,
     QMessageBox,
-    QProgressBar,
-    QToolButton,
     QWidget,
 )
 
 from workbench.examples import example_path
 from workbench.gui import dialogs
 from workbench.gui.dialogs import APP_TITLE
-from workbench.gui.document import LoadRequest, SpecDocument
+from workbench.gui.document import FixOutcome, LoadRequest, SpecDocument
 from workbench.gui.editing import recovery_dir
-from workbench.gui.panels import EditPanel, OutlinePanel, ProblemsPanel, SourcePanel
+from workbench.gui.panels import EditPanel, OutlinePanel, ProblemsPanel, SourcePanel, StatusPanel
 from workbench.gui.recent import RecentFiles
-from workbench.gui.theme import SEVERITY_ORDER, SEVERITY_TITLES, THEME_LABELS, THEMES, apply_theme, severity_icon
+from workbench.gui.theme import THEME_LABELS, THEMES, apply_theme
 from workbench.lint import Severity
 from workbench.spec import SpecError
 from workbench.workspace import (
     ConflictChoice,
-    DiskOutcome,
     LoadedSpec,
     LoadKind,
     Preview,
@@ -62,12 +58,11 @@ class DockSpec:
     orientation: Qt.Orientation
 
 
-DOCKS = (
-    DockSpec("outline", OutlinePanel, "outlineDock", Qt.DockWidgetArea.LeftDockWidgetArea, 380,
-             Qt.Orientation.Horizontal),
-    DockSpec("problems", ProblemsPanel, "problemsDock", Qt.DockWidgetArea.BottomDockWidgetArea, 240,
-             Qt.Orientation.Vertical),
-    DockSpec("edit", EditPanel, "formDock", Qt.DockWidgetArea.RightDockWidgetArea, 340, Qt.Orientation.Horizontal),
+_AREA, _ACROSS, _DOWN = Qt.DockWidgetArea, Qt.Orientation.Horizontal, Qt.Orientation.Vertical
+DOCKS = (  # in the order they are added (and listed in the View menu)
+    DockSpec("outline", OutlinePanel, "outlineDock", _AREA.LeftDockWidgetArea, 380, _ACROSS),
+    DockSpec("problems", ProblemsPanel, "problemsDock", _AREA.BottomDockWidgetArea, 240, _DOWN),
+    DockSpec("edit", EditPanel, "formDock", _AREA.RightDockWidgetArea, 340, _ACROSS),
 )
 
 
@@ -101,13 +96,14 @@ class MainWindow(QMainWindow):
             self.add_panel(spec)
         self.problems.fixRequested.connect(self.fix_problem)
         self.problems.fixRuleRequested.connect(self.fix_rule)
-        self._build_status()
+        self.status = StatusPanel(self.document, self.statusBar())
+        self.status.cancel_button.clicked.connect(self.cancel_load)
+        self.status.severityClicked.connect(self.show_severity)
         self._build_menus()
         document = self.document  # connected after the panels: they have shown a load when the window hears of it
         document.loaded.connect(self.show_loaded)
         document.loadFailed.connect(self._load_failed)
         document.loadCancelled.connect(self.loadCancelled)
-        document.busy.connect(self._set_busy)
         document.modifiedChanged.connect(self._update_modified)
         document.message.connect(lambda text, ms: self.statusBar().showMessage(text, ms))
         self._restore_settings()
@@ -129,37 +125,6 @@ class MainWindow(QMainWindow):
         return dock
 
     # -- building ----------------------------------------------------------------------------------------------
-
-    def _build_status(self) -> None:
-        status = self.statusBar()
-        self.progress_label = QLabel()
-        self.progress_label.setObjectName("progressLabel")
-        self.progress_bar = QProgressBar()
-        self.progress_bar.setRange(0, 0)  # busy: the core reports steps, not percentages
-        self.progress_bar.setMaximumWidth(120)
-        self.progress_bar.setMaximumHeight(14)
-        self.cancel_button = QToolButton()
-        self.cancel_button.setText("Cancel")
-        self.cancel_button.setAutoRaise(True)
-        self.cancel_button.clicked.connect(self.cancel_load)
-        for widget in (self.progress_bar, self.progress_label, self.cancel_button):
-            status.addWidget(widget)
-            widget.hide()
-        self.severity_buttons: dict[Severity, QToolButton] = {}
-        for severity in SEVERITY_ORDER:
-            button = QToolButton()
-            button.setObjectName(f"count-{severity.label}")
-            button.setIcon(severity_icon(severity))
-            button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-            button.setAutoRaise(True)
-            button.clicked.connect(lambda _checked=False, s=severity: self.show_severity(s))
-            status.addPermanentWidget(button)
-            self.severity_buttons[severity] = button
-        self.score_label = QLabel()
-        self.score_label.setObjectName("scoreLabel")
-        self.score_label.setContentsMargins(8, 0, 6, 0)
-        status.addPermanentWidget(self.score_label)
-        self._update_counts()
 
     def _build_menus(self) -> None:
         menu = self.menuBar().addMenu("&File")
@@ -290,17 +255,8 @@ class MainWindow(QMainWindow):
         if self.document.cancel():
             self.statusBar().showMessage("Cancelled.", 5000)
 
-    def wait_for_workers(self, msecs: int = -1) -> bool:
-        return self.document.jobs.wait(msecs)
-
-    def _set_busy(self, text: str) -> None:
-        self.progress_label.setText(text)
-        for widget in (self.progress_bar, self.progress_label, self.cancel_button):
-            widget.setVisible(bool(text))
-
     def show_loaded(self, loaded: LoadedSpec, kind: LoadKind) -> None:
-        """After the panels: the counts, the title, the actions; after opening, the journals offered back."""
-        self._update_counts()
+        """After the panels: the title, the actions; after opening, the journals offered back."""
         self._update_title()
         self.reload_action.setEnabled(True)
         self._update_modified()
@@ -331,39 +287,13 @@ class MainWindow(QMainWindow):
     def show_error(self, title: str, message: str) -> None:
         """A non-modal message box with the core's one-line message (never a traceback)."""
         self.last_error = message
-        if self.error_box is None:
-            self.error_box = QMessageBox(self)
-            self.error_box.setObjectName("errorBox")
-            self.error_box.setIcon(QMessageBox.Icon.Warning)
-            self.error_box.setStandardButtons(QMessageBox.StandardButton.Ok)
-            self.error_box.setWindowModality(Qt.WindowModality.NonModal)
-        self.error_box.setWindowTitle(title)
-        self.error_box.setText(title)
-        self.error_box.setInformativeText(message)
-        self.error_box.show()
-        self.error_box.raise_()
+        self.error_box = dialogs.show_error(self, self.error_box, title, message)
         self.statusBar().showMessage(message, 15000)
 
     # -- what the status bar and the title say -----------------------------------------------------------------
 
     def _update_title(self) -> None:
         self.setWindowTitle(f"{self.loaded.path.name}[*] — {APP_TITLE}" if self.loaded else APP_TITLE)
-
-    def _update_counts(self) -> None:
-        counts = self.problems.counts()
-        for severity, button in self.severity_buttons.items():
-            count = counts[severity]
-            button.setText(str(count))
-            noun = SEVERITY_TITLES[severity].lower() if count != 1 else severity.label
-            button.setToolTip(f"{count} {noun}: show them in the Problems panel")
-        if self.loaded is None:
-            self.score_label.setText("")
-            self.score_label.setToolTip("")
-        else:
-            config = self.loaded.config_path
-            self.score_label.setText(f"Readiness {self.loaded.score.score}/100")
-            self.score_label.setToolTip(f"{self.loaded.score.to_text()}\n\nLint config: "
-                                        f"{config if config else 'none found beside the spec (the defaults)'}")
 
     def _update_modified(self) -> None:
         workspace = self.document.workspace
@@ -413,26 +343,18 @@ class MainWindow(QMainWindow):
 
     # -- drag and drop -----------------------------------------------------------------------------------------
 
-    @staticmethod
-    def _dropped_path(event: QDragEnterEvent | QDropEvent) -> str | None:
-        mime = event.mimeData()
-        if mime is None or not mime.hasUrls():
-            return None
-        files = [url.toLocalFile() for url in mime.urls() if url.isLocalFile()]
-        return files[0] if files else None
-
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
-        if self._dropped_path(event):
+        if dialogs.dropped_path(event):
             event.acceptProposedAction()
         else:
             event.ignore()
 
     def dragMoveEvent(self, event) -> None:
-        if self._dropped_path(event):
+        if dialogs.dropped_path(event):
             event.acceptProposedAction()
 
     def dropEvent(self, event: QDropEvent) -> None:
-        path = self._dropped_path(event)
+        path = dialogs.dropped_path(event)
         if path:
             event.acceptProposedAction()
             self.open_path(path)
@@ -482,24 +404,11 @@ class MainWindow(QMainWindow):
     # -- quick fixes -------------------------------------------------------------------------------------------
 
     def fix_entries(self, entries: list[ProblemEntry], title: str) -> bool:
-        workspace = self.document.workspace
-        preview = workspace.fix_preview(entries, title)
-        if preview is None:
-            self.statusBar().showMessage("No fix to apply here.", 5000)
-            return False
-        if not preview.applied:
-            workspace.last_refused = preview.refused
-            self.show_error("The fix cannot be applied", "\n".join(preview.refused))
-            return False
-        if not self.confirm_preview(preview) or self.document.refuse_while_reading():
-            return False
-        if not workspace.is_current(preview):
-            # A file changed (reloaded from disk) while the preview was open: the outcome describes the old text.
-            self.statusBar().showMessage("A file changed while the preview was open: nothing applied; fix again.",
-                                         8000)
-            return False
-        self.document.apply_preview(preview)  # one undoable step, whatever number of files it changes
-        return True
+        """The quick fixes of these findings, previewed as a diff and applied as one undoable step."""
+        outcome = self.document.fix(entries, title, self.confirm_preview)
+        if outcome is FixOutcome.REFUSED:
+            self.show_error("The fix cannot be applied", "\n".join(self.document.workspace.last_refused))
+        return outcome is FixOutcome.APPLIED
 
     def fix_problem(self, entry: ProblemEntry) -> bool:
         return self.fix_entries([entry], f"Fix: {entry.finding.fix.title if entry.finding.fix else entry.finding.rule}")
@@ -548,29 +457,13 @@ class MainWindow(QMainWindow):
             workspace.forget_journals()
         return choice is SaveChoice.DISCARD
 
-    def _offer_recovery(self) -> bool:
-        """Journals newer than their files hold edits that were never saved: offer them back (every file of the
-        spec at once, as one undoable step)."""
-        workspace = self.document.workspace
-        found = workspace.recoverable() if workspace.root is not None else []
-        if not found:
-            return False
-        if not self.ask_recover():
-            workspace.forget_journals()
-            return False
+    def _offer_recovery(self) -> None:
         try:
-            self.document.recover(found)
+            self.document.offer_recovery(self.ask_recover)
         except SpecError as exc:
             self.show_error("Cannot recover the unsaved edits", str(exc))
-            return False
-        self.statusBar().showMessage("Recovered the unsaved edits.", 8000)
-        return True
 
     # -- the file on disk and closing --------------------------------------------------------------------------
-
-    def check_disk(self) -> DiskOutcome:
-        """Compare the files with disk now (see `SpecDocument.check_disk`)."""
-        return self.document.check_disk()
 
     def changeEvent(self, event) -> None:
         super().changeEvent(event)

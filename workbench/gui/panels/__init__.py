@@ -5,5 +5,6 @@ from workbench.gui.panels.edit import EditPanel
 from workbench.gui.panels.outline import OutlinePanel
 from workbench.gui.panels.problems import ProblemsPanel
 from workbench.gui.panels.source import SourcePanel
+from workbench.gui.panels.status import StatusPanel
 
-__all__ = ["EditPanel", "OutlinePanel", "ProblemsPanel", "SourcePanel"]
+__all__ = ["EditPanel", "OutlinePanel", "ProblemsPanel", "SourcePanel", "StatusPanel"]
