@@ -527,25 +527,6 @@ def test_a_property_of_a_request_body_is_described_beside_its_operation(window, 
     assert saved[at - 2:at] == ["                reason:", "                  type: string"]
 
 
-def test_form_values_for_a_property():
-    from workbench.gui.editing import parse_enum, property_pointer, with_unit
-
-    assert with_unit("Time to wait.", "seconds") == "Time to wait (in seconds)."
-    assert with_unit("", "milliseconds") == "In milliseconds."
-    assert with_unit("Timeout in seconds.", "seconds") == "Timeout in seconds."  # says it already
-    assert with_unit("Time to wait.", "") == "Time to wait."
-    assert parse_enum("1, 2,3", {"type": "integer"}) == [1, 2, 3]
-    assert parse_enum("0.5, 1", {"type": ["number", "null"]}) == [0.5, 1]
-    assert parse_enum("true, false", {"type": "boolean"}) == [True, False]
-    assert parse_enum("a, 2", {"type": "integer"}) == ["a", "2"]  # not numbers: the re-check says so
-    assert parse_enum("a, b ,, c") == ["a", "b", "c"]
-    assert property_pointer("/components/schemas/A/properties/b/properties/c/description") \
-        == "/components/schemas/A/properties/b/properties/c"
-    named_properties = "/components/schemas/A/properties/properties"
-    assert property_pointer(named_properties) == named_properties
-    assert property_pointer("/paths/~1a/get/parameters/0/schema") is None
-
-
 def test_save_as_writes_the_edits_to_another_file_and_goes_on_with_it(window, open_spec, shop, qtbot, tmp_path):
     original = shop.read_text(encoding="utf-8")
     open_spec(shop)
@@ -564,21 +545,6 @@ def test_save_as_writes_the_edits_to_another_file_and_goes_on_with_it(window, op
     assert window.recent.paths()[0] == str(copy)
     window.ask_save_path = lambda: ""
     assert not window.save_as()  # cancelled: nothing written
-
-
-def test_form_values_become_edits_and_clearing_is_refused():
-    from workbench.gui.editing import form_edits
-    from workbench.spec.source import parse_text
-
-    document = parse_text("paths:\n  /a:\n    get:\n      summary: Old\n      parameters:\n"
-                          "        - {name: n, in: query, schema: {type: integer}}\n", Path("s.yaml"), "s.yaml")
-    op, parameter = "/paths/~1a/get", "/paths/~1a/get/parameters/0"
-    edits, refused = form_edits(document, op, {"summary": "", "description": "New.", "parameter": parameter,
-                                               "parameterDescription": "", "parameterEnum": "1, 2"})
-    assert [(e.pointer, e.value) for e in edits] == [(f"{op}/description", "New."),
-                                                     (f"{parameter}/schema/enum", [1, 2])]
-    assert refused == ["summary: clearing a field is not supported (the key would have to be removed)"]
-    assert form_edits(document, op, {"summary": "Old"}) == ([], [])  # unchanged: nothing to do
 
 
 def test_a_big_corpus_yaml_file_is_fixed_through_the_form_with_a_one_line_diff(window, open_spec, tmp_path):

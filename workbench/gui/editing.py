@@ -1,14 +1,15 @@
-"""Editing support for the window: the operation form, its values → `Edit`s, and where recovery journals go.
+"""The Edit form widget and where recovery journals go.
 
-Every change to the text goes through the core's `apply_edits` (zero-noise splices, verified by a re-parse);
-this module only turns form values into `Edit`s. The undo history and the journals are the workspace's.
+The form shows and collects values; which `Edit`s they make is `workbench.workspace.form`'s, and every change
+to the text goes through the core's `apply_edits` (zero-noise splices, verified by a re-parse). The undo
+history and the journals are the workspace's.
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import QSettings, QStandardPaths, Signal
 from PySide6.QtWidgets import (
@@ -23,120 +24,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.edit import Edit
-from workbench.edit.fixes import placed_edit
 from workbench.spec import SourceDocument
-from workbench.spec.pointer import join, lookup, split
+from workbench.workspace.form import PROPERTY_FIELDS, PROPERTY_UNITS, format_enum, value_at
 
-if TYPE_CHECKING:
-    from workbench.lint import Finding
-
-FORM_FIELDS = ("summary", "operationId", "description")
-PARAMETER_FIELDS = ("parameterDescription", "parameterEnum")  # of the parameter chosen in the form
-PROPERTY_FIELDS = ("propertyDescription", "propertyEnum", "propertyUnit")  # of the schema property shown
-# Units the form offers for a number: each is written into the description in words the unit rule reads.
-PROPERTY_UNITS = ("seconds", "milliseconds", "minutes", "hours", "days", "bytes", "kilobytes", "megabytes",
-                  "cents (minor units of the currency)", "units of the currency", "percent", "meters", "kilograms")
 RECOVERY_ENV = "WORKBENCH_RECOVERY_DIR"
-
-
-# -- form → edits ------------------------------------------------------------------------------------------------
-
-def value_at(document: SourceDocument, pointer: str) -> Any:
-    try:
-        return lookup(document.data, pointer)
-    except (KeyError, IndexError, TypeError):
-        return None
-
-
-def form_edits(document: SourceDocument, operation_pointer: str,
-               values: dict[str, str]) -> tuple[list[Edit], list[str]]:
-    """The edits that turn the operation's current values into `values` (unchanged fields give none), and the
-    changes that cannot be made (clearing a field would remove a key: the engine only sets values)."""
-    edits: list[Edit] = []
-    refused: list[str] = []
-
-    def set_field(pointer: str, new: Any, label: str, after: tuple[str, ...] | None = None) -> None:
-        old = value_at(document, pointer)
-        if isinstance(new, list):
-            old = old if isinstance(old, list) else []
-        elif old is None:
-            old = ""
-        if old == new:
-            return
-        if not (new.strip() if isinstance(new, str) else new):
-            refused.append(f"{label}: clearing a field is not supported (the key would have to be removed)")
-        else:
-            edits.append(Edit(pointer, new, after=after) if after else placed_edit(pointer, new))
-
-    for key in FORM_FIELDS if operation_pointer else ():  # "": only a schema property is shown
-        if key in values:
-            set_field(f"{operation_pointer}/{key}", values[key], key)
-    parameter = values.get("parameter")
-    if parameter:
-        set_field(f"{parameter}/description", values.get("parameterDescription", ""), "parameter description",
-                  after=("in", "name"))
-        set_field(f"{parameter}/schema/enum",
-                  parse_enum(values.get("parameterEnum", ""), value_at(document, f"{parameter}/schema")),
-                  "parameter enum")
-    prop = values.get("property")
-    if prop:
-        set_field(f"{prop}/description",
-                  with_unit(values.get("propertyDescription", ""), values.get("propertyUnit", "")),
-                  "property description")
-        set_field(f"{prop}/enum", parse_enum(values.get("propertyEnum", ""), value_at(document, prop)),
-                  "property enum")
-    return edits, refused
-
-
-def with_unit(description: str, unit: str) -> str:
-    """`description` saying its unit: "Time to wait" + "seconds" → "Time to wait (in seconds)." (unchanged when
-    no unit is chosen or the description names it already)."""
-    unit = unit.strip()
-    if not unit or unit.split()[0].lower() in description.lower():
-        return description
-    text = description.strip().rstrip(".")
-    return f"{text} (in {unit})." if text else f"In {unit}."
-
-
-def parse_enum(text: str, schema: Any = None) -> list[Any]:
-    """The enum field: values separated by commas, typed as the schema's `type` says (numbers for an
-    integer or number schema, so the enum validates against its own type)."""
-    items = [item.strip() for item in text.split(",") if item.strip()]
-    kind = schema.get("type") if isinstance(schema, dict) else None
-    kinds = set(kind) if isinstance(kind, list) else {kind}
-    if kinds & {"integer", "number"}:
-        try:
-            return [int(item) if "integer" in kinds or item.lstrip("-").isdigit() else float(item) for item in items]
-        except ValueError:
-            return items  # not numbers after all: written as strings, and the re-check will say so
-    if "boolean" in kinds and all(item.lower() in ("true", "false") for item in items):
-        return [item.lower() == "true" for item in items]
-    return items
-
-
-def property_pointer(pointer: str) -> str | None:
-    """The schema property a pointer is at or inside (`…/properties/<name>`), or None."""
-    tokens = split(pointer)
-    for end in range(len(tokens) - 1, 0, -1):
-        if tokens[end - 1] == "properties":
-            return join("", *tokens[:end + 1])
-    return None
-
-
-def format_enum(values: Any) -> str:
-    return ", ".join(str(value) for value in values) if isinstance(values, list) else ""
-
-
-def inline_parameters(document: SourceDocument, operation_pointer: str) -> list[tuple[str, str]]:
-    """(pointer, label) of the operation's parameters written in place (a `$ref`'d one is edited where it is)."""
-    found = []
-    parameters = value_at(document, f"{operation_pointer}/parameters")
-    for number, parameter in enumerate(parameters if isinstance(parameters, list) else []):
-        if isinstance(parameter, dict) and "$ref" not in parameter:
-            found.append((f"{operation_pointer}/parameters/{number}",
-                          f"{parameter.get('name', '?')} ({parameter.get('in', '?')})"))
-    return found
 
 
 # -- the recovery journal -----------------------------------------------------------------------------------------
@@ -322,25 +213,3 @@ class OperationForm(QWidget):
     def request_apply(self) -> None:
         if self.pointer is not None or self.property_pointer is not None:
             self.applyRequested.emit(self.pointer or "", self.values())
-
-
-def suggestion_for(finding: Finding, operation_pointer: str) -> tuple[str, str, str] | None:
-    """The finding's fix as (field, value, title) when it sets one of the form's fields of that operation or of
-    the schema property the finding is about."""
-    fix = finding.fix
-    if fix is None:
-        return None
-    prop = property_pointer(finding.pointer)
-    if prop is not None and fix.pointer == f"{prop}/enum" and isinstance(fix.value, list):
-        return "propertyEnum", format_enum(fix.value), fix.title
-    if prop is not None and fix.pointer == f"{prop}/description" and isinstance(fix.value, str):
-        return "propertyDescription", fix.value, fix.title
-    if fix.pointer.startswith(f"{operation_pointer}/parameters/") and fix.pointer.endswith("/schema/enum") \
-            and isinstance(fix.value, list):
-        return "parameterEnum", format_enum(fix.value), fix.title
-    if not isinstance(fix.value, str):
-        return None
-    for key in FORM_FIELDS:
-        if fix.pointer == f"{operation_pointer}/{key}":
-            return key, fix.value, fix.title
-    return None

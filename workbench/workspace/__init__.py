@@ -1,8 +1,9 @@
 """The open spec and its edit session, without any GUI (the desktop workbench presents it; tests drive it).
 
 `load_and_lint` loads, lints and scores a spec (progress callback, cancel flag); `Workspace` holds every file
-as edited and as on disk, the undo history, the recovery journals, saving, and changes made on disk. This
-package never imports Qt or `workbench.gui`.
+as edited and as on disk, the undo history, the recovery journals, saving, and changes made on disk;
+`workbench.workspace.form` turns the Edit form's values into edits. This package never imports Qt or
+`workbench.gui`.
 """
 
 from workbench.workspace.history import Change, History, Step, inverse_splices

@@ -7,16 +7,10 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from workbench.edit import apply_edits
 from workbench.gui.document import SpecDocument, Target
-from workbench.gui.editing import (
-    OperationForm,
-    form_edits,
-    inline_parameters,
-    property_pointer,
-    suggestion_for,
-    value_at,
-)
+from workbench.gui.editing import OperationForm
 from workbench.lint import Finding
 from workbench.workspace import DocumentChange, LoadedSpec, LoadKind, OperationEntry
+from workbench.workspace.form import form_edits, inline_parameters, property_pointer, suggestion_for, value_at
 
 EMPTY_HEADING = "Select an operation (outline) or a finding (problems)."
 
