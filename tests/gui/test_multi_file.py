@@ -247,7 +247,9 @@ def test_a_file_half_written_on_disk_is_read_again_later(window, open_spec, two_
     edit_root_summary(window, "Root edited")
     window.ask_conflict = lambda: pytest.fail("pet has no unsaved edits: nothing to ask")
     pet.write_text("Pet: [unclosed\n", encoding="utf-8")  # another editor, in the middle of saving
-    assert window.document.check_disk() is DiskOutcome.MERGED
+    with qtbot.waitSignal(window.document.diskChanged) as blocker:
+        assert window.document.check_disk() is DiskOutcome.MERGED
+    assert blocker.args[0].outcome is DiskOutcome.MERGED and len(blocker.args[0].unreadable) == 1
     assert window.document.workspace.modified_names() == [str(root)]  # the unreadable text is not taken for an edit
     theirs = PET.replace("A pet and how", "Their pet and how")
     pet.write_text(theirs, encoding="utf-8")

@@ -90,6 +90,7 @@ class SpecDocument(QObject):
     edited = Signal(object)  # list[DocumentChange], after a step, an undo or redo, a recovery, a take-in
     modifiedChanged = Signal()  # the unsaved edits or the undo history may differ
     revealed = Signal(object)  # Target: show it
+    diskChanged = Signal(object)  # DiskMerge: the files on disk differed from what was read (after acting on it)
     message = Signal(str, int)  # a status message, and for how many milliseconds
 
     def __init__(self, recovery_dir: Path, parent: QObject | None = None) -> None:
@@ -347,6 +348,8 @@ class SpecDocument(QObject):
             self.message.emit(f"{labels} changed on disk: taken in; your edits elsewhere are kept."
                               if merge.outcome is DiskOutcome.MERGED
                               else f"{labels} changed on disk; your edits are kept (Save overwrites it).", 10000)
+        if merge.outcome is not DiskOutcome.SAME:
+            self.diskChanged.emit(merge)
         return merge.outcome
 
     def _taken_in(self, merge: DiskMerge) -> None:

@@ -1,13 +1,12 @@
 """The main window: assembles the panels around one `SpecDocument`, with menus, the status bar and settings.
 
 The window only presents and asks: the edit session is the workspace's (`workbench.workspace`), loading runs
-as a background job, and each panel talks to the document. A new dock is one entry of `DOCKS`.
+as a background job, and each panel talks to the document. A new dock is one entry of `panels.DOCKS`.
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QEvent, QSettings, Qt, Signal
@@ -26,7 +25,7 @@ from workbench.gui import dialogs
 from workbench.gui.dialogs import APP_TITLE
 from workbench.gui.document import FixOutcome, LoadRequest, SpecDocument
 from workbench.gui.editing import recovery_dir
-from workbench.gui.panels import EditPanel, OutlinePanel, ProblemsPanel, SourcePanel, StatusPanel
+from workbench.gui.panels import DOCKS, DockSpec, EditPanel, OutlinePanel, ProblemsPanel, SourcePanel, StatusPanel
 from workbench.gui.recent import RecentFiles
 from workbench.gui.theme import THEME_LABELS, THEMES, apply_theme
 from workbench.lint import Severity
@@ -42,28 +41,7 @@ from workbench.workspace import (
     absolute,
 )
 
-__all__ = ["APP_TITLE", "DOCKS", "DockSpec", "MainWindow"]
-
-
-@dataclass(frozen=True)
-class DockSpec:
-    """A dock of the window: its panel (made from the document), the window attribute naming the panel, where it
-    goes and how wide (or high) it starts."""
-
-    attribute: str
-    panel: type[QWidget]
-    object_name: str
-    area: Qt.DockWidgetArea
-    size: int
-    orientation: Qt.Orientation
-
-
-_AREA, _ACROSS, _DOWN = Qt.DockWidgetArea, Qt.Orientation.Horizontal, Qt.Orientation.Vertical
-DOCKS = (  # in the order they are added (and listed in the View menu)
-    DockSpec("outline", OutlinePanel, "outlineDock", _AREA.LeftDockWidgetArea, 380, _ACROSS),
-    DockSpec("problems", ProblemsPanel, "problemsDock", _AREA.BottomDockWidgetArea, 240, _DOWN),
-    DockSpec("edit", EditPanel, "formDock", _AREA.RightDockWidgetArea, 340, _ACROSS),
-)
+__all__ = ["APP_TITLE", "MainWindow"]
 
 
 class MainWindow(QMainWindow):
