@@ -93,7 +93,7 @@ class SpecDocument(QObject):
     diskChanged = Signal(object)  # DiskMerge: the files on disk differed from what was read (after acting on it)
     message = Signal(str, int)  # a status message, and for how many milliseconds
 
-    def __init__(self, recovery_dir: Path, parent: QObject | None = None) -> None:
+    def __init__(self, recovery_dir: Path | Callable[[], Path], parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.workspace = Workspace(recovery_dir)
         self.jobs = JobRunner(self)

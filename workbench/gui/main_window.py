@@ -62,7 +62,7 @@ class MainWindow(QMainWindow):
         self.error_box: QMessageBox | None = None
         self.diff_dialog: QDialog | None = None
         self._theme = "system"
-        self.document = SpecDocument(recovery_dir(self.settings), self)
+        self.document = SpecDocument(lambda: recovery_dir(self.settings), self)
         self.document.choose_conflict = lambda _merge: ConflictChoice(self.ask_conflict())
         self.setObjectName("mainWindow")
         self.setAcceptDrops(True)

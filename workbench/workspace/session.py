@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -97,16 +97,22 @@ class SaveError(Exception):
 
 
 class Workspace:
-    """One open spec at a time (nothing open until `take_loaded`). Journals go to `recovery_dir`."""
+    """One open spec at a time (nothing open until `take_loaded`). Journals go to `recovery_dir`: a folder, or a
+    function that names it when a journal is written or read (so a changed setting takes effect at once)."""
 
-    def __init__(self, recovery_dir: Path) -> None:
-        self.recovery_dir = Path(recovery_dir)
+    def __init__(self, recovery_dir: Path | Callable[[], Path]) -> None:
+        self._recovery_dir = recovery_dir
         self.loaded: LoadedSpec | None = None
         self.edited: dict[str, SourceDocument] = {}  # every file of the spec as edited now, by name
         self.disk: dict[str, str] = {}  # and its text as last read or written
         self.history = History()
         self.last_refused: list[str] = []  # why the last edits were not made
         self._journaled: dict[str, SourceDocument] = {}  # by name: the edited document its journal gives back
+
+    @property
+    def recovery_dir(self) -> Path:
+        folder = self._recovery_dir
+        return Path(folder() if callable(folder) else folder)
 
     # -- what is open --------------------------------------------------------------------------------------------
 
