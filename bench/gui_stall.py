@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QApplication
 
 from workbench.gui.app import configure_application
 from workbench.gui.main_window import MainWindow
+from workbench.workspace import SaveChoice
 
 DEFAULT = Path("/work/shared/corpus/github-api.github.com-2022-07-18.json")
 SETTLE_SECONDS = 1.5  # keep measuring after the load: painting and colouring what is visible
@@ -51,40 +52,40 @@ def main() -> int:
         window.show()
         app.processEvents()
         steps: dict[str, float] = {}
-        timed(window, "_show_loaded", steps)
-        timed(window.source, "set_source", steps)
+        timed(window.document, "take_loaded", steps)
+        timed(window.source.view, "set_source", steps)
         chunks: list[float] = []
-        append = window.source._append_chunk
+        append = window.source.view._append_chunk
 
         def timed_append(*args) -> None:
             at = time.perf_counter()
             append(*args)
             chunks.append(time.perf_counter() - at)
 
-        window.source._append_chunk = timed_append
-        window.source._chunk_timer.timeout.disconnect()
-        window.source._chunk_timer.timeout.connect(timed_append)
+        window.source.view._append_chunk = timed_append
+        window.source.view._chunk_timer.timeout.disconnect()
+        window.source.view._chunk_timer.timeout.connect(timed_append)
         complete_at: list[float] = []
-        window.source.sourceComplete.connect(lambda: complete_at.append(time.perf_counter() - began))
+        window.source.view.sourceComplete.connect(lambda: complete_at.append(time.perf_counter() - began))
 
         began = time.perf_counter()
         gaps = run_measured(app, window, lambda: window.open_path(path))
         loaded_at = [window.loaded.seconds] if window.loaded else []
         edit_gaps: list[tuple[float, float]] = []
-        while not window.source.is_complete:  # the whole text in the view (an edit while it goes in works too)
+        while not window.source.view.is_complete:  # the whole text in the view (an edit while it goes in works)
             app.processEvents()
         if window.loaded is not None and window.loaded.operations:
             # An edit through the form: the window re-checks the edited text in the background (debounced).
             entry = window.loaded.operations[0]
-            window.fill_form(entry)
-            window.form.summary.setText("Edited summary, to measure the re-check")
-            edit_gaps = run_measured(app, window, window.form.apply_button.click)
-        window.ask_save_changes = lambda: "discard"  # the edit was only for measuring
+            window.edit.fill(entry)
+            window.edit.form.summary.setText("Edited summary, to measure the re-check")
+            edit_gaps = run_measured(app, window, window.edit.form.apply_button.click)
+        window.ask_save_changes = lambda: SaveChoice.DISCARD  # the edit was only for measuring
         window.close()
 
     size = path.stat().st_size / 2**20
-    print(f"{path.name}: {size:.1f} MiB, {window.outline_model.operation_count()} operations, "
-          f"{len(window.problems_model.entries())} findings")
+    print(f"{path.name}: {size:.1f} MiB, {window.outline.model.operation_count()} operations, "
+          f"{len(window.problems.entries())} findings")
     if loaded_at:
         print(f"loaded and linted in {loaded_at[0]:.2f} s on a worker thread")
     report("opening", gaps)

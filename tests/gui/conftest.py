@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QApplication
 from workbench.gui.app import configure_application
 from workbench.gui.main_window import MainWindow
 from workbench.gui.theme import apply_theme
-from workbench.gui.workers import LoadedSpec
+from workbench.workspace import LoadedSpec, SaveChoice
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -56,7 +56,7 @@ def window(qtbot, settings) -> MainWindow:
     qtbot.waitExposed(win)
     # A test that leaves edits unsaved must not block on the close prompt (pytest-qt closes the widgets it
     # tracks before this fixture's teardown runs); tests of the prompt replace this again.
-    win.ask_save_changes = lambda: "discard"
+    win.ask_save_changes = lambda: SaveChoice.DISCARD
     yield win
     win.close()
 

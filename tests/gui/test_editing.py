@@ -20,8 +20,7 @@ import pytest
 from tests.conftest import corpus_dir
 from workbench.edit.journal import RecoveryJournal
 from workbench.examples import example_path
-from workbench.gui.editing import inverse_splices
-from workbench.gui.workers import OperationEntry, ProblemEntry
+from workbench.workspace import ConflictChoice, DiskOutcome, OperationEntry, ProblemEntry, SaveChoice
 
 PETSTORE = corpus_dir() / "oai-v3.0-petstore.json"
 NEW_DESCRIPTION = "Cancels an order that has not shipped yet. Use it when the customer asks to cancel."
@@ -53,7 +52,7 @@ def petstore(tmp_path) -> Path:
 
 
 def problem(window, rule: str, pointer_part: str = "") -> ProblemEntry:
-    return next(e for e in window.problems_model.entries()
+    return next(e for e in window.problems.entries()
                 if e.finding.rule == rule and pointer_part in e.finding.pointer)
 
 
@@ -62,26 +61,26 @@ def operation(window, method: str, path: str) -> OperationEntry:
 
 
 def apply_description(window, text: str) -> bool:
-    window.form.description.setPlainText(text)
-    return window.apply_form(window.form.pointer, window.form.values())
+    window.edit.form.description.setPlainText(text)
+    return window.edit.apply(window.edit.form.pointer, window.edit.form.values())
 
 
 def test_yaml_form_edit_saves_exactly_the_intended_lines(window, open_spec, shop):
     original = shop.read_text(encoding="utf-8")
     open_spec(shop)
     entry = problem(window, "operation-description-missing")
-    window.reveal_problem(entry)
-    assert window.form.pointer == "/paths/~1orders~1{orderId}~1cancel/post"
-    assert window.form.description.toPlainText() == entry.finding.fix.value  # pre-filled with the suggested fix
-    assert window.form.operation_id.text() == "cancelOrder"
+    window.document.reveal_problem(entry)
+    assert window.edit.form.pointer == "/paths/~1orders~1{orderId}~1cancel/post"
+    assert window.edit.form.description.toPlainText() == entry.finding.fix.value  # pre-filled with the suggested fix
+    assert window.edit.form.operation_id.text() == "cancelOrder"
     assert not window.isWindowModified()
 
-    window.form.description.setPlainText(NEW_DESCRIPTION)
-    window.form.apply_button.click()
-    assert window.last_refused == []
+    window.edit.form.description.setPlainText(NEW_DESCRIPTION)
+    window.edit.form.apply_button.click()
+    assert window.document.workspace.last_refused == []
     assert window.isWindowModified()
     assert window.windowTitle().startswith("shop-api.yaml[*]")
-    assert window.source.toPlainText() == window.edited.text != original
+    assert window.source.view.toPlainText() == window.document.workspace.root.text != original
     assert shop.read_text(encoding="utf-8") == original  # nothing written before Save
 
     assert window.save()
@@ -100,8 +99,8 @@ def test_yaml_form_edit_saves_exactly_the_intended_lines(window, open_spec, shop
 def test_json_form_edit_saves_exactly_the_intended_lines(window, open_spec, petstore):
     original = petstore.read_text(encoding="utf-8")
     open_spec(petstore)
-    window.reveal_operation(operation(window, "get", "/pets"))
-    assert window.form.summary.text() == "List all pets"
+    window.document.reveal_operation(operation(window, "get", "/pets"))
+    assert window.edit.form.summary.text() == "List all pets"
     assert apply_description(window, "Lists the pets, a page at a time.")
     assert window.save()
     saved = petstore.read_text(encoding="utf-8")
@@ -115,51 +114,39 @@ def test_json_form_edit_saves_exactly_the_intended_lines(window, open_spec, pets
 def test_undo_and_redo_restore_the_exact_text_and_the_marker(window, open_spec, shop):
     original = shop.read_text(encoding="utf-8")
     open_spec(shop)
-    window.reveal_operation(operation(window, "get", "/customers"))
-    window.form.summary.setText("List the customers")
-    assert window.apply_form(window.form.pointer, window.form.values())
-    edited = window.edited.text
+    window.document.reveal_operation(operation(window, "get", "/customers"))
+    window.edit.form.summary.setText("List the customers")
+    assert window.edit.apply(window.edit.form.pointer, window.edit.form.values())
+    edited = window.document.workspace.root.text
     assert window.isWindowModified() and window.undo_action.isEnabled()
     window.undo_action.trigger()
-    assert window.edited.text == original
-    assert window.source.toPlainText() == original
+    assert window.document.workspace.root.text == original
+    assert window.source.view.toPlainText() == original
     assert not window.isWindowModified()
-    assert window.form.summary.text() == "List customers"  # the form follows the document
+    assert window.edit.form.summary.text() == "List customers"  # the form follows the document
     window.redo_action.trigger()
-    assert window.edited.text == edited
+    assert window.document.workspace.root.text == edited
     assert window.isWindowModified()
     removed, added = changed_lines(original, edited)
     assert removed == ["      summary: List customers\n"] and added == ["      summary: List the customers\n"]
 
 
-def test_inverse_splices_restore_the_original():
-    from workbench.edit import Edit, apply_edits
-    from workbench.spec.source import parse_text
-
-    text = "a: 1\nb:\n  c: x  # keep\n"
-    document = parse_text(text, Path("t.yaml"), "t.yaml")
-    outcome = apply_edits(document, [Edit("/a", 2), Edit("/b/c", "longer value")])
-    splices = [splice for _edit, splice in outcome.applied]
-    from workbench.edit.engine import apply_splices
-    assert apply_splices(outcome.document.text, inverse_splices(text, splices)) == text
-
-
 def test_clearing_a_field_is_refused_with_a_reason(window, open_spec, shop):
     open_spec(shop)
-    window.reveal_operation(operation(window, "get", "/customers"))
-    window.form.summary.setText("")
-    assert not window.apply_form(window.form.pointer, window.form.values())
-    assert any("clearing" in reason for reason in window.last_refused)
-    assert "clearing" in window.form.note.text()
+    window.document.reveal_operation(operation(window, "get", "/customers"))
+    window.edit.form.summary.setText("")
+    assert not window.edit.apply(window.edit.form.pointer, window.edit.form.values())
+    assert any("clearing" in reason for reason in window.document.workspace.last_refused)
+    assert "clearing" in window.edit.form.note.text()
     assert not window.isWindowModified()
 
 
 def test_diff_against_disk(window, open_spec, shop):
     open_spec(shop)
-    assert window.disk_diff() == ""
-    window.reveal_problem(problem(window, "operation-description-missing"))
+    assert window.document.workspace.disk_diff() == ""
+    window.document.reveal_problem(problem(window, "operation-description-missing"))
     apply_description(window, NEW_DESCRIPTION)
-    diff = window.disk_diff()
+    diff = window.document.workspace.disk_diff()
     assert f"+      description: {NEW_DESCRIPTION}\n" in diff
     assert [line for line in diff.splitlines() if line.startswith("-") and not line.startswith("---")] == []
     window.show_disk_diff()
@@ -169,12 +156,12 @@ def test_diff_against_disk(window, open_spec, shop):
 
 def test_close_with_unsaved_edits_asks(window, open_spec, shop):
     open_spec(shop)
-    window.reveal_problem(problem(window, "operation-description-missing"))
+    window.document.reveal_problem(problem(window, "operation-description-missing"))
     apply_description(window, NEW_DESCRIPTION)
-    window.ask_save_changes = lambda: "cancel"
+    window.ask_save_changes = lambda: SaveChoice.CANCEL
     assert not window.close()
     assert window.isVisible()
-    window.ask_save_changes = lambda: "save"
+    window.ask_save_changes = lambda: SaveChoice.SAVE
     assert window.close()
     assert NEW_DESCRIPTION in shop.read_text(encoding="utf-8")
 
@@ -183,27 +170,27 @@ def test_quick_fix_with_preview_is_one_undoable_step(window, open_spec, shop, qt
     original = shop.read_text(encoding="utf-8")
     open_spec(shop)
     entry = problem(window, "operation-id-missing")
-    preview = window.fix_preview([entry], "Fix")
+    preview = window.document.workspace.fix_preview([entry], "Fix")
     assert preview is not None
     assert "+      operationId: getCustomersLoyaltyByCustomerId\n" in preview.diff
-    assert window.edited.text == original  # a preview changes nothing
+    assert window.document.workspace.root.text == original  # a preview changes nothing
 
     shown = []
     window.confirm_preview = lambda p: shown.append(p) or False
     assert not window.fix_problem(entry)
-    assert shown and window.edited.text == original
+    assert shown and window.document.workspace.root.text == original
 
     window.confirm_preview = lambda p: True
     with qtbot.waitSignal(window.documentLoaded, timeout=20_000) as blocker:  # re-linted in the background
         assert window.fix_problem(entry)
-    removed, added = changed_lines(original, window.edited.text)
+    removed, added = changed_lines(original, window.document.workspace.root.text)
     assert removed == [] and added == ["      operationId: getCustomersLoyaltyByCustomerId\n"]
     assert "operation-id-missing" not in {p.finding.rule for p in blocker.args[0].problems}
     assert shop.read_text() == original  # the re-check reads the edited text in memory: nothing is written
     assert blocker.args[0].problems[0].finding.file == str(shop)  # findings name the real file
-    assert window.undo_stack.count() == 1
+    assert len(window.document.workspace.history) == 1
     window.undo_action.trigger()
-    assert window.edited.text == original
+    assert window.document.workspace.root.text == original
 
 
 def test_fix_all_findings_of_a_rule(window, open_spec, shop):
@@ -211,12 +198,12 @@ def test_fix_all_findings_of_a_rule(window, open_spec, shop):
     open_spec(shop)
     window.confirm_preview = lambda p: True
     assert window.fix_rule("string-format-missing")
-    removed, added = changed_lines(original, window.edited.text)
+    removed, added = changed_lines(original, window.document.workspace.root.text)
     # both schemas are flow mappings on one line each: exactly those two lines change
     assert sorted(line.strip() for line in removed) == ["email: { type: string }", "schema: { type: string }"]
     assert sorted(line.strip() for line in added) == ["email: { type: string, format: email }",
                                                       "schema: { type: string, format: date-time }"]
-    assert window.undo_stack.count() == 1
+    assert len(window.document.workspace.history) == 1
 
 
 def atomic_replace(path: Path, text: str) -> None:
@@ -230,50 +217,52 @@ def test_an_atomic_save_by_another_editor_reloads(window, open_spec, shop, qtbot
     theirs = shop.read_text(encoding="utf-8").replace("summary: List customers", "summary: List all customers")
     with qtbot.waitSignal(window.documentLoaded, timeout=20_000):
         atomic_replace(shop, theirs)
-    assert window.source.toPlainText() == theirs
+    assert window.source.view.toPlainText() == theirs
     assert not window.isWindowModified()
     theirs2 = theirs.replace("List all customers", "List every customer")
     with qtbot.waitSignal(window.documentLoaded, timeout=20_000):  # still watched after the inode changed
         atomic_replace(shop, theirs2)
-    assert window.edited.text == theirs2
+    assert window.document.workspace.root.text == theirs2
 
 
 def test_an_external_change_with_unsaved_edits_asks(window, open_spec, shop, qtbot):
     open_spec(shop)
-    window.reveal_problem(problem(window, "operation-description-missing"))
+    window.document.reveal_problem(problem(window, "operation-description-missing"))
     apply_description(window, NEW_DESCRIPTION)
-    mine = window.edited.text
+    mine = window.document.workspace.root.text
     asked = []
-    window.ask_conflict = lambda: asked.append(1) or "mine"
+    window.ask_conflict = lambda: asked.append(1) or ConflictChoice.MINE
     theirs = shop.read_text(encoding="utf-8").replace("summary: List customers", "summary: List all customers")
     atomic_replace(shop, theirs)
     qtbot.waitUntil(lambda: bool(asked), timeout=10_000)
-    assert window.edited.text == mine and window.isWindowModified()
-    assert window.disk_text == theirs
+    assert window.document.workspace.root.text == mine and window.isWindowModified()
+    assert window.document.workspace.root_disk_text == theirs
 
-    window.ask_conflict = lambda: "theirs"
+    window.ask_conflict = lambda: ConflictChoice.THEIRS
     theirs2 = theirs.replace("List all customers", "List every customer")
     atomic_replace(shop, theirs2)
-    qtbot.waitUntil(lambda: window.edited.text == theirs2, timeout=20_000)
+    qtbot.waitUntil(lambda: window.document.workspace.root.text == theirs2, timeout=20_000)
     assert not window.isWindowModified()
-    assert window.source.toPlainText() == theirs2
+    assert window.source.view.toPlainText() == theirs2
 
 
 def test_recovery_journal_is_written_and_offered(window, open_spec, shop, settings):
     folder = Path(settings.value("recovery/dir"))
     open_spec(shop)
-    window.reveal_problem(problem(window, "operation-description-missing"))
+    window.document.reveal_problem(problem(window, "operation-description-missing"))
     apply_description(window, NEW_DESCRIPTION)
     journal = RecoveryJournal(folder, shop)
     past = time.time() - 60
     os.utime(shop, (past, past))  # the journal must be newer than the file to be read back
-    assert journal.read().text == window.edited.text and NEW_DESCRIPTION in window.edited.text
+    edited = window.document.workspace.root.text
+    assert journal.read().text == edited and NEW_DESCRIPTION in edited
     first_step = journal.path.stat().st_size
     apply_description(window, NEW_DESCRIPTION + " Twice.")
-    assert journal.read().text == window.edited.text and journal.read().steps == 1
+    assert journal.read().text == window.document.workspace.root.text and journal.read().steps == 1
     assert journal.path.stat().st_size - first_step < 500  # a step appends its splices, not the whole text
     window.undo_action.trigger()
-    assert journal.read().text == window.edited.text and NEW_DESCRIPTION + " Twice." not in window.edited.text
+    edited = window.document.workspace.root.text
+    assert journal.read().text == edited and NEW_DESCRIPTION + " Twice." not in edited
     window.undo_action.trigger()
     assert not journal.path.exists()  # back to the saved text: nothing to recover
 
@@ -289,9 +278,9 @@ def test_opening_a_file_with_a_newer_journal_offers_recovery(window, open_spec, 
     window.ask_recover = lambda: offered.append(1) or True
     open_spec(shop)
     assert offered
-    assert window.edited.text == recovered and window.isWindowModified()
+    assert window.document.workspace.root.text == recovered and window.isWindowModified()
     window.undo_action.trigger()
-    assert window.edited.text == original
+    assert window.document.workspace.root.text == original
 
 
 def test_a_declined_recovery_removes_the_journal(window, open_spec, shop, settings):
@@ -354,12 +343,12 @@ def test_a_parameter_enum_from_the_suggested_fix(window, open_spec, shop):
     original = shop.read_text(encoding="utf-8")
     open_spec(shop)
     entry = problem(window, "enum-in-prose")
-    window.reveal_problem(entry)
-    assert window.form.parameter.currentText() == "status (query)"
-    assert window.form.parameter_enum.text() == "pending, paid, shipped, delivered, cancelled"
-    assert window.form.parameter_description.text().startswith("Filter by order status")
-    window.form.apply_button.click()
-    assert window.last_refused == []
+    window.document.reveal_problem(entry)
+    assert window.edit.form.parameter.currentText() == "status (query)"
+    assert window.edit.form.parameter_enum.text() == "pending, paid, shipped, delivered, cancelled"
+    assert window.edit.form.parameter_description.text().startswith("Filter by order status")
+    window.edit.form.apply_button.click()
+    assert window.document.workspace.last_refused == []
     assert window.save()
     removed, added = changed_lines(original, shop.read_text(encoding="utf-8"))
     assert removed == ["          schema: { type: string }\n"]
@@ -369,17 +358,17 @@ def test_a_parameter_enum_from_the_suggested_fix(window, open_spec, shop):
 def test_a_parameter_description_edit(window, open_spec, shop):
     original = shop.read_text(encoding="utf-8")
     open_spec(shop)
-    window.reveal_operation(operation(window, "get", "/orders"))
-    window.form.parameter.setCurrentIndex(window.form.parameter.findText("customerId (query)"))
-    assert window.form.parameter_description.text().startswith("Only orders of this customer.")
-    window.form.parameter_description.setText("Only the orders of this customer (an id from listCustomers).")
-    assert window.apply_form(window.form.pointer, window.form.values())
-    removed, added = changed_lines(original, window.edited.text)
+    window.document.reveal_operation(operation(window, "get", "/orders"))
+    window.edit.form.parameter.setCurrentIndex(window.edit.form.parameter.findText("customerId (query)"))
+    assert window.edit.form.parameter_description.text().startswith("Only orders of this customer.")
+    window.edit.form.parameter_description.setText("Only the orders of this customer (an id from listCustomers).")
+    assert window.edit.apply(window.edit.form.pointer, window.edit.form.values())
+    removed, added = changed_lines(original, window.document.workspace.root.text)
     assert [line.strip() for line in removed] == [
         "description: Only orders of this customer. Take the id from listCustomers or createCustomer."]
     assert [line.strip() for line in added] == [
         "description: Only the orders of this customer (an id from listCustomers)."]
-    assert window.form.parameter.currentText() == "customerId (query)"  # the form keeps the parameter chosen
+    assert window.edit.form.parameter.currentText() == "customerId (query)"  # the form keeps the parameter chosen
 
 
 @pytest.mark.parametrize("variant", ["crlf", "emoji"])
@@ -396,30 +385,30 @@ def test_an_edit_changes_the_shown_text_in_place_and_undo_restores_it(window, op
         text = text.replace("    ticket. Returns", "    ticket \U0001f3ab. Returns")
     shop.write_bytes(text.encode("utf-8"))
     open_spec(shop)
-    assert window.source.toPlainText() == display_text(text)
+    assert window.source.view.toPlainText() == display_text(text)
     sets: list[str] = []
-    original_set = window.source.set_source
-    window.source.set_source = lambda *args: (sets.append("set"), original_set(*args))
+    original_set = window.source.view.set_source
+    window.source.view.set_source = lambda *args: (sets.append("set"), original_set(*args))
 
-    window.reveal_operation(operation(window, "get", "/customers"))
-    window.form.summary.setText("List the customers \U0001f465" if variant == "emoji" else "List the customers")
-    window.form.description.setPlainText(window.form.description.toPlainText() + " Stable order \U0001f4cb.")
-    assert window.apply_form(window.form.pointer, window.form.values())
-    edited = window.edited.text
+    window.document.reveal_operation(operation(window, "get", "/customers"))
+    window.edit.form.summary.setText("List the customers \U0001f465" if variant == "emoji" else "List the customers")
+    window.edit.form.description.setPlainText(window.edit.form.description.toPlainText() + " Stable order \U0001f4cb.")
+    assert window.edit.apply(window.edit.form.pointer, window.edit.form.values())
+    edited = window.document.workspace.root.text
     assert edited != text and ("\r\n" in edited) == (variant == "crlf")
-    assert window.source.toPlainText() == display_text(edited)
+    assert window.source.view.toPlainText() == display_text(edited)
     assert sets == []  # applied in place
-    block = window.source.document().findBlockByNumber(edited.count("\n", 0, edited.index("List the customers")))
+    block = window.source.view.document().findBlockByNumber(edited.count("\n", 0, edited.index("List the customers")))
     assert block.text().strip().startswith("summary: List the customers")
 
     window.undo_action.trigger()
-    assert window.edited.text == text
-    assert window.source.toPlainText() == display_text(text)
+    assert window.document.workspace.root.text == text
+    assert window.source.view.toPlainText() == display_text(text)
     window.redo_action.trigger()
-    assert window.edited.text == edited
-    assert window.source.toPlainText() == display_text(edited)
+    assert window.document.workspace.root.text == edited
+    assert window.source.view.toPlainText() == display_text(edited)
     window.undo_action.trigger()
-    assert window.source.toPlainText() == display_text(text)
+    assert window.source.view.toPlainText() == display_text(text)
     assert sets == []
     assert not window.isWindowModified()
 
@@ -466,11 +455,11 @@ window.open_path(spec)
 loop.exec()
 for entry in window.loaded.operations[:3]:  # three undoable steps, each journaled
     pointer = entry.operation.origin.pointer
-    window.fill_form(entry)
-    window.form.description.setPlainText(f"Unsaved description of {pointer}.")
-    assert window.apply_form(window.form.pointer, window.form.values())
+    window.edit.fill(entry)
+    window.edit.form.description.setPlainText(f"Unsaved description of {pointer}.")
+    assert window.edit.apply(window.edit.form.pointer, window.edit.form.values())
 with open(expected_file, "w", encoding="utf-8", newline="") as handle:
-    handle.write(window.edited.text)
+    handle.write(window.document.workspace.root.text)
 print("edited", flush=True)
 QTimer.singleShot(120_000, app.quit)  # never reached: the test kills this process
 app.exec()
@@ -495,24 +484,24 @@ def test_unsaved_edits_are_recovered_after_the_process_is_killed(window, open_sp
     open_spec(shop)
     assert offered and window.isWindowModified()
     edited = expected.read_text(encoding="utf-8")
-    assert window.edited.text == edited and edited.count("Unsaved description of") == 3
+    assert window.document.workspace.root.text == edited and edited.count("Unsaved description of") == 3
 
 
 def test_a_shared_schema_property_gets_its_unit_through_the_form(window, open_spec, shop, qtbot):
     original = shop.read_text(encoding="utf-8")
     open_spec(shop)
     entry = problem(window, "numeric-unit-missing", "/Product/")
-    window.reveal_problem(entry)
-    assert window.form.pointer is None  # a component: no operation, only the property
-    assert window.form.property_pointer == "/components/schemas/Product/properties/weight"
-    assert window.form.property_description.text() == "Shipping weight of one unit."
-    window.form.property_unit.setCurrentText("kilograms")
+    window.document.reveal_problem(entry)
+    assert window.edit.form.pointer is None  # a component: no operation, only the property
+    assert window.edit.form.property_pointer == "/components/schemas/Product/properties/weight"
+    assert window.edit.form.property_description.text() == "Shipping weight of one unit."
+    window.edit.form.property_unit.setCurrentText("kilograms")
     with qtbot.waitSignal(window.documentLoaded, timeout=30_000):  # the background re-check
-        window.form.apply_button.click()
-    assert window.last_refused == []
-    assert not [e for e in window.problems_model.entries()
+        window.edit.form.apply_button.click()
+    assert window.document.workspace.last_refused == []
+    assert not [e for e in window.problems.entries()
                 if e.finding.rule == "numeric-unit-missing" and "/Product/" in e.finding.pointer]
-    assert window.form.property_description.text() == "Shipping weight of one unit (in kilograms)."
+    assert window.edit.form.property_description.text() == "Shipping weight of one unit (in kilograms)."
     assert window.save()
     removed, added = changed_lines(original, shop.read_text(encoding="utf-8"))
     assert removed == ["        weight: { type: number, minimum: 0, description: Shipping weight of one unit. }\n"]
@@ -523,12 +512,12 @@ def test_a_shared_schema_property_gets_its_unit_through_the_form(window, open_sp
 def test_a_property_of_a_request_body_is_described_beside_its_operation(window, open_spec, shop):
     original = shop.read_text(encoding="utf-8")
     open_spec(shop)
-    window.reveal_problem(problem(window, "property-description-missing", "~1refund/"))
-    assert window.form.pointer == "/paths/~1orders~1{orderId}~1refund/post"
-    assert window.form.property_pointer.endswith("/schema/properties/reason")
-    window.form.property_description.setText("Why the order is refunded.")
-    window.form.apply_button.click()
-    assert window.last_refused == []
+    window.document.reveal_problem(problem(window, "property-description-missing", "~1refund/"))
+    assert window.edit.form.pointer == "/paths/~1orders~1{orderId}~1refund/post"
+    assert window.edit.form.property_pointer.endswith("/schema/properties/reason")
+    window.edit.form.property_description.setText("Why the order is refunded.")
+    window.edit.form.apply_button.click()
+    assert window.document.workspace.last_refused == []
     assert window.save()
     removed, added = changed_lines(original, shop.read_text(encoding="utf-8"))
     assert removed == []
@@ -538,31 +527,12 @@ def test_a_property_of_a_request_body_is_described_beside_its_operation(window, 
     assert saved[at - 2:at] == ["                reason:", "                  type: string"]
 
 
-def test_form_values_for_a_property():
-    from workbench.gui.editing import parse_enum, property_pointer, with_unit
-
-    assert with_unit("Time to wait.", "seconds") == "Time to wait (in seconds)."
-    assert with_unit("", "milliseconds") == "In milliseconds."
-    assert with_unit("Timeout in seconds.", "seconds") == "Timeout in seconds."  # says it already
-    assert with_unit("Time to wait.", "") == "Time to wait."
-    assert parse_enum("1, 2,3", {"type": "integer"}) == [1, 2, 3]
-    assert parse_enum("0.5, 1", {"type": ["number", "null"]}) == [0.5, 1]
-    assert parse_enum("true, false", {"type": "boolean"}) == [True, False]
-    assert parse_enum("a, 2", {"type": "integer"}) == ["a", "2"]  # not numbers: the re-check says so
-    assert parse_enum("a, b ,, c") == ["a", "b", "c"]
-    assert property_pointer("/components/schemas/A/properties/b/properties/c/description") \
-        == "/components/schemas/A/properties/b/properties/c"
-    named_properties = "/components/schemas/A/properties/properties"
-    assert property_pointer(named_properties) == named_properties
-    assert property_pointer("/paths/~1a/get/parameters/0/schema") is None
-
-
 def test_save_as_writes_the_edits_to_another_file_and_goes_on_with_it(window, open_spec, shop, qtbot, tmp_path):
     original = shop.read_text(encoding="utf-8")
     open_spec(shop)
-    window.reveal_problem(problem(window, "operation-description-missing"))
+    window.document.reveal_problem(problem(window, "operation-description-missing"))
     apply_description(window, NEW_DESCRIPTION)
-    edited = window.edited.text
+    edited = window.document.workspace.root.text
     copy = tmp_path / "copy" / "shop-copy.yaml"
     copy.parent.mkdir()
     window.ask_save_path = lambda: str(copy)
@@ -572,24 +542,9 @@ def test_save_as_writes_the_edits_to_another_file_and_goes_on_with_it(window, op
     assert shop.read_text(encoding="utf-8") == original  # the old file keeps its text
     assert window.loaded.path == copy and not window.isWindowModified()
     assert window.windowTitle().startswith("shop-copy.yaml[*]")
-    assert window.recent_files()[0] == str(copy)
+    assert window.recent.paths()[0] == str(copy)
     window.ask_save_path = lambda: ""
     assert not window.save_as()  # cancelled: nothing written
-
-
-def test_form_values_become_edits_and_clearing_is_refused():
-    from workbench.gui.editing import form_edits
-    from workbench.spec.source import parse_text
-
-    document = parse_text("paths:\n  /a:\n    get:\n      summary: Old\n      parameters:\n"
-                          "        - {name: n, in: query, schema: {type: integer}}\n", Path("s.yaml"), "s.yaml")
-    op, parameter = "/paths/~1a/get", "/paths/~1a/get/parameters/0"
-    edits, refused = form_edits(document, op, {"summary": "", "description": "New.", "parameter": parameter,
-                                               "parameterDescription": "", "parameterEnum": "1, 2"})
-    assert [(e.pointer, e.value) for e in edits] == [(f"{op}/description", "New."),
-                                                     (f"{parameter}/schema/enum", [1, 2])]
-    assert refused == ["summary: clearing a field is not supported (the key would have to be removed)"]
-    assert form_edits(document, op, {"summary": "Old"}) == ([], [])  # unchanged: nothing to do
 
 
 def test_a_big_corpus_yaml_file_is_fixed_through_the_form_with_a_one_line_diff(window, open_spec, tmp_path):
@@ -600,8 +555,8 @@ def test_a_big_corpus_yaml_file_is_fixed_through_the_form_with_a_one_line_diff(w
     original = target.read_text(encoding="utf-8")
     open_spec(target, timeout=60_000)
     entry = problem(window, "operation-description-thin", "/paths/~1assistants/get")
-    window.reveal_problem(entry, focus=True)
-    assert window.source.cursor_line_column() == (entry.start.line, entry.start.column)
+    window.document.reveal_problem(entry, focus=True)
+    assert window.source.view.cursor_line_column() == (entry.start.line, entry.start.column)
     assert original.splitlines()[entry.start.line - 1].strip() == "summary: Returns a list of assistants."
     text = "Lists the assistants of the organisation, newest first; use it to find an assistant's id."
     assert apply_description(window, text)
@@ -620,12 +575,12 @@ def test_a_file_reloaded_while_a_fix_preview_is_open_is_not_overwritten(window, 
     def reload_meanwhile(_preview) -> bool:  # another editor saves while the user reads the diff
         shop.write_text(theirs, encoding="utf-8")
         with qtbot.waitSignal(window.documentLoaded, timeout=30_000):
-            assert window.check_disk() == "reloaded"
+            assert window.document.check_disk() is DiskOutcome.RELOAD
         return True
 
     window.confirm_preview = reload_meanwhile
     assert not window.fix_problem(entry)
-    assert window.edited.text == theirs and not window.isWindowModified()
+    assert window.document.workspace.root.text == theirs and not window.isWindowModified()
 
 
 
@@ -636,23 +591,23 @@ def test_a_property_chosen_in_the_outline_is_edited_in_the_form(window, open_spe
 
     original = shop.read_text(encoding="utf-8")
     open_spec(shop)
-    window.outline_mode.setCurrentIndex(window.outline_mode.findData("schema"))
-    assert window.outline_model.headerData(0, Qt.Orientation.Horizontal) == "Schema / property"
+    window.outline.mode_combo.setCurrentIndex(window.outline.mode_combo.findData("schema"))
+    assert window.outline.model.headerData(0, Qt.Orientation.Horizontal) == "Schema / property"
     schemas = window.loaded.spec.root.data["components"]["schemas"]
     properties = sum(len(schema.get("properties") or {}) for schema in schemas.values())
-    assert window.outline_count.text() == f"{len(schemas)} schemas, {properties} properties"
-    window.outline_filter_edit.setText("product weight")  # the filter matches "<schema> <property>"
-    proxy = window.outline_filter
+    assert window.outline.count_text() == f"{len(schemas)} schemas, {properties} properties"
+    window.outline.filter_edit.setText("product weight")  # the filter matches "<schema> <property>"
+    proxy = window.outline.proxy
     group = proxy.index(0, 0)
     assert proxy.data(group) == "Product" and proxy.rowCount(group) == 1
     index = proxy.index(0, 0, group)
-    window.outline_view.setCurrentIndex(index)
-    window.outline_view.activated.emit(index)
+    window.outline.view.setCurrentIndex(index)
+    window.outline.view.activated.emit(index)
     entry = proxy.data(index, EntryRole)
-    assert window.source.cursor_line_column() == (entry.location.key_start.line, entry.location.key_start.column)
-    assert window.form.property_pointer == "/components/schemas/Product/properties/weight"
-    window.form.property_unit.setCurrentText("kilograms")
-    window.form.apply_button.click()
+    assert window.source.view.cursor_line_column() == (entry.location.key_start.line, entry.location.key_start.column)
+    assert window.edit.form.property_pointer == "/components/schemas/Product/properties/weight"
+    window.edit.form.property_unit.setCurrentText("kilograms")
+    window.edit.form.apply_button.click()
     assert window.save()
     removed, added = changed_lines(original, shop.read_text(encoding="utf-8"))
     assert [line.strip() for line in added] == [

@@ -16,8 +16,8 @@ from workbench.gui.models import (
     OutlineModel,
     ProblemsModel,
 )
-from workbench.gui.workers import Cancelled, load_and_lint
 from workbench.lint import Severity
+from workbench.workspace import load_and_lint
 
 TRAVEL = corpus_dir() / "readme-v3.1-train-travel.yaml"
 
@@ -36,19 +36,6 @@ def _leaves(model, parent=QModelIndex()):  # noqa: B008
         elif model.data(index, EntryRole) is not None:
             found.append(model.data(index, EntryRole))
     return found
-
-
-def test_load_and_lint_is_what_the_command_line_computes(travel):
-    assert len(travel.operations) == len(travel.spec.operations) + len(travel.spec.webhook_operations)
-    assert [e.finding for e in travel.problems] == list(travel.result.findings)
-    assert 0 <= travel.score.score <= 100
-
-
-def test_load_and_lint_can_be_cancelled_between_steps():
-    steps = []
-    with pytest.raises(Cancelled):
-        load_and_lint(TRAVEL, steps.append, lambda: len(steps) >= 2)
-    assert len(steps) == 2 and steps[0].startswith("Reading")
 
 
 def test_problems_model(qtmodeltester, travel):

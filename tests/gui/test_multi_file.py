@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from workbench.edit.journal import RecoveryJournal
+from workbench.workspace import ConflictChoice, DiskOutcome, SaveChoice
 
 ROOT = """\
 openapi: 3.1.0
@@ -56,7 +57,7 @@ def two_files(tmp_path) -> tuple[Path, Path]:
 
 
 def finding(window, rule: str):
-    return next(e for e in window.problems_model.entries() if e.finding.rule == rule)
+    return next(e for e in window.problems.entries() if e.finding.rule == rule)
 
 
 def changed(old: str, new: str) -> list[str]:
@@ -65,16 +66,16 @@ def changed(old: str, new: str) -> list[str]:
 
 def describe_pet_name(window, text: str) -> None:
     """Through the form: a description for the property the finding in the pet file is about."""
-    window.reveal_problem(finding(window, "property-description-missing"))
-    window.form.property_description.setText(text)
-    window.form.apply_button.click()
+    window.document.reveal_problem(finding(window, "property-description-missing"))
+    window.edit.form.property_description.setText(text)
+    window.edit.form.apply_button.click()
 
 
 def edit_root_summary(window, text: str) -> None:
     """Through the form: a new summary for the root file's operation."""
-    window.reveal_operation(window.loaded.operations[0])
-    window.form.summary.setText(text)
-    window.form.apply_button.click()
+    window.document.reveal_operation(window.loaded.operations[0])
+    window.edit.form.summary.setText(text)
+    window.edit.form.apply_button.click()
 
 
 
@@ -83,17 +84,17 @@ def test_a_property_in_a_referenced_file_is_described_and_saved_there(window, op
     open_spec(root)
     entry = finding(window, "property-description-missing")
     assert entry.finding.file == "schemas/pet.yaml"
-    window.reveal_problem(entry, focus=True)
-    assert window.source.toPlainText() == PET  # the referenced file is shown, at the finding
-    assert window.form.property_pointer == "/Pet/properties/name"
-    window.form.property_description.setText("The pet's name, as its owner calls it.")
+    window.document.reveal_problem(entry, focus=True)
+    assert window.source.view.toPlainText() == PET  # the referenced file is shown, at the finding
+    assert window.edit.form.property_pointer == "/Pet/properties/name"
+    window.edit.form.property_description.setText("The pet's name, as its owner calls it.")
     with qtbot.waitSignal(window.documentLoaded, timeout=30_000) as blocker:  # the re-check sees the edit
-        window.form.apply_button.click()
-    assert window.last_refused == []
+        window.edit.form.apply_button.click()
+    assert window.document.workspace.last_refused == []
     assert "property-description-missing" not in {p.finding.rule for p in blocker.args[0].problems}
-    assert window.isWindowModified() and window.modified_names() == ["schemas/pet.yaml"]
-    assert window.source.toPlainText() == window.edited_documents["schemas/pet.yaml"].text
-    assert "+++ schemas/pet.yaml (edited)" in window.disk_diff()
+    assert window.isWindowModified() and window.document.workspace.modified_names() == ["schemas/pet.yaml"]
+    assert window.source.view.toPlainText() == window.document.workspace.edited["schemas/pet.yaml"].text
+    assert "+++ schemas/pet.yaml (edited)" in window.document.workspace.disk_diff()
     journal = RecoveryJournal(Path(settings.value("recovery/dir")), pet)
     assert journal.path.exists()
     assert pet.read_text(encoding="utf-8") == PET  # nothing written before Save
@@ -108,11 +109,11 @@ def test_undo_of_an_edit_in_a_referenced_file_restores_it(window, open_spec, two
     root, _pet = two_files
     open_spec(root)
     describe_pet_name(window, "The name.")
-    assert window.edited_documents["schemas/pet.yaml"].text != PET
+    assert window.document.workspace.edited["schemas/pet.yaml"].text != PET
     window.undo_action.trigger()
-    assert window.edited_documents["schemas/pet.yaml"].text == PET and not window.isWindowModified()
+    assert window.document.workspace.edited["schemas/pet.yaml"].text == PET and not window.isWindowModified()
     window.redo_action.trigger()
-    assert window.modified_names() == ["schemas/pet.yaml"]
+    assert window.document.workspace.modified_names() == ["schemas/pet.yaml"]
 
 
 def test_a_quick_fix_in_a_referenced_file(window, open_spec, two_files, qtbot):
@@ -134,14 +135,14 @@ def test_unsaved_edits_in_a_referenced_file_are_offered_back(window, open_spec, 
     root, pet = two_files
     open_spec(root)
     describe_pet_name(window, "Recovered description.")
-    edited = window.edited_documents["schemas/pet.yaml"].text
+    edited = window.document.workspace.edited["schemas/pet.yaml"].text
     other = MainWindow(settings)  # a second window, as after a crash: the journal is still there
     qtbot.addWidget(other)
     other.ask_recover = lambda: True
-    other.ask_save_changes = lambda: "discard"
+    other.ask_save_changes = lambda: SaveChoice.DISCARD
     with qtbot.waitSignal(other.documentLoaded, timeout=30_000):
         other.open_path(root)
-    assert other.edited_documents["schemas/pet.yaml"].text == edited and other.isWindowModified()
+    assert other.document.workspace.edited["schemas/pet.yaml"].text == edited and other.isWindowModified()
     assert pet.read_text(encoding="utf-8") == PET
     other.close()
 
@@ -153,8 +154,8 @@ def test_a_referenced_file_changed_by_another_editor_is_reloaded(window, open_sp
     theirs = PET.replace(name, name + "      description: Theirs.\n")
     with qtbot.waitSignal(window.documentLoaded, timeout=30_000):
         pet.write_text(theirs, encoding="utf-8")
-    assert window.edited_documents["schemas/pet.yaml"].text == theirs
-    assert "property-description-missing" not in {e.finding.rule for e in window.problems_model.entries()}
+    assert window.document.workspace.edited["schemas/pet.yaml"].text == theirs
+    assert "property-description-missing" not in {e.finding.rule for e in window.problems.entries()}
 
 
 def test_a_change_on_disk_to_an_unedited_file_is_taken_in_and_the_edits_elsewhere_stay(window, open_spec,
@@ -162,14 +163,15 @@ def test_a_change_on_disk_to_an_unedited_file_is_taken_in_and_the_edits_elsewher
     root, pet = two_files
     open_spec(root)
     describe_pet_name(window, "Mine.")
-    mine = window.edited_documents["schemas/pet.yaml"].text
+    mine = window.document.workspace.edited["schemas/pet.yaml"].text
     window.ask_conflict = lambda: pytest.fail("no conflict: the changed file has no unsaved edits")
-    window.reveal_operation(window.loaded.operations[0])  # the form shows the root's operation
+    window.document.reveal_operation(window.loaded.operations[0])  # the form shows the root's operation
     theirs_root = ROOT.replace("summary: Register a pet", "summary: Register a pet (theirs)")
     root.write_text(theirs_root, encoding="utf-8")
-    qtbot.waitUntil(lambda: window.edited.text == theirs_root, timeout=20_000)  # the watcher took it in
-    assert window.form.summary.text() == "Register a pet (theirs)"
-    assert window.modified_names() == ["schemas/pet.yaml"]
+    # the watcher took it in
+    qtbot.waitUntil(lambda: window.document.workspace.root.text == theirs_root, timeout=20_000)
+    assert window.edit.form.summary.text() == "Register a pet (theirs)"
+    assert window.document.workspace.modified_names() == ["schemas/pet.yaml"]
     assert window.save()
     assert root.read_text(encoding="utf-8") == theirs_root and pet.read_text(encoding="utf-8") == mine
 
@@ -179,12 +181,13 @@ def test_a_change_on_disk_to_an_edited_file_asks_and_keeping_mine_overwrites_it(
     root, pet = two_files
     open_spec(root)
     describe_pet_name(window, "Mine.")
-    mine = window.edited_documents["schemas/pet.yaml"].text
+    mine = window.document.workspace.edited["schemas/pet.yaml"].text
     asked = []
-    window.ask_conflict = lambda: asked.append(True) or "mine"
+    window.ask_conflict = lambda: asked.append(True) or ConflictChoice.MINE
     pet.write_text(PET.replace("A pet and how", "Their pet and how"), encoding="utf-8")
     qtbot.waitUntil(lambda: bool(asked), timeout=20_000)
-    assert window.check_disk() == "same" and window.modified_names() == ["schemas/pet.yaml"]
+    assert window.document.check_disk() is DiskOutcome.SAME
+    assert window.document.workspace.modified_names() == ["schemas/pet.yaml"]
     assert window.save()
     assert pet.read_text(encoding="utf-8") == mine and root.read_text(encoding="utf-8") == ROOT
 
@@ -192,26 +195,27 @@ def test_a_change_on_disk_to_an_edited_file_asks_and_keeping_mine_overwrites_it(
 def test_reset_brings_back_the_property_as_it_is(window, open_spec, two_files):
     root, _pet = two_files
     open_spec(root)
-    window.reveal_problem(finding(window, "property-description-missing"))
-    window.form.property_description.setText("Typed, then reset.")
-    window.form.reset_button.click()
-    assert window.form.property_pointer == "/Pet/properties/name"
-    assert window.form.property_description.text() == "" and window.form.property_description.isEnabled()
+    window.document.reveal_problem(finding(window, "property-description-missing"))
+    window.edit.form.property_description.setText("Typed, then reset.")
+    window.edit.form.reset_button.click()
+    assert window.edit.form.property_pointer == "/Pet/properties/name"
+    assert window.edit.form.property_description.text() == "" and window.edit.form.property_description.isEnabled()
 
 
 def test_a_save_during_a_re_check_does_not_leave_the_findings_stale(window, open_spec, two_files, qtbot):
     root, _pet = two_files
     open_spec(root)
-    window.reveal_problem(finding(window, "property-description-missing"))
-    window.form.property_description.setText("Saved while the re-check runs.")
-    window._relint_timer.setInterval(0)  # the re-check starts at once
+    window.document.reveal_problem(finding(window, "property-description-missing"))
+    window.edit.form.property_description.setText("Saved while the re-check runs.")
+    window.document.recheck_timer.setInterval(0)  # the re-check starts at once
     with qtbot.waitSignal(window.documentLoaded, timeout=30_000):
-        window.form.apply_button.click()
+        window.edit.form.apply_button.click()
         qtbot.waitUntil(lambda: window.is_loading, timeout=10_000)
         assert window.save()
     qtbot.waitUntil(lambda: not window.is_loading, timeout=30_000)
-    assert "property-description-missing" not in {e.finding.rule for e in window.problems_model.entries()}
-    assert window.loaded.spec.documents["schemas/pet.yaml"].text == window.edited_documents["schemas/pet.yaml"].text
+    assert "property-description-missing" not in {e.finding.rule for e in window.problems.entries()}
+    edited = window.document.workspace.edited
+    assert window.loaded.spec.documents["schemas/pet.yaml"].text == edited["schemas/pet.yaml"].text
 
 
 def test_a_referenced_file_moved_away_does_not_stop_the_watch(window, open_spec, two_files, qtbot):
@@ -220,7 +224,8 @@ def test_a_referenced_file_moved_away_does_not_stop_the_watch(window, open_spec,
     pet.rename(pet.with_name("animal.yaml"))
     with qtbot.waitSignal(window.documentLoaded, timeout=30_000):  # another editor moves the schema and its ref
         root.write_text(ROOT.replace("schemas/pet.yaml", "schemas/animal.yaml"), encoding="utf-8")
-    assert "schemas/animal.yaml" in window.edited_documents and "schemas/pet.yaml" not in window.edited_documents
+    edited = window.document.workspace.edited
+    assert "schemas/animal.yaml" in edited and "schemas/pet.yaml" not in edited
 
 
 def test_a_file_taken_in_from_disk_cannot_be_reverted_by_undo(window, open_spec, two_files, qtbot):
@@ -231,9 +236,9 @@ def test_a_file_taken_in_from_disk_cannot_be_reverted_by_undo(window, open_spec,
     window.undo_action.trigger()  # pet has no unsaved edit, but redo would bring one back
     theirs = PET.replace("A pet and how", "Their pet and how")
     pet.write_text(theirs, encoding="utf-8")
-    qtbot.waitUntil(lambda: window.edited_documents["schemas/pet.yaml"].text == theirs, timeout=20_000)
-    assert window.undo_stack.count() == 0  # no step can bring back the pet file from before their change
-    assert window.modified_names() == [str(root)]
+    qtbot.waitUntil(lambda: window.document.workspace.edited["schemas/pet.yaml"].text == theirs, timeout=20_000)
+    assert len(window.document.workspace.history) == 0  # no step can bring back the pet file from before their change
+    assert window.document.workspace.modified_names() == [str(root)]
 
 
 def test_a_file_half_written_on_disk_is_read_again_later(window, open_spec, two_files, qtbot):
@@ -242,12 +247,14 @@ def test_a_file_half_written_on_disk_is_read_again_later(window, open_spec, two_
     edit_root_summary(window, "Root edited")
     window.ask_conflict = lambda: pytest.fail("pet has no unsaved edits: nothing to ask")
     pet.write_text("Pet: [unclosed\n", encoding="utf-8")  # another editor, in the middle of saving
-    assert window.check_disk() == "merged"
-    assert window.modified_names() == [str(root)]  # the unreadable text is not taken for an edit
+    with qtbot.waitSignal(window.document.diskChanged) as blocker:
+        assert window.document.check_disk() is DiskOutcome.MERGED
+    assert blocker.args[0].outcome is DiskOutcome.MERGED and len(blocker.args[0].unreadable) == 1
+    assert window.document.workspace.modified_names() == [str(root)]  # the unreadable text is not taken for an edit
     theirs = PET.replace("A pet and how", "Their pet and how")
     pet.write_text(theirs, encoding="utf-8")
-    assert window.check_disk() == "merged"
-    assert window.edited_documents["schemas/pet.yaml"].text == theirs
+    assert window.document.check_disk() is DiskOutcome.MERGED
+    assert window.document.workspace.edited["schemas/pet.yaml"].text == theirs
 
 
 def test_undo_brings_back_a_file_a_re_check_dropped(window, open_spec, two_files, qtbot):
@@ -255,27 +262,28 @@ def test_undo_brings_back_a_file_a_re_check_dropped(window, open_spec, two_files
     open_spec(root)
     describe_pet_name(window, "Described.")
     assert window.save()
-    window.reveal_operation(window.loaded.operations[0])
+    window.document.reveal_operation(window.loaded.operations[0])
     # The root no longer refers to the pet file: the re-check drops it from the spec.
-    window.form.description.setPlainText("Registers a new pet; the body is free-form now.")
+    window.edit.form.description.setPlainText("Registers a new pet; the body is free-form now.")
     with qtbot.waitSignal(window.documentLoaded, timeout=30_000):
-        window.apply_form(window.form.pointer, window.form.values())
-        edited = window.edited.text.replace("{$ref: 'schemas/pet.yaml#/Pet'}", "{type: object}")
+        window.edit.apply(window.edit.form.pointer, window.edit.form.values())
+        edited = window.document.workspace.root.text.replace("{$ref: 'schemas/pet.yaml#/Pet'}", "{type: object}")
         from workbench.spec.source import parse_text
-        window.set_edited_document(parse_text(edited, window.edited.path, window.edited.name))
-    assert "schemas/pet.yaml" not in window.edited_documents
+        root = window.document.workspace.root
+        window.document.set_document(parse_text(edited, root.path, root.name))
+    assert "schemas/pet.yaml" not in window.document.workspace.edited
     window.undo_action.trigger()  # back to the text with the $ref (the direct set above is not a step)
     window.undo_action.trigger()  # and the pet description undone: pet is in the spec again, edited
-    assert window.disk_diff().count("+++") == len(window.modified_names())
-    assert window.check_disk() == "same"
+    assert window.document.workspace.disk_diff().count("+++") == len(window.document.workspace.modified_names())
+    assert window.document.check_disk() is DiskOutcome.SAME
 
 
 def test_no_edit_is_made_while_the_files_are_being_read_again(window, open_spec, two_files, qtbot):
     root, _pet = two_files
     open_spec(root)
-    window.reveal_problem(finding(window, "property-description-missing"))
-    window.form.property_description.setText("Typed during a reload.")
+    window.document.reveal_problem(finding(window, "property-description-missing"))
+    window.edit.form.property_description.setText("Typed during a reload.")
     with qtbot.waitSignal(window.documentLoaded, timeout=30_000):
         window.reload()
-        assert not window.apply_form(window.form.pointer or "", window.form.values())
-    assert not window.isWindowModified() and window.undo_stack.count() == 0
+        assert not window.edit.apply(window.edit.form.pointer or "", window.edit.form.values())
+    assert not window.isWindowModified() and len(window.document.workspace.history) == 0

@@ -15,10 +15,10 @@ from tests.conftest import corpus_dir
 from workbench.config import find_config, load_config
 from workbench.gui.models import EntryRole
 from workbench.gui.theme import DARK_CODE, LIGHT_CODE
-from workbench.gui.workers import ProblemEntry
 from workbench.lint import RULES, Severity, lint
 from workbench.lint.score import score
 from workbench.spec import load_spec
+from workbench.workspace import ProblemEntry
 
 TRAVEL = corpus_dir() / "readme-v3.1-train-travel.yaml"
 GITHUB = corpus_dir() / "github-api.github.com-2022-07-18.json"
@@ -30,45 +30,40 @@ def core_result(path: Path):
 
 
 def problem_leaves(window):
-    return window.problems_model.leaf_indexes()
+    return window.problems.model.leaf_indexes()
 
 
 def outline_leaves(window):
-    proxy, leaves = window.outline_filter, []
-    for row in range(proxy.rowCount()):
-        index = proxy.index(row, 0)
-        children = [proxy.index(r, 0, index) for r in range(proxy.rowCount(index))] or [index]
-        leaves.extend(proxy.data(child, EntryRole) for child in children if proxy.data(child, EntryRole))
-    return leaves
+    return window.outline.entries()
 
 
 def assert_cursor_at(window, entry: ProblemEntry) -> None:
-    assert window.source.cursor_line_column() == (entry.start.line, entry.start.column)
+    assert window.source.view.cursor_line_column() == (entry.start.line, entry.start.column)
     text = entry.finding.document.text
     # the span as the core gives it, without the whitespace up to the next key
-    assert window.source.selected_source() == text[entry.start.offset:entry.location.end.offset].rstrip()
+    assert window.source.view.selected_source() == text[entry.start.offset:entry.location.end.offset].rstrip()
 
 
 def test_open_shows_what_the_core_found(window, open_spec):
     loaded = open_spec(TRAVEL)
     spec, result = core_result(TRAVEL)
     assert window.windowTitle() == "readme-v3.1-train-travel.yaml[*] — Agent Spec Workbench"
-    assert window.outline_model.operation_count() == len(spec.operations)
+    assert window.outline.model.operation_count() == len(spec.operations)
     assert sum(not e.operation.webhook for e in outline_leaves(window)) == len(spec.operations)
     counts = Counter(f.severity for f in result.findings)
-    assert window.severity_counts() == {s: counts.get(s, 0) for s in Severity if s is not Severity.OFF}
+    assert window.problems.counts() == {s: counts.get(s, 0) for s in Severity if s is not Severity.OFF}
     assert len(problem_leaves(window)) == len(result.findings) == len(loaded.problems)
-    for severity, button in window.severity_buttons.items():
+    for severity, button in window.status.severity_buttons.items():
         assert button.text() == str(counts.get(severity, 0))
-    assert window.score_label.text() == f"Readiness {score(result).score}/100"
-    assert window.source.toPlainText() == spec.root.text
-    assert window.recent_files() == [str(TRAVEL)]
+    assert window.status.score_label.text() == f"Readiness {score(result).score}/100"
+    assert window.source.view.toPlainText() == spec.root.text
+    assert window.recent.paths() == [str(TRAVEL)]
 
 
 def test_a_large_spec_loads_without_blocking_the_ui(window, open_spec, qtbot):
     ticks = []
     timer = QTimer()
-    timer.timeout.connect(lambda: ticks.append(window.progress_label.text()))
+    timer.timeout.connect(lambda: ticks.append(window.status.progress_label.text()))
     timer.start(5)
     try:
         loaded = open_spec(GITHUB)
@@ -76,43 +71,43 @@ def test_a_large_spec_loads_without_blocking_the_ui(window, open_spec, qtbot):
         timer.stop()
     assert len(ticks) > 3, "the event loop did not run while the spec loaded"
     assert any(text.startswith(("Reading", "Linting", "Scoring", "Locating")) for text in ticks)
-    assert not window.progress_label.isVisible()
+    assert not window.status.progress_label.isVisible()
     assert len(loaded.spec.operations) == 874
-    assert window.outline_model.operation_count() == 874
+    assert window.outline.model.operation_count() == 874
     assert len(problem_leaves(window)) == len(loaded.result.findings)
     # F8 goes to each problem in the panel's order (errors first), Shift+F8 back, both wrap around
     leaves = problem_leaves(window)
     window.next_problem_action.trigger()
-    assert window.problems_view.currentIndex() == leaves[0]
-    assert_cursor_at(window, window.problems_model.data(leaves[0], EntryRole))
+    assert window.problems.view.currentIndex() == leaves[0]
+    assert_cursor_at(window, window.problems.model.data(leaves[0], EntryRole))
     window.previous_problem_action.trigger()
-    last = window.problems_model.data(leaves[-1], EntryRole)
-    assert window.problems_view.currentIndex() == leaves[-1]
-    assert window.source.cursor_line_column() == (last.start.line, last.start.column)
+    last = window.problems.model.data(leaves[-1], EntryRole)
+    assert window.problems.view.currentIndex() == leaves[-1]
+    assert window.source.view.cursor_line_column() == (last.start.line, last.start.column)
 
 
 def test_activating_a_problem_jumps_to_its_line_and_column(window, open_spec, qtbot):
     open_spec(TRAVEL)
-    view = window.problems_view
+    view = window.problems.view
     leaves = problem_leaves(window)
     target = leaves[3]
     rect = view.visualRect(target)
-    with qtbot.waitSignal(window.problemActivated) as blocker:
+    with qtbot.waitSignal(window.problems.problemActivated) as blocker:
         qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
         qtbot.mouseDClick(view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
     entry = blocker.args[0]
-    assert entry is window.problems_model.data(target, EntryRole)
+    assert entry is window.problems.model.data(target, EntryRole)
     assert_cursor_at(window, entry)
-    assert window.source.textCursor().hasSelection()
+    assert window.source.view.textCursor().hasSelection()
 
     # Enter on another problem
     other = leaves[-1]
     view.setFocus()
     view.setCurrentIndex(other)
-    window.source.moveCursor(window.source.textCursor().MoveOperation.Start)
-    with qtbot.waitSignal(window.problemActivated) as blocker:
+    window.source.view.moveCursor(window.source.view.textCursor().MoveOperation.Start)
+    with qtbot.waitSignal(window.problems.problemActivated) as blocker:
         qtbot.keyClick(view, Qt.Key.Key_Return)
-    assert blocker.args[0] is window.problems_model.data(other, EntryRole)
+    assert blocker.args[0] is window.problems.model.data(other, EntryRole)
     assert_cursor_at(window, blocker.args[0])
 
 
@@ -121,56 +116,56 @@ def test_f8_and_shift_f8_are_window_shortcuts(window, open_spec, qtbot):
     leaves = problem_leaves(window)
     window.activateWindow()
     qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
-    window.source.setFocus()
+    window.source.view.setFocus()
     qtbot.keyClick(window.source, Qt.Key.Key_F8)
-    assert window.problems_view.currentIndex() == leaves[0]
+    assert window.problems.view.currentIndex() == leaves[0]
     qtbot.keyClick(window.source, Qt.Key.Key_F8)
-    assert window.problems_view.currentIndex() == leaves[1]
-    assert_cursor_at(window, window.problems_model.data(leaves[1], EntryRole))
+    assert window.problems.view.currentIndex() == leaves[1]
+    assert_cursor_at(window, window.problems.model.data(leaves[1], EntryRole))
     qtbot.keyClick(window.source, Qt.Key.Key_F8, Qt.KeyboardModifier.ShiftModifier)
-    assert window.problems_view.currentIndex() == leaves[0]
+    assert window.problems.view.currentIndex() == leaves[0]
 
 
 def test_filter_boxes(window, open_spec, qtbot):
     open_spec(TRAVEL)
     _spec, result = core_result(TRAVEL)
     everything = outline_leaves(window)
-    qtbot.keyClicks(window.outline_filter_edit, "booking")
+    qtbot.keyClicks(window.outline.filter_edit, "booking")
     kept = outline_leaves(window)
     assert kept and len(kept) < len(everything)
     assert all("booking" in f"{e.operation.path} {e.operation.operation_id}".lower() for e in kept)
-    assert window.outline_count.text() == f"{len(kept)} shown of {len(_spec.operations)} operations"
-    window.outline_filter_edit.clear()
+    assert window.outline.count_text() == f"{len(kept)} shown of {len(_spec.operations)} operations"
+    window.outline.filter_edit.clear()
     assert len(outline_leaves(window)) == len(everything)
 
     rule = "property-description-missing"
-    window.set_rule_filter(rule)
-    shown = [window.problems_model.data(i, EntryRole) for i in problem_leaves(window)]
+    window.problems.set_rule_filter(rule)
+    shown = [window.problems.model.data(i, EntryRole) for i in problem_leaves(window)]
     assert len(shown) == sum(1 for f in result.findings if f.rule == rule)
     assert {e.finding.rule for e in shown} == {rule}
-    assert window.problems_count.text() == f"{len(shown)} of {len(result.findings)} shown"
-    qtbot.keyClicks(window.problems_filter_edit, "address_line")
+    assert window.problems.count_text() == f"{len(shown)} of {len(result.findings)} shown"
+    qtbot.keyClicks(window.problems.filter_edit, "address_line")
     assert 0 < len(problem_leaves(window)) < len(shown)
-    window.set_rule_filter(None)
-    window.problems_filter_edit.clear()
+    window.problems.set_rule_filter(None)
+    window.problems.filter_edit.clear()
     assert len(problem_leaves(window)) == len(result.findings)
 
 
 def test_outline_modes_and_jump_to_an_operation(window, open_spec, qtbot):
     loaded = open_spec(TRAVEL)
-    by = {window.outline_mode.itemData(i): i for i in range(window.outline_mode.count())}
-    window.outline_mode.setCurrentIndex(by["tag"])
-    tags = [window.outline_filter.data(window.outline_filter.index(r, 0))
-            for r in range(window.outline_filter.rowCount())]
+    by = {window.outline.mode_combo.itemData(i): i for i in range(window.outline.mode_combo.count())}
+    window.outline.mode_combo.setCurrentIndex(by["tag"])
+    tags = [window.outline.proxy.data(window.outline.proxy.index(r, 0))
+            for r in range(window.outline.proxy.rowCount())]
     assert tags[: len(loaded.spec.tag_names())] == [t for t in loaded.spec.tag_names() if t in tags]
-    window.outline_mode.setCurrentIndex(by["operationId"])
-    assert window.outline_filter.rowCount() == len(loaded.operations)
-    index = window.outline_filter.index(0, 0)
-    entry = window.outline_filter.data(index, EntryRole)
-    window.outline_view.setCurrentIndex(index)
-    window.outline_view.activated.emit(index)
-    assert window.source.cursor_line_column() == (entry.start.line, entry.start.column)
-    assert window.source.selected_source() in (entry.operation.method, entry.operation.method.upper())
+    window.outline.mode_combo.setCurrentIndex(by["operationId"])
+    assert window.outline.proxy.rowCount() == len(loaded.operations)
+    index = window.outline.proxy.index(0, 0)
+    entry = window.outline.proxy.data(index, EntryRole)
+    window.outline.view.setCurrentIndex(index)
+    window.outline.view.activated.emit(index)
+    assert window.source.view.cursor_line_column() == (entry.start.line, entry.start.column)
+    assert window.source.view.selected_source() in (entry.operation.method, entry.operation.method.upper())
 
 
 def test_theme_switching_changes_the_palette(window, settings, qtbot):
@@ -183,11 +178,11 @@ def test_theme_switching_changes_the_palette(window, settings, qtbot):
     assert window.theme == "dark" and window.theme_actions["dark"].isChecked()
     assert base(app) < 128
     qtbot.waitUntil(lambda: base(window.source) < 128)  # widgets follow on the next turn of the event loop
-    assert window.source.highlighter.colors == DARK_CODE  # the source colours follow the theme
+    assert window.source.view.highlighter.colors == DARK_CODE  # the source colours follow the theme
     assert settings.value("theme", type=str) == "dark"
     window.theme_actions["light"].trigger()
     assert base(app) > 200
-    qtbot.waitUntil(lambda: window.source.highlighter.colors == LIGHT_CODE)
+    qtbot.waitUntil(lambda: window.source.view.highlighter.colors == LIGHT_CODE)
 
 
 def test_a_file_that_cannot_be_loaded_shows_a_message_not_a_traceback(window, qtbot, tmp_path, open_spec):
@@ -214,14 +209,14 @@ def test_recent_files_are_existence_checked_and_can_be_cleared(window, open_spec
     gone = tmp_path / "gone.yaml"
     settings.setValue("recentFiles", [str(gone)])
     open_spec(TRAVEL)
-    assert window.recent_files() == [str(TRAVEL), str(gone)]
-    window.refresh_recent_menu()
-    labels = [a.text() for a in window.recent_menu.actions() if not a.isSeparator()]
+    assert window.recent.paths() == [str(TRAVEL), str(gone)]
+    window.recent.refresh_menu()
+    labels = [a.text() for a in window.recent.menu.actions() if not a.isSeparator()]
     assert labels[0] == "&1 readme-v3.1-train-travel.yaml" and not any("gone" in label for label in labels)
-    assert window.recent_files() == [str(TRAVEL)]
-    window.clear_recent_action.trigger()
-    assert window.recent_files() == []
-    assert next(a.text() for a in window.recent_menu.actions() if not a.isSeparator()) == "No recent files"
+    assert window.recent.paths() == [str(TRAVEL)]
+    window.recent.clear_action.trigger()
+    assert window.recent.paths() == []
+    assert next(a.text() for a in window.recent.menu.actions() if not a.isSeparator()) == "No recent files"
 
 
 def test_dropping_a_file_opens_it(window, qtbot):
@@ -238,10 +233,10 @@ def test_dropping_a_file_opens_it(window, qtbot):
 def test_cancel_drops_the_result(window, qtbot):
     with qtbot.waitSignal(window.loadCancelled):
         window.open_path(GITHUB)
-        assert window.is_loading and window.cancel_button.isVisible()
-        window.cancel_button.click()
+        assert window.is_loading and window.status.cancel_button.isVisible()
+        window.status.cancel_button.click()
     with qtbot.assertNotEmitted(window.documentLoaded, wait=50):
-        assert window.wait_for_workers(30_000)
+        assert window.document.jobs.wait(30_000)
         QApplication.processEvents()
     assert window.loaded is None and not window.is_loading
 
@@ -262,8 +257,8 @@ def test_columns_count_characters_as_the_core_does(window, open_spec, tmp_path, 
     path.write_bytes(text.encode())
     loaded = open_spec(path)
     for entry in loaded.problems:
-        window.reveal_problem(entry)
-        assert window.source.cursor_line_column() == (entry.start.line, entry.start.column)
+        window.document.reveal_problem(entry)
+        assert window.source.view.cursor_line_column() == (entry.start.line, entry.start.column)
 
 
 def test_a_finding_in_another_file_of_the_spec_opens_that_file(window, open_spec, tmp_path):
@@ -276,13 +271,13 @@ def test_a_finding_in_another_file_of_the_spec_opens_that_file(window, open_spec
     (tmp_path / "schemas.yaml").write_text(schemas)
     loaded = open_spec(tmp_path / "root.yaml")
     elsewhere = next(e for e in loaded.problems if e.finding.document is not loaded.spec.root)
-    window.reveal_problem(elsewhere)
-    assert window.source.toPlainText() == schemas
-    assert window.source.cursor_line_column() == (elsewhere.start.line, elsewhere.start.column)
-    assert window.location_label.text().startswith(f"schemas.yaml:{elsewhere.start.line}:")
+    window.document.reveal_problem(elsewhere)
+    assert window.source.view.toPlainText() == schemas
+    assert window.source.view.cursor_line_column() == (elsewhere.start.line, elsewhere.start.column)
+    assert window.source.location_label.text().startswith(f"schemas.yaml:{elsewhere.start.line}:")
     root_entry = next(e for e in loaded.problems if e.finding.document is loaded.spec.root)
-    window.reveal_problem(root_entry)
-    assert window.source.toPlainText() == loaded.spec.root.text
+    window.document.reveal_problem(root_entry)
+    assert window.source.view.toPlainText() == loaded.spec.root.text
     assert window.windowTitle() == "root.yaml[*] — Agent Spec Workbench"
 
 
@@ -294,7 +289,7 @@ def test_a_big_schema_outline_opens_collapsed_even_with_few_operations(window, o
                     "components:\n  schemas:\n    Big:\n      type: object\n      properties:\n" + properties,
                     encoding="utf-8")
     open_spec(spec)
-    assert window.outline_view.isExpanded(window.outline_filter.index(0, 0))  # one operation: open
-    window.outline_mode.setCurrentIndex(window.outline_mode.findData("schema"))
-    assert window.outline_filter.rowCount(window.outline_filter.index(0, 0)) == 200
-    assert not window.outline_view.isExpanded(window.outline_filter.index(0, 0))  # 200 properties: closed
+    assert window.outline.view.isExpanded(window.outline.proxy.index(0, 0))  # one operation: open
+    window.outline.mode_combo.setCurrentIndex(window.outline.mode_combo.findData("schema"))
+    assert window.outline.proxy.rowCount(window.outline.proxy.index(0, 0)) == 200
+    assert not window.outline.view.isExpanded(window.outline.proxy.index(0, 0))  # 200 properties: closed

@@ -111,8 +111,8 @@ def take_screenshots(window: MainWindow, path: Path, out_dir: Path) -> int:
     window.next_problem()  # the first finding shown (errors first): the source view on its span
     app.processEvents()
     out_dir.mkdir(parents=True, exist_ok=True)
-    shots = {"main-window.png": window, "outline.png": window.outline_dock, "problems.png": window.problems_dock,
-             "source.png": window.source_container}
+    shots = {"main-window.png": window, "outline.png": window.docks["outline"],
+             "problems.png": window.docks["problems"], "source.png": window.source}
     written = []
     for name, widget in shots.items():
         target = out_dir / name

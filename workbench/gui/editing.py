@@ -1,20 +1,17 @@
-"""Editing support for the window: the operation form, undo commands, diffs, and where recovery journals go.
+"""The Edit form widget and where recovery journals go.
 
-Every change to the text goes through the core's `apply_edits` (zero-noise splices, verified by a re-parse);
-this module only turns form values into `Edit`s and keeps the documents before and after each step so that
-undo restores the exact characters.
+The form shows and collects values; which `Edit`s they make is `workbench.workspace.form`'s, and every change
+to the text goes through the core's `apply_edits` (zero-noise splices, verified by a re-parse). The undo
+history and the journals are the workspace's.
 """
 
 from __future__ import annotations
 
-import difflib
 import os
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import QSettings, QStandardPaths, Signal
-from PySide6.QtGui import QUndoCommand
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -27,197 +24,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.edit import Edit, Splice
-from workbench.edit.diff import unified_diff
-from workbench.edit.engine import EditOutcome
-from workbench.edit.fixes import placed_edit
 from workbench.spec import SourceDocument
-from workbench.spec.pointer import join, lookup, split
+from workbench.workspace.form import PROPERTY_FIELDS, PROPERTY_UNITS, format_enum, value_at
 
-if TYPE_CHECKING:
-    from workbench.lint import Finding
-
-FORM_FIELDS = ("summary", "operationId", "description")
-PARAMETER_FIELDS = ("parameterDescription", "parameterEnum")  # of the parameter chosen in the form
-PROPERTY_FIELDS = ("propertyDescription", "propertyEnum", "propertyUnit")  # of the schema property shown
-# Units the form offers for a number: each is written into the description in words the unit rule reads.
-PROPERTY_UNITS = ("seconds", "milliseconds", "minutes", "hours", "days", "bytes", "kilobytes", "megabytes",
-                  "cents (minor units of the currency)", "units of the currency", "percent", "meters", "kilograms")
 RECOVERY_ENV = "WORKBENCH_RECOVERY_DIR"
-
-
-# -- diffs -------------------------------------------------------------------------------------------------------
-
-def text_diff(old: str, new: str, name: str) -> str:
-    """A unified diff of two whole texts (line matching; for "Show diff against disk")."""
-    return "".join(difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
-                                        f"{name} (on disk)", f"{name} (edited)"))
-
-
-def outcome_diff(old: str, outcome: EditOutcome, name: str) -> str:
-    """The diff an edit outcome makes: from its splices when they were planned against `old` together (exact and
-    instant on big files), else by matching lines."""
-    if not outcome.applied:
-        return ""
-    splices = outcome.splices
-    if splices is not None:
-        return unified_diff(old, splices, name)
-    return text_diff(old, outcome.document.text, name)
-
-
-@dataclass
-class Preview:
-    """What applying some edits would do, built without showing anything (the dialog only displays it)."""
-
-    title: str
-    outcomes: list[EditOutcome]  # one per file of the spec the edits touch
-    diff: str
-    bases: list[SourceDocument]  # the documents the outcomes were made from
-
-    @property
-    def applied(self) -> bool:
-        return any(outcome.applied for outcome in self.outcomes)
-
-    @property
-    def refused(self) -> list[str]:
-        return [f"{edit.pointer}: {reason}" for outcome in self.outcomes for edit, reason in outcome.refused]
-
-    def text(self) -> str:
-        refused = "".join(f"# refused {line}\n" for line in self.refused)
-        return refused + (self.diff or "(no change)\n")
-
-
-# -- form → edits ------------------------------------------------------------------------------------------------
-
-def value_at(document: SourceDocument, pointer: str) -> Any:
-    try:
-        return lookup(document.data, pointer)
-    except (KeyError, IndexError, TypeError):
-        return None
-
-
-def form_edits(document: SourceDocument, operation_pointer: str,
-               values: dict[str, str]) -> tuple[list[Edit], list[str]]:
-    """The edits that turn the operation's current values into `values` (unchanged fields give none), and the
-    changes that cannot be made (clearing a field would remove a key: the engine only sets values)."""
-    edits: list[Edit] = []
-    refused: list[str] = []
-
-    def set_field(pointer: str, new: Any, label: str, after: tuple[str, ...] | None = None) -> None:
-        old = value_at(document, pointer)
-        if isinstance(new, list):
-            old = old if isinstance(old, list) else []
-        elif old is None:
-            old = ""
-        if old == new:
-            return
-        if not (new.strip() if isinstance(new, str) else new):
-            refused.append(f"{label}: clearing a field is not supported (the key would have to be removed)")
-        else:
-            edits.append(Edit(pointer, new, after=after) if after else placed_edit(pointer, new))
-
-    for key in FORM_FIELDS if operation_pointer else ():  # "": only a schema property is shown
-        if key in values:
-            set_field(f"{operation_pointer}/{key}", values[key], key)
-    parameter = values.get("parameter")
-    if parameter:
-        set_field(f"{parameter}/description", values.get("parameterDescription", ""), "parameter description",
-                  after=("in", "name"))
-        set_field(f"{parameter}/schema/enum",
-                  parse_enum(values.get("parameterEnum", ""), value_at(document, f"{parameter}/schema")),
-                  "parameter enum")
-    prop = values.get("property")
-    if prop:
-        set_field(f"{prop}/description",
-                  with_unit(values.get("propertyDescription", ""), values.get("propertyUnit", "")),
-                  "property description")
-        set_field(f"{prop}/enum", parse_enum(values.get("propertyEnum", ""), value_at(document, prop)),
-                  "property enum")
-    return edits, refused
-
-
-def with_unit(description: str, unit: str) -> str:
-    """`description` saying its unit: "Time to wait" + "seconds" → "Time to wait (in seconds)." (unchanged when
-    no unit is chosen or the description names it already)."""
-    unit = unit.strip()
-    if not unit or unit.split()[0].lower() in description.lower():
-        return description
-    text = description.strip().rstrip(".")
-    return f"{text} (in {unit})." if text else f"In {unit}."
-
-
-def parse_enum(text: str, schema: Any = None) -> list[Any]:
-    """The enum field: values separated by commas, typed as the schema's `type` says (numbers for an
-    integer or number schema, so the enum validates against its own type)."""
-    items = [item.strip() for item in text.split(",") if item.strip()]
-    kind = schema.get("type") if isinstance(schema, dict) else None
-    kinds = set(kind) if isinstance(kind, list) else {kind}
-    if kinds & {"integer", "number"}:
-        try:
-            return [int(item) if "integer" in kinds or item.lstrip("-").isdigit() else float(item) for item in items]
-        except ValueError:
-            return items  # not numbers after all: written as strings, and the re-check will say so
-    if "boolean" in kinds and all(item.lower() in ("true", "false") for item in items):
-        return [item.lower() == "true" for item in items]
-    return items
-
-
-def property_pointer(pointer: str) -> str | None:
-    """The schema property a pointer is at or inside (`…/properties/<name>`), or None."""
-    tokens = split(pointer)
-    for end in range(len(tokens) - 1, 0, -1):
-        if tokens[end - 1] == "properties":
-            return join("", *tokens[:end + 1])
-    return None
-
-
-def format_enum(values: Any) -> str:
-    return ", ".join(str(value) for value in values) if isinstance(values, list) else ""
-
-
-def inline_parameters(document: SourceDocument, operation_pointer: str) -> list[tuple[str, str]]:
-    """(pointer, label) of the operation's parameters written in place (a `$ref`'d one is edited where it is)."""
-    found = []
-    parameters = value_at(document, f"{operation_pointer}/parameters")
-    for number, parameter in enumerate(parameters if isinstance(parameters, list) else []):
-        if isinstance(parameter, dict) and "$ref" not in parameter:
-            found.append((f"{operation_pointer}/parameters/{number}",
-                          f"{parameter.get('name', '?')} ({parameter.get('in', '?')})"))
-    return found
-
-
-# -- undo --------------------------------------------------------------------------------------------------------
-
-class DocumentCommand(QUndoCommand):
-    """One applied step: redo shows the document after it, undo the document before it (the same object, so
-    the text is restored character for character)."""
-
-    def __init__(self, target, before: SourceDocument, after: SourceDocument, label: str,
-                 splices: list[Splice] | None = None) -> None:
-        super().__init__(label)
-        self.target = target  # has set_edited_document(document, splices)
-        self.before = before
-        self.after = after
-        # The step as splices against before.text (and back), as the edit engine made them (`EditOutcome.splices`):
-        # the view then changes only the lines they touch instead of taking the whole text again.
-        self.splices = list(splices) if splices else None
-        self.inverse = inverse_splices(before.text, self.splices) if self.splices else None
-
-    def redo(self) -> None:
-        self.target.set_edited_document(self.after, self.splices)
-
-    def undo(self) -> None:
-        self.target.set_edited_document(self.before, self.inverse)
-
-
-def inverse_splices(old: str, splices: list[Splice]) -> list[Splice]:
-    """The splices that turn `old` with `splices` applied back into `old` (splices planned against `old`)."""
-    shift, inverse = 0, []
-    for splice in sorted(splices, key=lambda s: (s.start, s.end)):
-        moved = Splice(splice.start + shift, splice.end + shift, splice.text)
-        inverse.append(Splice(moved.start, moved.start + len(splice.text), old[splice.start:splice.end]))
-        shift += len(splice.text) - (splice.end - splice.start)
-    return inverse
 
 
 # -- the recovery journal -----------------------------------------------------------------------------------------
@@ -403,25 +213,3 @@ class OperationForm(QWidget):
     def request_apply(self) -> None:
         if self.pointer is not None or self.property_pointer is not None:
             self.applyRequested.emit(self.pointer or "", self.values())
-
-
-def suggestion_for(finding: Finding, operation_pointer: str) -> tuple[str, str, str] | None:
-    """The finding's fix as (field, value, title) when it sets one of the form's fields of that operation or of
-    the schema property the finding is about."""
-    fix = finding.fix
-    if fix is None:
-        return None
-    prop = property_pointer(finding.pointer)
-    if prop is not None and fix.pointer == f"{prop}/enum" and isinstance(fix.value, list):
-        return "propertyEnum", format_enum(fix.value), fix.title
-    if prop is not None and fix.pointer == f"{prop}/description" and isinstance(fix.value, str):
-        return "propertyDescription", fix.value, fix.title
-    if fix.pointer.startswith(f"{operation_pointer}/parameters/") and fix.pointer.endswith("/schema/enum") \
-            and isinstance(fix.value, list):
-        return "parameterEnum", format_enum(fix.value), fix.title
-    if not isinstance(fix.value, str):
-        return None
-    for key in FORM_FIELDS:
-        if fix.pointer == f"{operation_pointer}/{key}":
-            return key, fix.value, fix.title
-    return None

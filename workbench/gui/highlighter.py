@@ -34,6 +34,9 @@ _JSON = re.compile(r"""
     |(?P<string>"(?:[^"\\]|\\.)*"?)
     |(?P<number>-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)
     |(?P<keyword>\b(?:true|false|null)\b)""", re.X)  # punctuation keeps the text colour (and costs nothing)
+# The colour of each kind of flow token (a word is a scalar: keyword, number or string by its text).
+_FLOW_FORMATS = {"comment": "comment", "dq": "string", "sq": "string", "anchor": "anchor", "tag": "anchor",
+                 "block": "punct", "punct": "punct"}
 
 
 class SpecHighlighter(QSyntaxHighlighter):
@@ -139,7 +142,6 @@ class SpecHighlighter(QSyntaxHighlighter):
                 self.setFormat(start + offset, 1, self._formats["punct"])
 
     def _yaml_value(self, text: str, pos: int, parent_indent: int) -> None:
-        formats = self._formats
         length = len(text)
         while pos < length and text[pos] in " \t":
             pos += 1
@@ -150,8 +152,14 @@ class SpecHighlighter(QSyntaxHighlighter):
             self._scalar(text[pos:end].rstrip(), pos)
             if end < length:
                 comment = text.index("#", end)
-                self.setFormat(comment, length - comment, formats["comment"])
+                self.setFormat(comment, length - comment, self._formats["comment"])
             return
+        self._yaml_flow(text, pos, parent_indent)
+
+    def _yaml_flow(self, text: str, pos: int, parent_indent: int) -> None:
+        """Flow collections, quoted scalars, anchors, tags and block indicators, token by token."""
+        formats = self._formats
+        length = len(text)
         while pos < length:
             if text[pos] in " \t":
                 pos += 1
@@ -161,19 +169,12 @@ class SpecHighlighter(QSyntaxHighlighter):
                 break
             kind = match.lastgroup
             start, end = match.span()
-            if kind == "comment":
-                self.setFormat(start, end - start, formats["comment"])
-            elif kind in ("dq", "sq"):
-                self.setFormat(start, end - start, formats["string"])
-            elif kind in ("anchor", "tag"):
-                self.setFormat(start, end - start, formats["anchor"])
-            elif kind == "block":
-                self.setFormat(start, end - start, formats["punct"])
-                self.setCurrentBlockState(parent_indent + 1)
-            elif kind == "punct":
-                self.setFormat(start, 1, formats["punct"])
-            elif kind == "word":
+            if kind == "word":
                 self._scalar(match.group(), start)
+            elif kind in _FLOW_FORMATS:
+                self.setFormat(start, end - start, formats[_FLOW_FORMATS[kind]])
+            if kind == "block":
+                self.setCurrentBlockState(parent_indent + 1)
             pos = max(end, pos + 1)
 
     def _scalar(self, value: str, start: int) -> None:

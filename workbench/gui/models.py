@@ -6,7 +6,7 @@ Both trees are two levels deep, so an index's internal id says where it sits: 0 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -15,8 +15,8 @@ from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelInde
 from PySide6.QtGui import QBrush, QColor, QFont
 
 from workbench.gui.theme import SEVERITY_ORDER, SEVERITY_TITLES, severity_icon
-from workbench.gui.workers import OperationEntry, ProblemEntry, PropertyEntry, SchemaEntry
 from workbench.lint import Severity
+from workbench.workspace import OperationEntry, ProblemEntry, PropertyEntry, SchemaEntry
 
 FindingRole = Qt.ItemDataRole.UserRole + 1  # the Finding (leaf rows)
 EntryRole = Qt.ItemDataRole.UserRole + 2  # the ProblemEntry / OperationEntry (leaf rows)
@@ -194,52 +194,59 @@ class ProblemsModel(_TwoLevelModel):
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
             return None
-        column = index.column()
         if index.internalId() == 0:  # a severity group
-            severity, group = self._groups[index.row()]
-            if role == Qt.ItemDataRole.DisplayRole and column == 0:
-                return f"{SEVERITY_TITLES[severity]} ({len(group)})"
-            if role == Qt.ItemDataRole.DecorationRole and column == 0:
-                return severity_icon(severity)
-            if role == Qt.ItemDataRole.FontRole:
-                font = QFont()
-                font.setBold(True)
-                return font
-            if role == SeverityRole:
-                return int(severity)
-            return None
-        entry = self._groups[index.internalId() - 1][1][index.row()]
-        finding = entry.finding
-        if role == Qt.ItemDataRole.DisplayRole:
-            if column == 0:
-                return finding.message
-            if column == 1:
-                return finding.rule
-            if column == 2:
-                return self._where(entry)
-            return None
-        if role == Qt.ItemDataRole.DecorationRole and column == 0:
-            return severity_icon(finding.severity)
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return (f"{finding.severity.label} · {finding.rule}\n{finding.message}\n"
-                    f"{finding.file}:{entry.start.line}:{entry.start.column}  {finding.pointer or '/'}")
-        if role == FindingRole:
-            return finding
-        if role == EntryRole:
-            return entry
-        if role == SeverityRole:
-            return int(finding.severity)
-        if role == RuleRole:
-            return finding.rule
-        if role == LocationRole:
-            return entry.location
-        return None
+            answer = _GROUP_ROLES.get(role)
+            return answer(self._groups[index.row()], index.column()) if answer else None
+        answer = _PROBLEM_ROLES.get(role)
+        return answer(self, self._groups[index.internalId() - 1][1][index.row()], index.column()) if answer else None
 
     def _where(self, entry: ProblemEntry) -> str:
         start = entry.start
         if entry.finding.file == self._root_name:
             return f"{start.line}:{start.column}"
         return f"{Path(entry.finding.file).name}:{start.line}:{start.column}"
+
+
+def _bold() -> QFont:
+    font = QFont()
+    font.setBold(True)
+    return font
+
+
+def _problem_tooltip(entry: ProblemEntry) -> str:
+    finding = entry.finding
+    return (f"{finding.severity.label} · {finding.rule}\n{finding.message}\n"
+            f"{finding.file}:{entry.start.line}:{entry.start.column}  {finding.pointer or '/'}")
+
+
+def _problem_text(model: ProblemsModel, entry: ProblemEntry, column: int) -> str | None:
+    if column == 0:
+        return entry.finding.message
+    if column == 1:
+        return entry.finding.rule
+    return model._where(entry) if column == 2 else None
+
+
+# role → its value for a severity group (severity, findings shown) in a column
+_GROUP_ROLES: dict[int, Callable[[tuple[Severity, list[ProblemEntry]], int], Any]] = {
+    Qt.ItemDataRole.DisplayRole: lambda group, column: (
+        f"{SEVERITY_TITLES[group[0]]} ({len(group[1])})" if column == 0 else None),
+    Qt.ItemDataRole.DecorationRole: lambda group, column: severity_icon(group[0]) if column == 0 else None,
+    Qt.ItemDataRole.FontRole: lambda _group, _column: _bold(),
+    SeverityRole: lambda group, _column: int(group[0]),
+}
+# role → its value for a finding's row in a column
+_PROBLEM_ROLES: dict[int, Callable[[ProblemsModel, ProblemEntry, int], Any]] = {
+    Qt.ItemDataRole.DisplayRole: _problem_text,
+    Qt.ItemDataRole.DecorationRole: lambda _model, entry, column: (
+        severity_icon(entry.finding.severity) if column == 0 else None),
+    Qt.ItemDataRole.ToolTipRole: lambda _model, entry, _column: _problem_tooltip(entry),
+    FindingRole: lambda _model, entry, _column: entry.finding,
+    EntryRole: lambda _model, entry, _column: entry,
+    SeverityRole: lambda _model, entry, _column: int(entry.finding.severity),
+    RuleRole: lambda _model, entry, _column: entry.finding.rule,
+    LocationRole: lambda _model, entry, _column: entry.location,
+}
 
 
 # -- outline ---------------------------------------------------------------------------------------------------
@@ -415,49 +422,62 @@ class OutlineModel(_TwoLevelModel):
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
             return None
-        row = self._row(index)
-        column = index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
-            return row.label if column == 0 else row.detail if column == 1 else None
-        if role == Qt.ItemDataRole.ToolTipRole:
-            if isinstance(row.entry, PropertyEntry):
-                return f"{row.entry.schema}.{row.entry.name}  {row.detail}\n{row.entry.pointer}"
-            if row.entry is None:
-                return f"{row.label}\n{row.detail}"
-            op = row.entry.operation
-            lines = [f"{op.method.upper()} {op.path}" + ("  (webhook)" if op.webhook else "")]
-            if op.operation_id:
-                lines.append(f"operationId: {op.operation_id}")
-            if op.summary:
-                lines.append(op.summary)
-            if op.tags:
-                lines.append("tags: " + ", ".join(op.tags))
-            if op.deprecated:
-                lines.append("deprecated")
-            return "\n".join(lines)
-        if role == Qt.ItemDataRole.ForegroundRole and column == 0 and row.method and self._mode == "path":
-            return QBrush(QColor(METHOD_COLORS.get(row.method, "#868e96")))
-        if role == Qt.ItemDataRole.FontRole:
-            if row.entry is None:
-                font = QFont()
-                font.setBold(True)
-                return font
-            if isinstance(row.entry, OperationEntry) and row.entry.operation.deprecated:
-                font = QFont()
-                font.setStrikeOut(True)
-                return font
-            return None
-        if role == FilterRole:
-            return row.filter_text
-        if role == EntryRole:
-            return row.entry
-        if role == OperationRole:
-            return row.entry.operation if isinstance(row.entry, OperationEntry) else None
-        if role == LocationRole:
-            if row.entry is not None:
-                return row.entry.location
-            return row.schema.location if row.schema is not None else row.location
-        return None
+        answer = _OUTLINE_ROLES.get(role)
+        return answer(self, self._row(index), index.column()) if answer else None
+
+
+def _outline_tooltip(row: _Row) -> str:
+    if isinstance(row.entry, PropertyEntry):
+        return f"{row.entry.schema}.{row.entry.name}  {row.detail}\n{row.entry.pointer}"
+    if row.entry is None:
+        return f"{row.label}\n{row.detail}"
+    op = row.entry.operation
+    lines = [f"{op.method.upper()} {op.path}" + ("  (webhook)" if op.webhook else "")]
+    if op.operation_id:
+        lines.append(f"operationId: {op.operation_id}")
+    if op.summary:
+        lines.append(op.summary)
+    if op.tags:
+        lines.append("tags: " + ", ".join(op.tags))
+    if op.deprecated:
+        lines.append("deprecated")
+    return "\n".join(lines)
+
+
+def _outline_font(row: _Row) -> QFont | None:
+    if row.entry is None:  # a group
+        return _bold()
+    if isinstance(row.entry, OperationEntry) and row.entry.operation.deprecated:
+        font = QFont()
+        font.setStrikeOut(True)
+        return font
+    return None
+
+
+def _outline_foreground(model: OutlineModel, row: _Row, column: int) -> QBrush | None:
+    if column == 0 and row.method and model.mode == "path":
+        return QBrush(QColor(METHOD_COLORS.get(row.method, "#868e96")))
+    return None
+
+
+def _outline_location(row: _Row) -> Any:
+    if row.entry is not None:
+        return row.entry.location
+    return row.schema.location if row.schema is not None else row.location
+
+
+# role → its value for an outline row in a column
+_OUTLINE_ROLES: dict[int, Callable[[OutlineModel, _Row, int], Any]] = {
+    Qt.ItemDataRole.DisplayRole: lambda _model, row, column: (
+        row.label if column == 0 else row.detail if column == 1 else None),
+    Qt.ItemDataRole.ToolTipRole: lambda _model, row, _column: _outline_tooltip(row),
+    Qt.ItemDataRole.ForegroundRole: _outline_foreground,
+    Qt.ItemDataRole.FontRole: lambda _model, row, _column: _outline_font(row),
+    FilterRole: lambda _model, row, _column: row.filter_text,
+    EntryRole: lambda _model, row, _column: row.entry,
+    OperationRole: lambda _model, row, _column: row.entry.operation if isinstance(row.entry, OperationEntry) else None,
+    LocationRole: lambda _model, row, _column: _outline_location(row),
+}
 
 
 class OutlineFilter(QSortFilterProxyModel):

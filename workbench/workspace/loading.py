@@ -1,25 +1,22 @@
-"""Loading and linting off the UI thread.
+"""Loading and linting a spec for the workbench: the same core calls and the same config as the command line.
 
-`load_and_lint` is plain Python (the same core calls and the same config as the command line) and is tested
-without Qt; `LoadTask` runs it on a thread pool and reports back through queued signals. Cancelling is
-cooperative: the task checks its flag between steps, and the window drops a cancelled task's result at once.
+`load_and_lint` is plain Python with a progress callback and a cancel flag (checked between steps), so the
+GUI can run it on any background job and tests can call it directly. The entries it returns are located up
+front (off the UI thread) where a view needs them on every show.
 """
 
 from __future__ import annotations
 
 import gc
-import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QRunnable, Signal
-
-from workbench.config import find_config, load_config
+from workbench.config import WorkbenchConfig, config_for
 from workbench.lint import RULES, Finding, LintResult, lint
 from workbench.lint.score import Score, score
-from workbench.spec import Location, Operation, SourceDocument, Spec, SpecError, SpecVersion, load_spec
+from workbench.spec import Location, Operation, SourceDocument, Spec, SpecVersion, load_spec
 from workbench.spec.pointer import join
 
 
@@ -97,11 +94,13 @@ class LoadedSpec:
     path_locations: dict[tuple[bool, str], Location]  # (webhook?, path) → where the path item sits
     seconds: float
     schemas: tuple[SchemaEntry, ...] = ()  # the component schemas, in the order written
+    # the config in use, found and read as `workbench lint` and `tools` do (lint and the tool set)
+    config: WorkbenchConfig = field(default_factory=WorkbenchConfig)
 
     @property
     def config_path(self) -> Path | None:
-        """The lint config in use (the same one `workbench lint` finds), or None for the defaults."""
-        return find_config(self.path)
+        """The config file in use, or None for the defaults."""
+        return Path(self.config.source) if self.config.source else None
 
 
 def load_and_lint(path: str | Path, progress: Callable[[str], None] = lambda _text: None,
@@ -121,7 +120,7 @@ def load_and_lint(path: str | Path, progress: Callable[[str], None] = lambda _te
     step(f"Reading {path.name}…" if text is None else f"Re-checking {path.name}…")
     spec = load_spec(path, text=text, bom=bom, documents=documents)  # unsaved edits, at their files' own paths
     step(f"Linting {len(spec.operations)} operations…")
-    config = load_config(find_config(path), RULES)
+    config = config_for(path, RULES)
     result = lint(spec, config.lint)
     step("Scoring…")
     readiness = score(result)
@@ -134,7 +133,7 @@ def load_and_lint(path: str | Path, progress: Callable[[str], None] = lambda _te
     step("Showing…")
     schemas = schema_entries(spec)
     return LoadedSpec(path, spec, result, readiness, problems, operations, path_locations,
-                      time.perf_counter() - began, schemas)
+                      time.perf_counter() - began, schemas, config)
 
 
 def schema_entries(spec: Spec) -> tuple[SchemaEntry, ...]:
@@ -170,7 +169,7 @@ def _type_label(schema: object) -> str:
     return label + (f" ({schema['format']})" if isinstance(schema.get("format"), str) else "")
 
 
-def _freeze_heap() -> None:
+def freeze_heap() -> None:
     """Move everything alive (the spec just built: about 90,000 containers for the 4 MB GitHub description) out
     of the collector's sight. Otherwise the first full collection the UI thread triggers, building its rows,
     scans all of it while holding the interpreter lock: a 50 ms freeze of the window. A replaced spec is still
@@ -178,61 +177,8 @@ def _freeze_heap() -> None:
     gc.freeze()
 
 
-class LoadSignals(QObject):
-    """Emitted from the worker thread; every signal carries the task's generation number."""
-
-    progress = Signal(int, str)
-    loaded = Signal(int, object)  # LoadedSpec
-    failed = Signal(int, str)  # the one-line message
-    cancelled = Signal(int)
-    finished = Signal(int)
-
-
-class LoadTask(QRunnable):
-    """One load + lint on a QThreadPool; `cancel()` sets the flag the steps check."""
-
-    def __init__(self, path: str | Path, generation: int, text: str | None = None, bom: bool = False, *,
-                 documents: Sequence[SourceDocument] = (), thaw: bool = True) -> None:
-        super().__init__()
-        self.documents = tuple(documents)  # edited documents of other files, used instead of reading them
-        # Opening a file lets the collector see the frozen objects again, in case the old spec left cycles; a
-        # re-check of edits does not: scanning the old spec too made a 90 ms collection while the window waited.
-        self.thaw = thaw
-        self.text = text  # unsaved edits to lint instead of the file (None: the file)
-        self.bom = bom
-        self.setAutoDelete(False)  # the window keeps the Python object until `finished`
-        self.path = Path(path)
-        self.generation = generation
-        self.signals = LoadSignals()
-        self._cancel = threading.Event()
-
-    def cancel(self) -> None:
-        self._cancel.set()
-
-    @property
-    def is_cancelled(self) -> bool:
-        return self._cancel.is_set()
-
-    def run(self) -> None:
-        gen = self.generation
-        if self.thaw:  # the new spec is frozen once built (see `_freeze_heap`)
-            gc.unfreeze()
-        try:
-            loaded = load_and_lint(self.path, lambda text: self.signals.progress.emit(gen, text),
-                                   self._cancel.is_set, self.text, self.bom, self.documents)
-        except Cancelled:
-            self.signals.cancelled.emit(gen)
-        except SpecError as exc:
-            self.signals.failed.emit(gen, str(exc))
-        except OSError as exc:
-            self.signals.failed.emit(gen, f"{self.path}: {exc.strerror or exc}")
-        except Exception as exc:  # a bug in the core: say so in one line, never a traceback in a dialog
-            self.signals.failed.emit(gen, f"internal error: {type(exc).__name__}: {exc}")
-        else:
-            if self._cancel.is_set():
-                self.signals.cancelled.emit(gen)
-            else:
-                _freeze_heap()
-                self.signals.loaded.emit(gen, loaded)
-        finally:
-            self.signals.finished.emit(gen)
+def thaw_heap() -> None:
+    """Let the collector see the frozen objects again (before opening a file: the old spec may have left
+    cycles). A re-check of edits does not: scanning the old spec too made a 90 ms collection while the window
+    waited."""
+    gc.unfreeze()

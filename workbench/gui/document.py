@@ -1,0 +1,364 @@
+"""The open spec as the panels see it: a QObject over the workspace that loads on a background job, re-checks
+edits after a pause, watches the files on disk, and says what happened through signals.
+
+Every decision about the texts is the workspace's (`workbench.workspace`); this adds time (timers, the job, the
+file watcher) and signals. Panels talk to the document, never to one another.
+"""
+
+from __future__ import annotations
+
+import enum
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
+
+from workbench.edit.engine import EditOutcome
+from workbench.edit.journal import Recovered
+from workbench.gui.jobs import Job, JobRunner
+from workbench.spec import Location, SourceDocument, SpecError
+from workbench.workspace import (
+    ConflictChoice,
+    DiskMerge,
+    DiskOutcome,
+    DocumentChange,
+    LoadedSpec,
+    LoadKind,
+    OperationEntry,
+    Preview,
+    ProblemEntry,
+    PropertyEntry,
+    Workspace,
+    freeze_heap,
+    load_and_lint,
+    thaw_heap,
+)
+
+RECHECK_DELAY_MS = 500  # after the last edit
+DISK_CHECK_DELAY_MS = 300  # after the last file-system notification
+
+
+@dataclass(frozen=True)
+class LoadRequest:
+    """What a load job was started for."""
+
+    path: Path
+    kind: LoadKind
+    edited: dict[str, SourceDocument] = field(default_factory=dict)  # the edited files it checks (by identity)
+
+
+@dataclass(frozen=True)
+class Target:
+    """Something to show: a finding, an operation, a schema property, or a place (a path item, a schema)."""
+
+    problem: ProblemEntry | None = None
+    operation: OperationEntry | None = None
+    prop: PropertyEntry | None = None
+    location: Location | None = None
+    focus: bool = False  # move the keyboard focus to the source view
+
+
+class FixOutcome(enum.Enum):
+    """What became of a request to apply quick fixes."""
+
+    NO_FIX = "no fix"  # none of the findings has a fix here
+    REFUSED = "refused"  # the fixes cannot be applied (`Workspace.last_refused` says why)
+    DECLINED = "declined"  # the preview was not confirmed, or the files are being read again
+    STALE = "stale"  # a file changed while the preview was open: nothing applied
+    APPLIED = "applied"  # one undoable step
+
+
+def describe_error(error: BaseException, path: Path) -> str:
+    """A load's failure in one line (never a traceback)."""
+    if isinstance(error, SpecError):
+        return str(error)
+    if isinstance(error, OSError):
+        return f"{path}: {error.strerror or error}"
+    return f"internal error: {type(error).__name__}: {error}"  # a bug in the core: said so in one line
+
+
+class SpecDocument(QObject):
+    """One spec at a time. `open` loads off the UI thread; `loaded` or `loadFailed` follows."""
+
+    loaded = Signal(object, object)  # LoadedSpec, LoadKind: the workspace took it; panels show it
+    loadFailed = Signal(str, object)  # the one-line message, the LoadRequest
+    loadCancelled = Signal()
+    busy = Signal(str)  # what the current load is doing; "" when none runs
+    changed = Signal(object)  # DocumentChange: a file's edited document was replaced
+    edited = Signal(object)  # list[DocumentChange], after a step, an undo or redo, a recovery, a take-in
+    modifiedChanged = Signal()  # the unsaved edits or the undo history may differ
+    revealed = Signal(object)  # Target: show it
+    diskChanged = Signal(object)  # DiskMerge: the files on disk differed from what was read (after acting on it)
+    message = Signal(str, int)  # a status message, and for how many milliseconds
+
+    def __init__(self, recovery_dir: Path | Callable[[], Path], parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.workspace = Workspace(recovery_dir)
+        self.jobs = JobRunner(self)
+        self.jobs.progress.connect(lambda _job, text: self.busy.emit(text))
+        self.jobs.succeeded.connect(self._succeeded)
+        self.jobs.failed.connect(self._failed)
+        self.jobs.cancelled.connect(self._cancelled)
+        # A file with unsaved edits changed on disk: keep mine or reload theirs (the window asks the user).
+        self.choose_conflict: Callable[[DiskMerge], ConflictChoice] = lambda _merge: ConflictChoice.MINE
+        self.recheck_timer = QTimer(self)
+        self.recheck_timer.setSingleShot(True)
+        self.recheck_timer.setInterval(RECHECK_DELAY_MS)
+        self.recheck_timer.timeout.connect(self.recheck)
+        self.disk_timer = QTimer(self)
+        self.disk_timer.setSingleShot(True)
+        self.disk_timer.setInterval(DISK_CHECK_DELAY_MS)
+        self.disk_timer.timeout.connect(self.check_disk)
+        self.watcher = QFileSystemWatcher(self)
+        self.watcher.fileChanged.connect(self.schedule_disk_check)
+        self.watcher.directoryChanged.connect(self.schedule_disk_check)
+
+    @property
+    def spec(self) -> LoadedSpec | None:
+        """What is shown (None: nothing open)."""
+        return self.workspace.loaded
+
+    # -- loading -------------------------------------------------------------------------------------------------
+
+    @property
+    def is_loading(self) -> bool:
+        return self.jobs.current is not None
+
+    @property
+    def is_reading(self) -> bool:
+        """A file is being opened or reloaded (not a re-check of the edits)."""
+        job = self.jobs.current
+        return job is not None and job.tag.kind is not LoadKind.RECHECK
+
+    def open(self, path: Path, kind: LoadKind = LoadKind.OPEN) -> None:
+        """Load and lint `path` on the job runner; the UI stays responsive and `busy` tells the steps."""
+        self._start(path, kind)
+
+    def recheck(self) -> None:
+        """Lint the edited files in the background (at their own paths, so relative refs resolve)."""
+        ws = self.workspace
+        if ws.loaded is None or ws.root is None or ws.is_checked():
+            return  # nothing open, or the findings shown are those of these texts already
+        self._start(ws.loaded.path, LoadKind.RECHECK, ws.root.text, ws.edited_others())
+
+    def _start(self, path: Path, kind: LoadKind, text: str | None = None,
+               documents: Sequence[SourceDocument] = ()) -> None:
+        if kind is not LoadKind.RECHECK:
+            self.recheck_timer.stop()
+        root = self.workspace.root
+        bom = root.bom if text is not None and root is not None else False
+        documents = tuple(documents)
+        # Opening a file lets the collector see the frozen objects again, in case the old spec left cycles; a
+        # re-check of edits does not (see `thaw_heap`). The new spec is frozen once built (see `freeze_heap`).
+        thaw = kind is not LoadKind.RECHECK
+
+        def work(progress: Callable[[str], None], cancelled: Callable[[], bool]) -> LoadedSpec:
+            if thaw:
+                thaw_heap()
+            loaded = load_and_lint(path, progress, cancelled, text, bom, documents)
+            if not cancelled():
+                freeze_heap()
+            return loaded
+
+        self.jobs.start(work, LoadRequest(path, kind, dict(self.workspace.edited)))
+        self.busy.emit(f"Opening {path.name}…")
+
+    def cancel(self) -> bool:
+        """Stop waiting for the current load (the job stops at its next step; its result is dropped)."""
+        if self.jobs.cancel() is None:
+            return False
+        self.busy.emit("")
+        self.loadCancelled.emit()
+        return True
+
+    def _succeeded(self, job: Job, loaded: LoadedSpec) -> None:
+        request: LoadRequest = job.tag
+        self.busy.emit("")
+        if request.kind is LoadKind.RECHECK and request.edited != self.workspace.edited:
+            self.recheck_timer.start()  # edited (or saved) meanwhile: check what is there now
+            return
+        self.take_loaded(loaded, request.kind)
+
+    def take_loaded(self, loaded: LoadedSpec, kind: LoadKind) -> None:
+        """Make `loaded` the spec shown (the panels show it as `loaded` reaches them)."""
+        if self.workspace.take_loaded(loaded, kind):
+            self._watch()
+        self.loaded.emit(loaded, kind)
+
+    def _failed(self, job: Job, error: BaseException) -> None:
+        self.busy.emit("")
+        self.loadFailed.emit(describe_error(error, job.tag.path), job.tag)
+
+    def _cancelled(self, _job: Job) -> None:
+        self.busy.emit("")
+        self.loadCancelled.emit()
+
+    def shutdown(self) -> None:
+        """Before the window closes: no timer fires, no job is awaited (and the running one has ended)."""
+        self.recheck_timer.stop()
+        self.disk_timer.stop()
+        self.jobs.cancel()
+        self.jobs.wait()
+
+    # -- editing -------------------------------------------------------------------------------------------------
+
+    def refuse_while_reading(self) -> bool:
+        """A file is being opened or reloaded: an edit made now would be replaced when it arrives (said so)."""
+        if not self.is_reading:
+            return False
+        self.message.emit("The files are being read again: edit once they are shown.", 6000)
+        return True
+
+    def set_document(self, document: SourceDocument, splices: Sequence | None = None) -> None:
+        """Make `document` the edited version of its file, outside the undo history."""
+        self._changed([self.workspace.set_document(document, splices)])
+
+    def apply(self, outcome: EditOutcome, label: str) -> bool:
+        """The applied part of `outcome` as one undoable step; False when nothing applied."""
+        return self._changed(self.workspace.apply(outcome, label))
+
+    def apply_preview(self, preview: Preview) -> bool:
+        return self._changed(self.workspace.apply_preview(preview))
+
+    def undo(self) -> None:
+        self._changed(self.workspace.undo())
+
+    def redo(self) -> None:
+        self._changed(self.workspace.redo())
+
+    def recover(self, found: Sequence[tuple[SourceDocument, Recovered]]) -> None:
+        """The recovered texts as one undoable step; raises SpecError (nothing changed) when one does not parse."""
+        self._changed(self.workspace.recover(found))
+
+    def fix(self, entries: Sequence[ProblemEntry], title: str, confirm: Callable[[Preview], bool]) -> FixOutcome:
+        """The quick fixes of these findings: previewed, confirmed (`confirm` shows the diff), applied as one step."""
+        ws = self.workspace
+        preview = ws.fix_preview(entries, title)
+        if preview is None:
+            self.message.emit("No fix to apply here.", 5000)
+            return FixOutcome.NO_FIX
+        if not preview.applied:
+            ws.last_refused = preview.refused
+            return FixOutcome.REFUSED
+        if not confirm(preview) or self.refuse_while_reading():
+            return FixOutcome.DECLINED
+        if not ws.is_current(preview):
+            # A file changed (reloaded from disk) while the preview was open: the outcome describes the old text.
+            self.message.emit("A file changed while the preview was open: nothing applied; fix again.", 8000)
+            return FixOutcome.STALE
+        self.apply_preview(preview)  # one undoable step, whatever number of files it changes
+        return FixOutcome.APPLIED
+
+    def offer_recovery(self, ask: Callable[[], bool]) -> bool:
+        """Journals newer than their files hold edits that were never saved: when `ask()` agrees, take them back
+        (every file of the spec at once, as one undoable step), else forget them. Raises SpecError."""
+        ws = self.workspace
+        found = ws.recoverable() if ws.root is not None else []
+        if not found:
+            return False
+        if not ask():
+            ws.forget_journals()
+            return False
+        self.recover(found)
+        self.message.emit("Recovered the unsaved edits.", 8000)
+        return True
+
+    def _changed(self, changes: list[DocumentChange]) -> bool:
+        for change in changes:
+            self.changed.emit(change)
+            if change.journal_error:
+                self.message.emit(change.journal_error, 8000)
+        if changes:
+            self.edited.emit(changes)
+            self.recheck_timer.start()
+        self.modifiedChanged.emit()
+        return bool(changes)
+
+    def save(self) -> list[str]:
+        """Write the files with unsaved edits (see `Workspace.save`); raises SaveError."""
+        try:
+            return self.workspace.save()
+        finally:
+            self._watch()
+            self.modifiedChanged.emit()
+
+    def save_as(self, target: Path) -> None:
+        """Write the edits with the root at `target` and open it (see `Workspace.save_as`); raises SaveError."""
+        self.workspace.save_as(target)
+        self.modifiedChanged.emit()
+        self.open(target, LoadKind.OPEN)
+
+    # -- showing -------------------------------------------------------------------------------------------------
+
+    def reveal(self, target: Target) -> None:
+        self.revealed.emit(target)
+
+    def reveal_problem(self, entry: ProblemEntry, *, focus: bool = False) -> None:
+        """The finding's file at its line and column, its span selected and highlighted; its fix in the form."""
+        self.reveal(Target(problem=entry, focus=focus))
+
+    def reveal_operation(self, entry: OperationEntry, *, focus: bool = False) -> None:
+        self.reveal(Target(operation=entry, focus=focus))
+
+    def reveal_property(self, entry: PropertyEntry, *, focus: bool = False) -> None:
+        """A property of a shared schema: its file at the property, and the property in the form."""
+        self.reveal(Target(prop=entry, focus=focus))
+
+    def reveal_location(self, location: Location, *, focus: bool = False) -> None:
+        self.reveal(Target(location=location, focus=focus))
+
+    # -- the files on disk ---------------------------------------------------------------------------------------
+
+    def _watch(self) -> None:
+        """Watch every file of the spec and their folders (an atomic save by another editor replaces the file's
+        inode, so the folder is what reports it)."""
+        watched = self.watcher.files() + self.watcher.directories()
+        if watched:
+            self.watcher.removePaths(watched)
+        paths = {os.fspath(document.path) for document in self.workspace.edited.values()}
+        self.watcher.addPaths(sorted(paths | {os.path.dirname(path) for path in paths}))
+
+    def schedule_disk_check(self, _path: str = "") -> None:
+        self.disk_timer.start()
+
+    def check_disk(self) -> DiskOutcome:
+        """Compare the files with what was last read or written and act on it (see `DiskOutcome`); a conflict
+        asks `choose_conflict`."""
+        ws = self.workspace
+        if ws.loaded is None or self.is_reading:
+            return DiskOutcome.SAME  # nothing open, or a file is being (re)loaded
+        merge = ws.merge_from_disk()
+        if merge.outcome is not DiskOutcome.MISSING:
+            watched = set(self.watcher.files())
+            for document in ws.edited.values():  # a file replaced by an atomic save is watched again
+                if os.fspath(document.path) not in watched and document.path.is_file():
+                    self.watcher.addPath(os.fspath(document.path))
+        if merge.outcome is DiskOutcome.CONFLICT:
+            merge = ws.resolve(merge, self.choose_conflict(merge))
+        labels = ", ".join(ws.file_label(ws.edited[name]) for name in merge.changed if name in ws.edited)
+        if merge.outcome is DiskOutcome.RELOAD:
+            self.open(ws.loaded.path, LoadKind.RELOAD)
+            self.message.emit(f"{labels} changed on disk: reloaded.", 8000)
+        elif merge.outcome is DiskOutcome.RELOAD_THEIRS:
+            self.open(ws.loaded.path, LoadKind.RELOAD)  # the journals go once it has loaded
+        elif merge.outcome in (DiskOutcome.MERGED, DiskOutcome.KEPT):
+            self._taken_in(merge)
+            self.message.emit(f"{labels} changed on disk: taken in; your edits elsewhere are kept."
+                              if merge.outcome is DiskOutcome.MERGED
+                              else f"{labels} changed on disk; your edits are kept (Save overwrites it).", 10000)
+        if merge.outcome is not DiskOutcome.SAME:
+            self.diskChanged.emit(merge)
+        return merge.outcome
+
+    def _taken_in(self, merge: DiskMerge) -> None:
+        for change in merge.taken:
+            self.changed.emit(change)
+        for reason in merge.unreadable:
+            self.message.emit(f"{reason}: the window keeps the last version it could read.", 10000)
+        if merge.history_cleared:
+            self.message.emit("Files changed on disk were taken in; the undo history was cleared.", 10000)
+        self.edited.emit(list(merge.taken))
+        self.modifiedChanged.emit()
+        self.recheck_timer.start()

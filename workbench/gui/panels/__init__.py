@@ -1,0 +1,37 @@
+"""The window's panels: one module per dock (and the source view in the middle, the status bar's widgets).
+Each talks to the `SpecDocument` and offers a small public surface; none reaches into another panel's widgets.
+`DOCKS` lists the docks the window adds: a new panel is one module and one entry here."""
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QWidget
+
+from workbench.gui.panels.edit import EditPanel
+from workbench.gui.panels.outline import OutlinePanel
+from workbench.gui.panels.problems import ProblemsPanel
+from workbench.gui.panels.source import SourcePanel
+from workbench.gui.panels.status import StatusPanel
+
+__all__ = ["DOCKS", "DockSpec", "EditPanel", "OutlinePanel", "ProblemsPanel", "SourcePanel", "StatusPanel"]
+
+
+@dataclass(frozen=True)
+class DockSpec:
+    """A dock of the window: its panel (made from the document), the window attribute naming the panel, where it
+    goes and how wide (or high) it starts."""
+
+    attribute: str
+    panel: type[QWidget]
+    object_name: str
+    area: Qt.DockWidgetArea
+    size: int
+    orientation: Qt.Orientation
+
+
+_AREA, _ACROSS, _DOWN = Qt.DockWidgetArea, Qt.Orientation.Horizontal, Qt.Orientation.Vertical
+DOCKS = (  # in the order they are added (and listed in the View menu)
+    DockSpec("outline", OutlinePanel, "outlineDock", _AREA.LeftDockWidgetArea, 380, _ACROSS),
+    DockSpec("problems", ProblemsPanel, "problemsDock", _AREA.BottomDockWidgetArea, 240, _DOWN),
+    DockSpec("edit", EditPanel, "formDock", _AREA.RightDockWidgetArea, 340, _ACROSS),
+)

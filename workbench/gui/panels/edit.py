@@ -1,0 +1,127 @@
+"""The Edit form as a panel: shows what was revealed (an operation, a schema property, a finding's suggested
+fix), follows the edited texts, and turns Apply into one undoable step of the document."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+from workbench.edit import apply_edits
+from workbench.gui.document import SpecDocument, Target
+from workbench.gui.editing import OperationForm
+from workbench.lint import Finding
+from workbench.workspace import DocumentChange, LoadedSpec, LoadKind, OperationEntry
+from workbench.workspace.form import form_edits, inline_parameters, property_pointer, suggestion_for, value_at
+
+EMPTY_HEADING = "Select an operation (outline) or a finding (problems)."
+
+
+class EditPanel(QWidget):
+    """`form` is the form; `fill(...)` shows an operation and/or property; `apply(pointer, values)` edits."""
+
+    TITLE = "Edit"
+
+    def __init__(self, document: SpecDocument, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.document = document
+        self.form = OperationForm()
+        self.form.applyRequested.connect(self.apply)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.form)
+        self._entry: OperationEntry | None = None
+        self._property: str | None = None  # the schema property shown
+        self._document_name: str | None = None  # the name of the document the form edits
+        document.loaded.connect(self._loaded)
+        document.revealed.connect(self._revealed)
+        document.edited.connect(self._edited)
+
+    @property
+    def document_name(self) -> str | None:
+        """The file the form edits (None: nothing shown)."""
+        return self._document_name
+
+    def fill(self, entry: OperationEntry | None, finding: Finding | None = None, *, prop: str | None = None,
+             document_name: str | None = None) -> None:
+        """Show an operation (or none) and the schema property a finding is about (or `prop` in the file named
+        `document_name`) in the form, with the finding's suggested fix pre-filled; any file of the spec."""
+        ws = self.document.workspace
+        if finding is not None:
+            prop = property_pointer(finding.pointer)
+            document_name = finding.document.name
+        elif entry is not None:
+            document_name = entry.operation.origin.document.name
+        document = ws.edited.get(document_name) if document_name else None
+        form = self.form
+        self._document_name = document_name if document is not None else None
+        form.set_property(document if prop else None, prop if document is not None else None)
+        self._property = prop if document is not None else None
+        self._entry = entry
+        if entry is None or document is None:
+            form.set_parameters(None, [])
+            suggestion = suggestion_for(finding, "") if finding is not None and document is not None else None
+            form.show_operation(None, "A shared schema (no operation)", {}, suggestion)
+            return
+        op = entry.operation
+        pointer = op.origin.pointer
+        current = {key: value_at(document, f"{pointer}/{key}") for key in form.fields()}
+        suggestion = suggestion_for(finding, pointer) if finding is not None else None
+        selected = form.parameter.currentData() if form.pointer == pointer else None
+        if suggestion is not None and suggestion[0] == "parameterEnum":
+            selected = finding.fix.pointer.rsplit("/schema/enum", 1)[0]
+        form.set_parameters(document, inline_parameters(document, pointer), selected)
+        heading = f"{op.method.upper()} {op.path}"
+        if document is not ws.root:
+            heading += f"  ({ws.file_label(document)})"
+        form.show_operation(pointer, heading, current, suggestion)
+
+    def refill(self) -> None:
+        """After an edit: the same operation and property, with their values as they are now."""
+        if self._entry is not None or self._property is not None:
+            self.fill(self._entry, prop=self._property, document_name=self._document_name)
+
+    def apply(self, pointer: str, values: dict) -> bool:
+        """The form's Apply: its changed fields become edits applied to the edited document (one undo step)."""
+        ws = self.document.workspace
+        document = ws.edited.get(self._document_name) if self._document_name else None
+        if document is None or self.document.refuse_while_reading():
+            return False
+        edits, refused = form_edits(document, pointer, values)
+        if not edits:
+            ws.last_refused = refused
+            self.form.note.setText("\n".join(refused) or "Nothing changed.")
+            return False
+        applied = self.document.apply(apply_edits(document, edits), f"Edit {pointer or values.get('property')}")
+        ws.last_refused = refused + ws.last_refused
+        note = "\n".join(f"Refused: {line}" for line in ws.last_refused)
+        self.form.note.setText(note or "Applied.")
+        self.document.message.emit("Edit applied." if applied else "The edit was refused.", 5000)
+        return applied
+
+    def _loaded(self, _loaded: LoadedSpec, kind: LoadKind) -> None:
+        if kind is LoadKind.RECHECK:
+            return
+        self._entry = None
+        self._property = None
+        self.form.set_property(None, None)
+        self.form.set_parameters(None, [])
+        self.form.show_operation(None, EMPTY_HEADING, {})
+
+    def _revealed(self, target: Target) -> None:
+        if target.problem is not None:
+            finding = target.problem.finding
+            operation = self.document.workspace.operation_of(finding)
+            if operation is not None or property_pointer(finding.pointer) is not None:
+                self.fill(operation, finding)
+        elif target.operation is not None:
+            self.fill(target.operation)
+        elif target.prop is not None:
+            self.fill(None, prop=target.prop.pointer, document_name=target.prop.document.name)
+
+    def _edited(self, changes: list[DocumentChange]) -> None:
+        # An edit, undo or redo: the form shows the values as they are now. A file taken in from disk: only when
+        # it is the form's (what the user typed into the form for another file stays).
+        if any(not change.from_disk for change in changes):
+            if self.form.pointer is not None or self.form.property_pointer is not None:
+                self.refill()
+        elif self._document_name in {change.document.name for change in changes}:
+            self.refill()

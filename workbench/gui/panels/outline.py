@@ -1,0 +1,169 @@
+"""The outline: the operations by path, by tag or by operationId, or the shared schemas with their properties;
+a filter box; choosing a row reveals it through the document."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QTreeView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from workbench.gui.document import SpecDocument
+from workbench.gui.models import (
+    OUTLINE_MODE_LABELS,
+    OUTLINE_MODES,
+    EntryRole,
+    LocationRole,
+    OutlineFilter,
+    OutlineModel,
+)
+from workbench.workspace import LoadedSpec, LoadKind, OperationEntry, PropertyEntry
+
+EXPAND_OUTLINE_UP_TO = 150  # operations (or properties); bigger outlines open collapsed (a filter expands them)
+
+
+class OutlinePanel(QWidget):
+    """`set_mode`, `set_filter_text`, `entries()` (the leaves shown), `activate(index)`, `count_text()`."""
+
+    TITLE = "Outline"
+
+    def __init__(self, document: SpecDocument, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.document = document
+        self.model = OutlineModel(self)
+        self.proxy = OutlineFilter(self)
+        self.proxy.setSourceModel(self.model)
+
+        self.mode_combo = QComboBox()
+        self.mode_combo.setObjectName("outlineMode")
+        for mode in OUTLINE_MODES:
+            self.mode_combo.addItem(OUTLINE_MODE_LABELS[mode], mode)
+        self.mode_combo.setToolTip("Group the operations by path, by tag, or list them by operationId")
+        self.mode_combo.currentIndexChanged.connect(self._mode_changed)
+
+        self.filter_edit = QLineEdit()
+        self.filter_edit.setObjectName("outlineFilter")
+        self.filter_edit.setPlaceholderText("Filter: path, method, operationId, tag…")
+        self.filter_edit.setClearButtonEnabled(True)
+        self.filter_edit.textChanged.connect(self._filter_changed)
+        self.filter_edit.returnPressed.connect(self._filter_return)
+
+        self.view = QTreeView()
+        self.view.setObjectName("outlineView")
+        self.view.setModel(self.proxy)
+        self.view.setUniformRowHeights(True)
+        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.view.header().setStretchLastSection(True)
+        self.view.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
+        self.view.setColumnWidth(0, 250)
+        self.view.activated.connect(self.activate)
+
+        self.count_label = QLabel()
+        self.count_label.setObjectName("outlineCount")
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.mode_combo)
+        layout.addWidget(self.filter_edit)
+        layout.addWidget(self.view, 1)
+        layout.addWidget(self.count_label)
+        document.loaded.connect(self._loaded)
+
+    # -- the public surface --------------------------------------------------------------------------------------
+
+    @property
+    def mode(self) -> str:
+        return self.model.mode
+
+    def set_mode(self, mode: str) -> None:
+        self.mode_combo.setCurrentIndex(self.mode_combo.findData(mode))
+
+    def set_filter_text(self, text: str) -> None:
+        self.filter_edit.setText(text)
+
+    def focus_filter(self) -> None:
+        self.filter_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.filter_edit.selectAll()
+
+    def count_text(self) -> str:
+        return self.count_label.text()
+
+    def entries(self) -> list:
+        """The operations (or properties) shown, in the order shown."""
+        proxy, leaves = self.proxy, []
+        for row in range(proxy.rowCount()):
+            index = proxy.index(row, 0)
+            children = [proxy.index(r, 0, index) for r in range(proxy.rowCount(index))] or [index]
+            leaves.extend(proxy.data(child, EntryRole) for child in children if proxy.data(child, EntryRole))
+        return leaves
+
+    def activate(self, index: QModelIndex) -> None:
+        """Reveal the row at `index` (of the view's model): an operation, a property, a path item or a schema."""
+        entry = self.proxy.data(index, EntryRole)
+        if isinstance(entry, OperationEntry):
+            self.document.reveal_operation(entry, focus=True)
+        elif isinstance(entry, PropertyEntry):
+            self.document.reveal_property(entry, focus=True)
+        else:
+            location = self.proxy.data(index, LocationRole)
+            if location is not None and self.document.spec is not None:
+                self.document.reveal_location(location, focus=True)
+
+    # -- reacting ------------------------------------------------------------------------------------------------
+
+    def _loaded(self, loaded: LoadedSpec, _kind: LoadKind) -> None:
+        self.model.set_operations(loaded.operations, loaded.spec.tag_names(), loaded.path_locations, loaded.schemas)
+        self._expand(reset=True)
+        self._update_count()
+
+    def _mode_changed(self, _row: int) -> None:
+        mode = self.mode_combo.currentData()
+        self.model.set_mode(mode)
+        self.filter_edit.setPlaceholderText("Filter: schema or property name…" if mode == "schema"
+                                            else "Filter: path, method, operationId, tag…")
+        self._expand()
+        self._update_count()
+
+    def _filter_changed(self, text: str) -> None:
+        self.proxy.set_text(text)
+        self._expand()
+        self._update_count()
+
+    def _expand(self, *, reset: bool = False) -> None:
+        """`reset`: the model was just reset, so the view is collapsed already (collapseAll would still lay out
+        every row: ~30 ms on 900 operations)."""
+        model = self.model
+        rows = model.schema_counts()[1] if model.mode == "schema" else model.operation_count()
+        if self.filter_edit.text().strip() or rows <= EXPAND_OUTLINE_UP_TO:
+            self.view.expandAll()
+        elif not reset:
+            self.view.collapseAll()
+
+    def _filter_return(self) -> None:
+        for row in range(self.proxy.rowCount()):
+            index = self.proxy.index(row, 0)
+            if self.proxy.rowCount(index):
+                index = self.proxy.index(0, 0, index)
+            if self.proxy.data(index, EntryRole) is not None:
+                self.view.setCurrentIndex(index)
+                self.activate(index)
+                return
+
+    def _update_count(self) -> None:
+        ops = self.model.operation_count()
+        if self.document.spec is None:
+            self.count_label.setText("")
+        elif self.model.mode == "schema":
+            schemas, properties = self.model.schema_counts()
+            self.count_label.setText(f"{schemas} schemas, {properties} properties")
+        elif self.filter_edit.text().strip():
+            self.count_label.setText(f"{self.proxy.leaf_count()} shown of {ops} operations")
+        else:
+            self.count_label.setText(f"{ops} operations")

@@ -1,0 +1,75 @@
+"""The status bar's panel: the current load's progress with Cancel, the findings counted by severity (each a
+button to show them), and the readiness score with the lint config in use."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtWidgets import QLabel, QProgressBar, QStatusBar, QToolButton
+
+from workbench.gui.document import SpecDocument
+from workbench.gui.theme import SEVERITY_ORDER, SEVERITY_TITLES, severity_icon
+from workbench.lint import Severity
+from workbench.workspace import LoadedSpec, LoadKind
+
+
+class StatusPanel(QObject):
+    """Widgets added to `bar`; `severityClicked` asks for the Problems panel at that severity."""
+
+    severityClicked = Signal(object)  # Severity
+
+    def __init__(self, document: SpecDocument, bar: QStatusBar) -> None:
+        super().__init__(bar)
+        self.document = document
+        self.progress_label = QLabel()
+        self.progress_label.setObjectName("progressLabel")
+        self.progress_bar = QProgressBar()
+        self.progress_bar.setRange(0, 0)  # busy: the core reports steps, not percentages
+        self.progress_bar.setMaximumWidth(120)
+        self.progress_bar.setMaximumHeight(14)
+        self.cancel_button = QToolButton()
+        self.cancel_button.setText("Cancel")
+        self.cancel_button.setAutoRaise(True)
+        for widget in (self.progress_bar, self.progress_label, self.cancel_button):
+            bar.addWidget(widget)
+            widget.hide()
+        self.severity_buttons: dict[Severity, QToolButton] = {}
+        for severity in SEVERITY_ORDER:
+            button = QToolButton()
+            button.setObjectName(f"count-{severity.label}")
+            button.setIcon(severity_icon(severity))
+            button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+            button.setAutoRaise(True)
+            button.clicked.connect(lambda _checked=False, s=severity: self.severityClicked.emit(s))
+            bar.addPermanentWidget(button)
+            self.severity_buttons[severity] = button
+        self.score_label = QLabel()
+        self.score_label.setObjectName("scoreLabel")
+        self.score_label.setContentsMargins(8, 0, 6, 0)
+        bar.addPermanentWidget(self.score_label)
+        self.show_counts(None)
+        document.busy.connect(self.set_busy)
+        document.loaded.connect(lambda loaded, _kind: self.show_counts(loaded))
+
+    def set_busy(self, text: str) -> None:
+        """What the current load is doing ("": nothing runs, the progress is hidden)."""
+        self.progress_label.setText(text)
+        for widget in (self.progress_bar, self.progress_label, self.cancel_button):
+            widget.setVisible(bool(text))
+
+    def show_counts(self, loaded: LoadedSpec | None, _kind: LoadKind | None = None) -> None:
+        counts = {severity: 0 for severity in SEVERITY_ORDER}
+        for entry in loaded.problems if loaded is not None else ():
+            counts[entry.finding.severity] += 1
+        for severity, button in self.severity_buttons.items():
+            count = counts[severity]
+            button.setText(str(count))
+            noun = SEVERITY_TITLES[severity].lower() if count != 1 else severity.label
+            button.setToolTip(f"{count} {noun}: show them in the Problems panel")
+        if loaded is None:
+            self.score_label.setText("")
+            self.score_label.setToolTip("")
+        else:
+            config = loaded.config_path
+            self.score_label.setText(f"Readiness {loaded.score.score}/100")
+            self.score_label.setToolTip(f"{loaded.score.to_text()}\n\nLint config: "
+                                        f"{config if config else 'none found beside the spec (the defaults)'}")

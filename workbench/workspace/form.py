@@ -1,0 +1,140 @@
+"""The Edit form's values as edits: which `Edit`s turn an operation's (or a schema property's) current values
+into the values typed, how an enum or a unit is written, and which finding's fix pre-fills which field. Plain
+Python: the form widget (`workbench.gui.editing`) only shows and collects the values."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from workbench.edit import Edit
+from workbench.edit.fixes import placed_edit
+from workbench.spec import SourceDocument
+from workbench.spec.pointer import join, lookup, split
+
+if TYPE_CHECKING:
+    from workbench.lint import Finding
+
+FORM_FIELDS = ("summary", "operationId", "description")
+PARAMETER_FIELDS = ("parameterDescription", "parameterEnum")  # of the parameter chosen in the form
+PROPERTY_FIELDS = ("propertyDescription", "propertyEnum", "propertyUnit")  # of the schema property shown
+# Units the form offers for a number: each is written into the description in words the unit rule reads.
+PROPERTY_UNITS = ("seconds", "milliseconds", "minutes", "hours", "days", "bytes", "kilobytes", "megabytes",
+                  "cents (minor units of the currency)", "units of the currency", "percent", "meters", "kilograms")
+
+def value_at(document: SourceDocument, pointer: str) -> Any:
+    try:
+        return lookup(document.data, pointer)
+    except (KeyError, IndexError, TypeError):
+        return None
+
+
+def form_edits(document: SourceDocument, operation_pointer: str,
+               values: dict[str, str]) -> tuple[list[Edit], list[str]]:
+    """The edits that turn the operation's current values into `values` (unchanged fields give none), and the
+    changes that cannot be made (clearing a field would remove a key: the engine only sets values)."""
+    edits: list[Edit] = []
+    refused: list[str] = []
+
+    def set_field(pointer: str, new: Any, label: str, after: tuple[str, ...] | None = None) -> None:
+        old = value_at(document, pointer)
+        if isinstance(new, list):
+            old = old if isinstance(old, list) else []
+        elif old is None:
+            old = ""
+        if old == new:
+            return
+        if not (new.strip() if isinstance(new, str) else new):
+            refused.append(f"{label}: clearing a field is not supported (the key would have to be removed)")
+        else:
+            edits.append(Edit(pointer, new, after=after) if after else placed_edit(pointer, new))
+
+    for key in FORM_FIELDS if operation_pointer else ():  # "": only a schema property is shown
+        if key in values:
+            set_field(f"{operation_pointer}/{key}", values[key], key)
+    parameter = values.get("parameter")
+    if parameter:
+        set_field(f"{parameter}/description", values.get("parameterDescription", ""), "parameter description",
+                  after=("in", "name"))
+        set_field(f"{parameter}/schema/enum",
+                  parse_enum(values.get("parameterEnum", ""), value_at(document, f"{parameter}/schema")),
+                  "parameter enum")
+    prop = values.get("property")
+    if prop:
+        set_field(f"{prop}/description",
+                  with_unit(values.get("propertyDescription", ""), values.get("propertyUnit", "")),
+                  "property description")
+        set_field(f"{prop}/enum", parse_enum(values.get("propertyEnum", ""), value_at(document, prop)),
+                  "property enum")
+    return edits, refused
+
+
+def with_unit(description: str, unit: str) -> str:
+    """`description` saying its unit: "Time to wait" + "seconds" → "Time to wait (in seconds)." (unchanged when
+    no unit is chosen or the description names it already)."""
+    unit = unit.strip()
+    if not unit or unit.split()[0].lower() in description.lower():
+        return description
+    text = description.strip().rstrip(".")
+    return f"{text} (in {unit})." if text else f"In {unit}."
+
+
+def parse_enum(text: str, schema: Any = None) -> list[Any]:
+    """The enum field: values separated by commas, typed as the schema's `type` says (numbers for an
+    integer or number schema, so the enum validates against its own type)."""
+    items = [item.strip() for item in text.split(",") if item.strip()]
+    kind = schema.get("type") if isinstance(schema, dict) else None
+    kinds = set(kind) if isinstance(kind, list) else {kind}
+    if kinds & {"integer", "number"}:
+        try:
+            return [int(item) if "integer" in kinds or item.lstrip("-").isdigit() else float(item) for item in items]
+        except ValueError:
+            return items  # not numbers after all: written as strings, and the re-check will say so
+    if "boolean" in kinds and all(item.lower() in ("true", "false") for item in items):
+        return [item.lower() == "true" for item in items]
+    return items
+
+
+def property_pointer(pointer: str) -> str | None:
+    """The schema property a pointer is at or inside (`…/properties/<name>`), or None."""
+    tokens = split(pointer)
+    for end in range(len(tokens) - 1, 0, -1):
+        if tokens[end - 1] == "properties":
+            return join("", *tokens[:end + 1])
+    return None
+
+
+def format_enum(values: Any) -> str:
+    return ", ".join(str(value) for value in values) if isinstance(values, list) else ""
+
+
+def inline_parameters(document: SourceDocument, operation_pointer: str) -> list[tuple[str, str]]:
+    """(pointer, label) of the operation's parameters written in place (a `$ref`'d one is edited where it is)."""
+    found = []
+    parameters = value_at(document, f"{operation_pointer}/parameters")
+    for number, parameter in enumerate(parameters if isinstance(parameters, list) else []):
+        if isinstance(parameter, dict) and "$ref" not in parameter:
+            found.append((f"{operation_pointer}/parameters/{number}",
+                          f"{parameter.get('name', '?')} ({parameter.get('in', '?')})"))
+    return found
+
+
+def suggestion_for(finding: Finding, operation_pointer: str) -> tuple[str, str, str] | None:
+    """The finding's fix as (field, value, title) when it sets one of the form's fields of that operation or of
+    the schema property the finding is about."""
+    fix = finding.fix
+    if fix is None:
+        return None
+    prop = property_pointer(finding.pointer)
+    if prop is not None and fix.pointer == f"{prop}/enum" and isinstance(fix.value, list):
+        return "propertyEnum", format_enum(fix.value), fix.title
+    if prop is not None and fix.pointer == f"{prop}/description" and isinstance(fix.value, str):
+        return "propertyDescription", fix.value, fix.title
+    if fix.pointer.startswith(f"{operation_pointer}/parameters/") and fix.pointer.endswith("/schema/enum") \
+            and isinstance(fix.value, list):
+        return "parameterEnum", format_enum(fix.value), fix.title
+    if not isinstance(fix.value, str):
+        return None
+    for key in FORM_FIELDS:
+        if fix.pointer == f"{operation_pointer}/{key}":
+            return key, fix.value, fix.title
+    return None
