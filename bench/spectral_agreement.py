@@ -33,7 +33,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import peers
-from lint import corpus_dir, print_table, progress, select_files
+from lint import print_table, progress
+from peers import corpus_dir, select_files
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))  # this checkout's workbench, whatever else is installed
