@@ -33,7 +33,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import peers
-from lint import corpus_dir, print_table, progress, select_files
+from lint import print_table, progress
+from peers import corpus_dir, select_files
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))  # this checkout's workbench, whatever else is installed
@@ -216,9 +217,33 @@ def spectral_side(path: Path, results: list[dict]) -> Side:
 # ----------------------------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Case:
+    """One finding that only `side` reports, with what the explanations look at."""
+
+    side: str
+    key: str
+    base: str  # the key's pointer (a path-params key without its ` {name} …` tail)
+    op: Any  # the raw operation at `base` for operation-level twins, else None
+    data: Any  # the raw document
+    other: dict[str, str]  # the other side's keys for the same twin
+    version: str
+
+
 def reason(twin: Twin, side: str, key: str, data: Any, other: dict[str, str], version: str) -> str:
     """Best automatic explanation of why `side` alone reports `key`."""
     base = key.split(" {")[0] if twin.level == "path-params" else key
+    placed = _placement_reason(twin, side, base, data, other)
+    if placed is not None:
+        return placed
+    op = raw_at(data, base) if twin.level in ("operation", "path-params") else None
+    explain = _RULE_REASONS.get(twin.ours)
+    found = explain(Case(side, key, base, op, data, other, version)) if explain is not None else None
+    return found or "unknown — inspect"
+
+
+def _placement_reason(twin: Twin, side: str, base: str, data: Any, other: dict[str, str]) -> str | None:
+    """Reasons of where a finding is placed (outside /paths, under a path item that is a `$ref`)."""
     parts = segments(base)
     if parts[:1] != ["paths"] and twin.level in ("operation", "path-params"):
         return (f"{side} reports at the $ref target of a path item, not under /paths" if parts else
@@ -229,65 +254,106 @@ def reason(twin: Twin, side: str, key: str, data: Any, other: dict[str, str], ve
         if target and any(k.startswith(target) for k in other):
             return f"same operation: path item is a $ref ({ref}); the other tool reports at the target"
         return f"path item is a $ref ({ref}): the tools walk or place it differently"
+    return None
 
-    op = raw_at(data, base) if twin.level in ("operation", "path-params") else None
-    rule = twin.ours
-    if rule == "operation-description-missing" and isinstance(op, dict):
-        summary, description = op.get("summary"), op.get("description")
-        if side == "spectral" and not blank(summary) and blank(description):
-            return "Spectral requires description even with summary"
-        if side == "ours" and isinstance(description, str) and description and not description.strip():
-            return "description is whitespace only: ours counts it as missing, Spectral's truthy accepts it"
-    if rule == "operation-id-missing" and isinstance(op, dict):
-        op_id = op.get("operationId")
-        if side == "ours" and isinstance(op_id, str) and op_id and not op_id.strip():
-            return "operationId is whitespace only: ours counts it as missing, Spectral's truthy accepts it"
-        if op_id is not None and not isinstance(op_id, str):
-            return f"operationId is a {type(op_id).__name__}: the tools read it differently"
-    if rule == "operation-id-duplicate" and isinstance(op, dict):
-        op_id = op.get("operationId")
-        if side == "spectral" and (op_id is None or op_id == ""):
-            return "empty/null operationId repeated: Spectral counts it as a duplicate, ours leaves it to " \
-                   "operation-id-missing"
-        same = [k for k in other if isinstance(raw_at(data, k), dict) and raw_at(data, k).get("operationId") == op_id]
-        if same:
-            return f"same duplicate group ({op_id!r}); the tools flag a different member ({same[0]})"
-    if rule == "operation-tags-missing" and isinstance(op, dict):
-        tags = op.get("tags")
-        if tags is not None and not isinstance(tags, list):
-            return f"tags is a {type(tags).__name__}, not a list"
-        if isinstance(tags, list) and tags and not any(isinstance(t, str) and t.strip() for t in tags):
-            return "tags has entries but none is a non-blank string"
-    if rule == "servers-missing" and isinstance(data, dict):
-        if version.startswith("2"):
-            host, base_path = data.get("host"), data.get("basePath")
-            if side == "spectral" and blank(host) and not blank(base_path) and base_path != "/":
-                return (f"no host but basePath {base_path!r}: ours accepts basePath as a relative server, "
-                        "Spectral's oas2-api-host requires host")
-            if side == "ours" and not blank(host):
-                return "unknown — inspect (host is present)"
-        else:
-            servers = data.get("servers")
-            if side == "ours" and isinstance(servers, list) and servers:
-                urls = [s.get("url") if isinstance(s, dict) else s for s in servers]
-                if all(u in ("", "/", None) for u in urls):
-                    return (f"servers only {urls!r}: ours wants a base URL, Spectral only a non-empty array")
-    if rule == "path-params-mismatch":
-        match = re.search(r" \{(?P<name>.+)\} (?:undeclared|unused)$", key)
-        name = match["name"] if match else ""
-        if name and not SPECTRAL_NAME.match(name):
-            if key.endswith("unused"):
-                return (f"name {name!r} has characters Spectral's path template regex rejects "
-                        "([a-zA-Z0-9_-] only): Spectral does not see {" + name + "} in the path")
-            return (f"template variable {name!r} has characters Spectral's regex rejects ([a-zA-Z0-9_-] only): "
-                    "Spectral does not treat it as a path parameter")
-    if rule == "unresolved-ref":
-        value = raw_at(data, base + "/$ref", follow=False)
-        if isinstance(value, str) and re.match(r"^[a-z]+://", value):
-            return f"remote $ref {value!r}: ours refuses remote refs, Spectral tries to fetch them"
-        if isinstance(value, str) and not value.startswith("#"):
-            return f"external $ref {value!r}: resolved relative to the file by each tool differently"
-    return "unknown — inspect"
+
+def _description_missing(case: Case) -> str | None:
+    if not isinstance(case.op, dict):
+        return None
+    summary, description = case.op.get("summary"), case.op.get("description")
+    if case.side == "spectral" and not blank(summary) and blank(description):
+        return "Spectral requires description even with summary"
+    if case.side == "ours" and isinstance(description, str) and description and not description.strip():
+        return "description is whitespace only: ours counts it as missing, Spectral's truthy accepts it"
+    return None
+
+
+def _id_missing(case: Case) -> str | None:
+    if not isinstance(case.op, dict):
+        return None
+    op_id = case.op.get("operationId")
+    if case.side == "ours" and isinstance(op_id, str) and op_id and not op_id.strip():
+        return "operationId is whitespace only: ours counts it as missing, Spectral's truthy accepts it"
+    if op_id is not None and not isinstance(op_id, str):
+        return f"operationId is a {type(op_id).__name__}: the tools read it differently"
+    return None
+
+
+def _id_duplicate(case: Case) -> str | None:
+    if not isinstance(case.op, dict):
+        return None
+    op_id = case.op.get("operationId")
+    if case.side == "spectral" and (op_id is None or op_id == ""):
+        return "empty/null operationId repeated: Spectral counts it as a duplicate, ours leaves it to " \
+               "operation-id-missing"
+    data = case.data
+    same = [k for k in case.other if isinstance(raw_at(data, k), dict) and raw_at(data, k).get("operationId") == op_id]
+    if same:
+        return f"same duplicate group ({op_id!r}); the tools flag a different member ({same[0]})"
+    return None
+
+
+def _tags_missing(case: Case) -> str | None:
+    if not isinstance(case.op, dict):
+        return None
+    tags = case.op.get("tags")
+    if tags is not None and not isinstance(tags, list):
+        return f"tags is a {type(tags).__name__}, not a list"
+    if isinstance(tags, list) and tags and not any(isinstance(t, str) and t.strip() for t in tags):
+        return "tags has entries but none is a non-blank string"
+    return None
+
+
+def _servers_missing(case: Case) -> str | None:
+    data = case.data
+    if not isinstance(data, dict):
+        return None
+    if case.version.startswith("2"):
+        host, base_path = data.get("host"), data.get("basePath")
+        if case.side == "spectral" and blank(host) and not blank(base_path) and base_path != "/":
+            return (f"no host but basePath {base_path!r}: ours accepts basePath as a relative server, "
+                    "Spectral's oas2-api-host requires host")
+        if case.side == "ours" and not blank(host):
+            return "unknown — inspect (host is present)"
+        return None
+    servers = data.get("servers")
+    if case.side == "ours" and isinstance(servers, list) and servers:
+        urls = [s.get("url") if isinstance(s, dict) else s for s in servers]
+        if all(u in ("", "/", None) for u in urls):
+            return (f"servers only {urls!r}: ours wants a base URL, Spectral only a non-empty array")
+    return None
+
+
+def _path_params_mismatch(case: Case) -> str | None:
+    match = re.search(r" \{(?P<name>.+)\} (?:undeclared|unused)$", case.key)
+    name = match["name"] if match else ""
+    if not name or SPECTRAL_NAME.match(name):
+        return None
+    if case.key.endswith("unused"):
+        return (f"name {name!r} has characters Spectral's path template regex rejects "
+                "([a-zA-Z0-9_-] only): Spectral does not see {" + name + "} in the path")
+    return (f"template variable {name!r} has characters Spectral's regex rejects ([a-zA-Z0-9_-] only): "
+            "Spectral does not treat it as a path parameter")
+
+
+def _unresolved_ref(case: Case) -> str | None:
+    value = raw_at(case.data, case.base + "/$ref", follow=False)
+    if isinstance(value, str) and re.match(r"^[a-z]+://", value):
+        return f"remote $ref {value!r}: ours refuses remote refs, Spectral tries to fetch them"
+    if isinstance(value, str) and not value.startswith("#"):
+        return f"external $ref {value!r}: resolved relative to the file by each tool differently"
+    return None
+
+
+_RULE_REASONS = {
+    "operation-description-missing": _description_missing,
+    "operation-id-missing": _id_missing,
+    "operation-id-duplicate": _id_duplicate,
+    "operation-tags-missing": _tags_missing,
+    "servers-missing": _servers_missing,
+    "path-params-mismatch": _path_params_mismatch,
+    "unresolved-ref": _unresolved_ref,
+}
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -324,6 +390,14 @@ def twin_label(twin: Twin) -> str:
     return f"{twin.ours} → {' / '.join(twin.spectral)}"
 
 
+_COUNTS = ("ours", "spectral", "both", "ours_only", "spectral_only")
+
+
+def add_to(total: Tally, part: Tally, names: tuple[str, ...] = (*_COUNTS, "not_twin")) -> None:
+    for name in names:
+        setattr(total, name, getattr(total, name) + getattr(part, name))
+
+
 def lint_file(path: Path, args, totals: dict[str, Tally], restricted_total: Tally) -> str | None:
     progress(f"{path.name}: spectral")
     run = peers.run_spectral(path, args.timeout)
@@ -343,34 +417,46 @@ def lint_file(path: Path, args, totals: dict[str, Tally], restricted_total: Tall
         o, s = set(ours.keys[twin.ours]), set(spectral.keys[twin.ours])
         both, o_only, s_only = compare(o, s)
         tally = Tally(len(o), len(s), len(both), len(o_only), len(s_only), spectral.not_twin[twin.ours])
-        total = totals[twin.ours]
-        for name in ("ours", "spectral", "both", "ours_only", "spectral_only", "not_twin"):
-            setattr(total, name, getattr(total, name) + getattr(tally, name))
+        add_to(totals[twin.ours], tally)
         if not (o or s or tally.not_twin):
             silent.append(twin.ours)
             continue
         rows.append(tally.row(twin_label(twin)))
         for side, only, other in (("ours", o_only, s), ("spectral", s_only, o)):
-            if not only:
-                continue
-            reasons = {k: reason(twin, side, k, data, other, version) for k in sorted(only)}
-            counted = Counter(reasons.values())
-            total.reasons.update({(side, r): n for r, n in counted.items()})
-            details.append(f"  {twin.ours}: {side}-only {len(only)}")
-            for text, n in counted.most_common():
-                details.append(f"    {n} × {text}")
-            for k in sorted(only)[: args.examples]:
-                details.append(f"      {k or '(document)'}  — {reasons[k]}")
-            if len(only) > args.examples:
-                details.append(f"      … {len(only) - args.examples} more")
+            details += one_side_details(twin, side, only, other, data, version, args.examples, totals[twin.ours])
         if twin.ours == "operation-description-missing":
-            neither = {k for k in o | s if isinstance(raw_at(data, k), dict)
-                       and blank(raw_at(data, k).get("summary")) and blank(raw_at(data, k).get("description"))}
-            rb, ro, rs = compare(o & neither, s & neither)
-            part = Tally(len(o & neither), len(s & neither), len(rb), len(ro), len(rs))
-            for name in ("ours", "spectral", "both", "ours_only", "spectral_only"):
-                setattr(restricted_total, name, getattr(restricted_total, name) + getattr(part, name))
-            rows.append(part.row("  └ restricted: ops with neither summary nor description"))
+            rows.append(restricted_row(o, s, data, restricted_total))
+    print_file(rows, details, silent, ours, spectral)
+    return None
+
+
+def one_side_details(twin: Twin, side: str, only: set[str], other: set[str], data: Any, version: str,
+                     examples: int, total: Tally) -> list[str]:
+    """The reasons for what `side` alone reports (counted into `total`), and up to `examples` of them."""
+    if not only:
+        return []
+    reasons = {k: reason(twin, side, k, data, other, version) for k in sorted(only)}
+    counted = Counter(reasons.values())
+    total.reasons.update({(side, r): n for r, n in counted.items()})
+    details = [f"  {twin.ours}: {side}-only {len(only)}"]
+    details += [f"    {n} × {text}" for text, n in counted.most_common()]
+    details += [f"      {k or '(document)'}  — {reasons[k]}" for k in sorted(only)[:examples]]
+    if len(only) > examples:
+        details.append(f"      … {len(only) - examples} more")
+    return details
+
+
+def restricted_row(o: set[str], s: set[str], data: Any, restricted_total: Tally) -> list[str]:
+    """operation-description-missing over the operations with neither summary nor description."""
+    neither = {k for k in o | s if isinstance(raw_at(data, k), dict)
+               and blank(raw_at(data, k).get("summary")) and blank(raw_at(data, k).get("description"))}
+    rb, ro, rs = compare(o & neither, s & neither)
+    part = Tally(len(o & neither), len(s & neither), len(rb), len(ro), len(rs))
+    add_to(restricted_total, part, _COUNTS)
+    return part.row("  └ restricted: ops with neither summary nor description")
+
+
+def print_file(rows: list[list[str]], details: list[str], silent: list[str], ours: Side, spectral: Side) -> None:
     if rows:
         print_table(HEADER, rows)
     else:
@@ -384,7 +470,6 @@ def lint_file(path: Path, args, totals: dict[str, Tally], restricted_total: Tall
     for line in details:
         print(line)
     print()
-    return None
 
 
 def main(argv: list[str] | None = None) -> int:

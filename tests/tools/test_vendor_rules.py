@@ -275,52 +275,66 @@ def openai_strict_problems(schema: Any) -> list[str]:
     problems = []
     if schema.get("type") != "object" or "anyOf" in schema:
         problems.append(f"#: the root must be a plain object schema (type object, not anyOf): {_short(schema)}")
-    properties = 0
-    enum_values = 0
-    chars = 0
+    totals = {"properties": 0, "enum_values": 0, "chars": 0}
     for where, node in subschemas(schema):
-        for key in OPENAI_STRICT_FORBIDDEN:
-            if key in node:
-                problems.append(f"{where}: {key!r} is not allowed in strict mode")
-        ref = node.get("$ref")
-        if ref is not None:
-            siblings = sorted(k for k in node if k not in ("$ref", "$defs"))
-            if siblings:  # the API answers 400 "$ref cannot have keywords {...}"
-                problems.append(f"{where}: $ref cannot have keywords {siblings}")
-            if not isinstance(ref, str) or not isinstance(resolve_pointer(schema, ref), dict):
-                problems.append(f"{where}: $ref {ref!r} does not resolve")
-        if is_object_schema(node):
-            props = node.get("properties") or {}
-            if node.get("additionalProperties") is not False:
-                problems.append(f"{where}: additionalProperties must be false, found "
-                                f"{_short(node.get('additionalProperties', '<absent>'))}")
-            required = node.get("required")
-            if not isinstance(required, list) or set(required) != set(props) or len(required) != len(set(required)):
-                problems.append(f"{where}: required must list every property exactly: properties "
-                                f"{sorted(props)}, required {_short(required)}")
-            properties += len(props)
-            chars += sum(len(name) for name in props)
-        fmt = node.get("format")
-        if fmt is not None and fmt not in OPENAI_STRICT_FORMATS:
-            problems.append(f"{where}: format {fmt!r} is not a valid strict-mode format")
-        enum = node.get("enum")
-        if isinstance(enum, list):
-            enum_values += len(enum)
-            strings = [v for v in enum if isinstance(v, str)]
-            enum_chars = sum(len(v) for v in strings)
-            chars += enum_chars
-            if len(strings) > OPENAI_LONG_ENUM and enum_chars > OPENAI_LONG_ENUM_CHARS:
-                problems.append(f"{where}: a string enum of {len(strings)} values totals {enum_chars} characters "
-                                f"(limit {OPENAI_LONG_ENUM_CHARS} past {OPENAI_LONG_ENUM} values)")
+        problems += _openai_node_problems(where, node, schema, totals)
     for name in schema.get("$defs") or {}:
-        chars += len(name)
-    if properties > OPENAI_MAX_PROPERTIES:
-        problems.append(f"{properties} object properties in total (limit {OPENAI_MAX_PROPERTIES})")
-    if enum_values > OPENAI_MAX_ENUM_VALUES:
-        problems.append(f"{enum_values} enum values in total (limit {OPENAI_MAX_ENUM_VALUES})")
-    if chars > OPENAI_MAX_NAME_AND_ENUM_CHARS:
-        problems.append(f"{chars} characters of names and enum values (limit {OPENAI_MAX_NAME_AND_ENUM_CHARS})")
-    depth = object_depth(schema)
+        totals["chars"] += len(name)
+    return problems + _openai_total_problems(totals, object_depth(schema))
+
+
+def _openai_node_problems(where: str, node: dict, root: dict, totals: dict[str, int]) -> list[str]:
+    """One subschema's strict-mode problems; its properties, enum values and characters are added to `totals`."""
+    problems = [f"{where}: {key!r} is not allowed in strict mode" for key in OPENAI_STRICT_FORBIDDEN if key in node]
+    ref = node.get("$ref")
+    if ref is not None:
+        siblings = sorted(k for k in node if k not in ("$ref", "$defs"))
+        if siblings:  # the API answers 400 "$ref cannot have keywords {...}"
+            problems.append(f"{where}: $ref cannot have keywords {siblings}")
+        if not isinstance(ref, str) or not isinstance(resolve_pointer(root, ref), dict):
+            problems.append(f"{where}: $ref {ref!r} does not resolve")
+    if is_object_schema(node):
+        problems += _openai_object_problems(where, node, totals)
+    fmt = node.get("format")
+    if fmt is not None and fmt not in OPENAI_STRICT_FORMATS:
+        problems.append(f"{where}: format {fmt!r} is not a valid strict-mode format")
+    enum = node.get("enum")
+    if isinstance(enum, list):
+        totals["enum_values"] += len(enum)
+        strings = [v for v in enum if isinstance(v, str)]
+        enum_chars = sum(len(v) for v in strings)
+        totals["chars"] += enum_chars
+        if len(strings) > OPENAI_LONG_ENUM and enum_chars > OPENAI_LONG_ENUM_CHARS:
+            problems.append(f"{where}: a string enum of {len(strings)} values totals {enum_chars} characters "
+                            f"(limit {OPENAI_LONG_ENUM_CHARS} past {OPENAI_LONG_ENUM} values)")
+    return problems
+
+
+def _openai_object_problems(where: str, node: dict, totals: dict[str, int]) -> list[str]:
+    problems = []
+    props = node.get("properties") or {}
+    if node.get("additionalProperties") is not False:
+        problems.append(f"{where}: additionalProperties must be false, found "
+                        f"{_short(node.get('additionalProperties', '<absent>'))}")
+    required = node.get("required")
+    if not isinstance(required, list) or set(required) != set(props) or len(required) != len(set(required)):
+        problems.append(f"{where}: required must list every property exactly: properties "
+                        f"{sorted(props)}, required {_short(required)}")
+    totals["properties"] += len(props)
+    totals["chars"] += sum(len(name) for name in props)
+    return problems
+
+
+def _openai_total_problems(totals: dict[str, int], depth: int) -> list[str]:
+    """The limits over the whole schema."""
+    problems = []
+    if totals["properties"] > OPENAI_MAX_PROPERTIES:
+        problems.append(f"{totals['properties']} object properties in total (limit {OPENAI_MAX_PROPERTIES})")
+    if totals["enum_values"] > OPENAI_MAX_ENUM_VALUES:
+        problems.append(f"{totals['enum_values']} enum values in total (limit {OPENAI_MAX_ENUM_VALUES})")
+    if totals["chars"] > OPENAI_MAX_NAME_AND_ENUM_CHARS:
+        problems.append(f"{totals['chars']} characters of names and enum values "
+                        f"(limit {OPENAI_MAX_NAME_AND_ENUM_CHARS})")
     if depth > OPENAI_MAX_DEPTH:
         problems.append(f"objects nested {depth} deep (limit {OPENAI_MAX_DEPTH})")
     return problems

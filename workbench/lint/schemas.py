@@ -42,45 +42,14 @@ def schema_sites(spec: Spec) -> list[SchemaSite]:
     for op in spec.operations:
         for param in op.parameters:
             doc, at = param.origin.document, param.origin.pointer
-            raw_param = lookup(doc.data, at, None)
-            if not isinstance(raw_param, dict):
-                continue
-            if swagger:
-                roots = [(raw_param, at)]
-            else:
-                roots = [(raw_param.get("schema"), join(at, "schema"))]
-                roots += [(m.get("schema"), join(at, "content", media, "schema"))
-                          for media, m in (raw_param.get("content") or {}).items() if isinstance(m, dict)]
-            for raw, pointer in roots:
+            for raw, pointer in _parameter_roots(lookup(doc.data, at, None), at, swagger):
                 _walk(spec, op, "parameter", doc, pointer, raw, param.name, param.description, param.required,
                       sites, seen)
-        body = op.request_body
-        if body is not None:
-            doc, at = body.origin.document, body.origin.pointer
-            raw_body = lookup(doc.data, at, None)
-            if swagger and isinstance(raw_body, dict) and raw_body.get("in") == "formData":
-                for param in _swagger_form_params(spec, op):
-                    _walk(spec, op, "request", param[0], param[1], param[2], param[2].get("name"),
-                          param[2].get("description"), bool(param[2].get("required")), sites, seen)
-            elif swagger and isinstance(raw_body, dict):
-                _walk(spec, op, "request", doc, join(at, "schema"), raw_body.get("schema"), None,
-                      raw_body.get("description"), True, sites, seen)
-            elif isinstance(raw_body, dict):
-                for media, m in (raw_body.get("content") or {}).items():
-                    if isinstance(m, dict):
-                        _walk(spec, op, "request", doc, join(at, "content", media, "schema"), m.get("schema"),
-                              None, raw_body.get("description"), True, sites, seen)
+        for doc, pointer, raw, name, description, required in _request_roots(spec, op, swagger):
+            _walk(spec, op, "request", doc, pointer, raw, name, description, required, sites, seen)
         for response in op.responses:
             doc, at = response.origin.document, response.origin.pointer
-            raw_response = lookup(doc.data, at, None)
-            if not isinstance(raw_response, dict):
-                continue
-            if swagger:
-                roots = [(raw_response.get("schema"), join(at, "schema"))]
-            else:
-                roots = [(m.get("schema"), join(at, "content", media, "schema"))
-                         for media, m in (raw_response.get("content") or {}).items() if isinstance(m, dict)]
-            for raw, pointer in roots:
+            for raw, pointer in _response_roots(lookup(doc.data, at, None), at, swagger):
                 _walk(spec, op, "response", doc, pointer, raw, None, None, False, sites, seen)
     _CACHE.clear()  # one spec at a time: the GUI re-lints the edited spec, the CLI lints one
     _CACHE[id(spec)] = (spec, sites)
@@ -88,6 +57,48 @@ def schema_sites(spec: Spec) -> list[SchemaSite]:
 
 
 _CACHE: dict[int, tuple[Spec, list[SchemaSite]]] = {}
+
+
+def _content_roots(raw: dict, at: str) -> list[tuple[Any, str]]:
+    """The schema of each media type under `content` (OpenAPI 3), with its pointer."""
+    return [(m.get("schema"), join(at, "content", media, "schema"))
+            for media, m in (raw.get("content") or {}).items() if isinstance(m, dict)]
+
+
+def _parameter_roots(raw_param: Any, at: str, swagger: bool) -> list[tuple[Any, str]]:
+    """A parameter's schemas: in Swagger 2.0 the parameter is its own schema."""
+    if not isinstance(raw_param, dict):
+        return []
+    if swagger:
+        return [(raw_param, at)]
+    return [(raw_param.get("schema"), join(at, "schema")), *_content_roots(raw_param, at)]
+
+
+def _response_roots(raw_response: Any, at: str, swagger: bool) -> list[tuple[Any, str]]:
+    if not isinstance(raw_response, dict):
+        return []
+    if swagger:
+        return [(raw_response.get("schema"), join(at, "schema"))]
+    return _content_roots(raw_response, at)
+
+
+def _request_roots(spec: Spec, op: Operation,
+                   swagger: bool) -> list[tuple[SourceDocument, str, Any, str | None, Any, bool]]:
+    """The request's schemas as (document, pointer, schema, name, description, required): a Swagger 2.0
+    form is one per formData parameter, a body parameter its `schema`, an OpenAPI 3 body one per media type."""
+    if op.request_body is None:
+        return []
+    doc, at = op.request_body.origin.document, op.request_body.origin.pointer
+    raw_body = lookup(doc.data, at, None)
+    if not isinstance(raw_body, dict):
+        return []
+    if swagger and raw_body.get("in") == "formData":
+        return [(param_doc, pointer, raw, raw.get("name"), raw.get("description"), bool(raw.get("required")))
+                for param_doc, pointer, raw in _swagger_form_params(spec, op)]
+    if swagger:
+        return [(doc, join(at, "schema"), raw_body.get("schema"), None, raw_body.get("description"), True)]
+    return [(doc, pointer, raw, None, raw_body.get("description"), True)
+            for raw, pointer in _content_roots(raw_body, at)]
 
 
 def _swagger_form_params(spec: Spec, op: Operation) -> list[tuple[SourceDocument, str, dict]]:
@@ -131,28 +142,34 @@ def _walk(spec: Spec, op: Operation, role: str, document: SourceDocument, pointe
         if recursive:
             continue
         here = (*ancestors, (tdoc.name, tat))
-        children = []
-        properties = target.get("properties")
-        if isinstance(properties, dict):
-            required_names = target.get("required") if isinstance(target.get("required"), list) else []
-            for prop, sub in properties.items():
-                children.append((tdoc, join(tat, "properties", prop), sub, prop, None, prop in required_names,
-                                 depth + 1, via_ref or is_ref, here, False, unions))
-        items = target.get("items")
-        if isinstance(items, dict):
-            children.append((tdoc, join(tat, "items"), items, nm, None, False, depth + 1, via_ref or is_ref, here,
-                             False, unions))
-        additional = target.get("additionalProperties")
-        if isinstance(additional, dict):
-            children.append((tdoc, join(tat, "additionalProperties"), additional, None, None, False, depth + 1,
-                             via_ref or is_ref, here, False, unions))
-        for keyword in _COMPOSITIONS:
-            members = target.get(keyword)
-            if isinstance(members, list):
-                for i, sub in enumerate(members):
-                    children.append((tdoc, f"{tat}/{keyword}/{i}", sub, nm, None, req, depth, via_ref or is_ref,
-                                     here, True, unions + (keyword != "allOf")))
+        children = _children(tdoc, tat, target, nm, req, depth, via_ref or is_ref, here, unions)
         stack.extend(reversed(children))
+
+
+def _children(doc: SourceDocument, at: str, target: dict, name: str | None, required: bool, depth: int,
+              via_ref: bool, here: tuple, unions: int) -> list[tuple]:
+    """`_walk`'s stack entries for a schema's subschemas, in the order they are visited."""
+    children = []
+    properties = target.get("properties")
+    if isinstance(properties, dict):
+        required_names = target.get("required") if isinstance(target.get("required"), list) else []
+        for prop, sub in properties.items():
+            children.append((doc, join(at, "properties", prop), sub, prop, None, prop in required_names,
+                             depth + 1, via_ref, here, False, unions))
+    items = target.get("items")
+    if isinstance(items, dict):
+        children.append((doc, join(at, "items"), items, name, None, False, depth + 1, via_ref, here, False, unions))
+    additional = target.get("additionalProperties")
+    if isinstance(additional, dict):
+        children.append((doc, join(at, "additionalProperties"), additional, None, None, False, depth + 1,
+                         via_ref, here, False, unions))
+    for keyword in _COMPOSITIONS:
+        members = target.get(keyword)
+        if isinstance(members, list):
+            for i, sub in enumerate(members):
+                children.append((doc, f"{at}/{keyword}/{i}", sub, name, None, required, depth, via_ref,
+                                 here, True, unions + (keyword != "allOf")))
+    return children
 
 
 def schema_types(schema: dict) -> set[str]:

@@ -183,6 +183,12 @@ class Normalizer:
                 out[key] = self.schema_ref(value, document)
             else:
                 out[key] = value
+        self._schema_keywords(out)
+        return out
+
+    def _schema_keywords(self, out: Schema) -> None:
+        """In place, once its subschemas are converted: flags to booleans, 2.0/3.0 forms to 3.1 (`nullable`
+        becomes a `null` type)."""
         for key in _SCHEMA_FLAGS:
             if key in out and not isinstance(out[key], bool):
                 out[key] = flag(out[key])
@@ -195,7 +201,6 @@ class Normalizer:
             if replaced is not out:
                 out.clear()
                 out.update(replaced)
-        return out
 
     def _legacy_schema(self, out: Schema) -> None:
         for bound, exclusive in (("minimum", "exclusiveMinimum"), ("maximum", "exclusiveMaximum")):

@@ -238,47 +238,81 @@ def _read_through(member: Any, ctx: PassContext) -> Schema:
     return member if isinstance(member, dict) else {}
 
 
-def _types(schema: Schema) -> set[str] | None:
-    kind = schema.get("type")
-    if kind is None:
-        return None
-    return {kind} if isinstance(kind, str) else set(kind)
-
-
 def _merge(a: Schema, b: Schema) -> Schema | None:
+    """`b` merged into `a` (a new schema), keyword by keyword; None when their types have nothing in common."""
     out = dict(a)
     for key, value in b.items():
         if key not in out:
             out[key] = copy.deepcopy(value)
             continue
-        mine = out[key]
-        if key == "type":
-            common = (_types(out) or set()) & (_types(b) or set())
-            if not common:
+        combine = _KEYWORD_MERGES.get(key)
+        if combine is not None:  # any other keyword both have (description, …): the outer (first) one speaks
+            merged = combine(out[key], value)
+            if merged is _CONFLICT:
                 return None
-            out["type"] = next(iter(common)) if len(common) == 1 else sorted(common)
-        elif key == "properties" and isinstance(mine, dict) and isinstance(value, dict):
-            props = dict(mine)
-            for name, sub in value.items():
-                if name in props and isinstance(props[name], dict) and isinstance(sub, dict):
-                    both = _merge(props[name], sub)
-                    props[name] = both if both is not None else {"allOf": [props[name], sub]}
-                else:
-                    props[name] = sub
-            out["properties"] = props
-        elif key == "required" and isinstance(mine, list) and isinstance(value, list):
-            out["required"] = [*mine, *(r for r in value if r not in mine)]
-        elif key == "enum" and isinstance(mine, list) and isinstance(value, list):
-            out["enum"] = [v for v in mine if v in value]
-        elif key in _LOWER_BOUNDS and isinstance(mine, (int, float)) and isinstance(value, (int, float)):
-            out[key] = max(mine, value)
-        elif key in _UPPER_BOUNDS and isinstance(mine, (int, float)) and isinstance(value, (int, float)):
-            out[key] = min(mine, value)
-        elif key == "additionalProperties":
-            out[key] = False if mine is False or value is False else mine
-        elif key == "description":
-            out[key] = mine  # the outer (first) description speaks for the merged schema
+            out[key] = merged
     return out
+
+
+_CONFLICT: Any = object()
+
+
+def _type_set(kind: Any) -> set[str]:
+    if kind is None:
+        return set()
+    return {kind} if isinstance(kind, str) else set(kind)
+
+
+def _merge_type(mine: Any, value: Any) -> Any:
+    common = _type_set(mine) & _type_set(value)
+    if not common:
+        return _CONFLICT
+    return next(iter(common)) if len(common) == 1 else sorted(common)
+
+
+def _merge_properties(mine: Any, value: Any) -> Any:
+    if not (isinstance(mine, dict) and isinstance(value, dict)):
+        return mine
+    props = dict(mine)
+    for name, sub in value.items():
+        if name in props and isinstance(props[name], dict) and isinstance(sub, dict):
+            both = _merge(props[name], sub)
+            props[name] = both if both is not None else {"allOf": [props[name], sub]}
+        else:
+            props[name] = sub
+    return props
+
+
+def _merge_required(mine: Any, value: Any) -> Any:
+    if isinstance(mine, list) and isinstance(value, list):
+        return [*mine, *(r for r in value if r not in mine)]
+    return mine
+
+
+def _merge_enum(mine: Any, value: Any) -> Any:
+    return [v for v in mine if v in value] if isinstance(mine, list) and isinstance(value, list) else mine
+
+
+def _tighter(pick: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    def bound(mine: Any, value: Any) -> Any:
+        return pick(mine, value) if isinstance(mine, (int, float)) and isinstance(value, (int, float)) else mine
+
+    return bound
+
+
+def _merge_additional(mine: Any, value: Any) -> Any:
+    return False if mine is False or value is False else mine
+
+
+_KEYWORD_MERGES: dict[str, Callable[[Any, Any], Any]] = {
+    "type": _merge_type,
+    "properties": _merge_properties,
+    "required": _merge_required,
+    "enum": _merge_enum,
+    **dict.fromkeys(_LOWER_BOUNDS, _tighter(max)),
+    **dict.fromkeys(_UPPER_BOUNDS, _tighter(min)),
+    "additionalProperties": _merge_additional,
+}
 
 
 # -- unions, nullables, read/write-only ------------------------------------------------------------------

@@ -30,6 +30,17 @@ def similar_pairs(operations, threshold: float, kinds: list | None = None) -> li
     Exact, but pruned: within a kind, a word shared by many operations is "common". The common words'
     contribution to a dot product is at most the product of the two vectors' common-part norms (Cauchy-
     Schwarz), so only pairs whose rare-word overlap plus that bound can reach the threshold are scored."""
+    vectors = _tfidf_vectors(operations)
+    groups: dict[object, list[int]] = defaultdict(list)
+    for i, kind in enumerate(kinds or [op.method for op in operations]):
+        groups[kind].append(i)
+    pairs = [pair for members in groups.values() for pair in _pairs_within(members, vectors, threshold)]
+    pairs.sort()
+    return pairs
+
+
+def _tfidf_vectors(operations) -> list[dict[str, float]]:
+    """Each operation's words, TF-IDF weighted (log term frequency), as a unit vector."""
     docs = [Counter(_tokens(op)) for op in operations]
     n = len(docs)
     df = Counter(token for doc in docs for token in doc)
@@ -39,42 +50,51 @@ def similar_pairs(operations, threshold: float, kinds: list | None = None) -> li
         weights = {t: (1 + math.log(c)) * idf[t] for t, c in doc.items()}
         norm = math.sqrt(sum(w * w for w in weights.values())) or 1.0
         vectors.append({t: w / norm for t, w in weights.items()})
-    groups: dict[object, list[int]] = defaultdict(list)
-    for i, kind in enumerate(kinds or [op.method for op in operations]):
-        groups[kind].append(i)
+    return vectors
+
+
+def _pairs_within(members: list[int], vectors: list[dict[str, float]],
+                  threshold: float) -> list[tuple[int, int, float]]:
+    """The pairs of one kind that reach `threshold`, scoring only those the bound lets through."""
+    group_df = Counter(t for i in members for t in vectors[i])
+    cap = max(3, len(members) // 20)
+    rare_postings, common_norm = _split_rare(members, vectors, group_df, cap)
+    heavy = [i for i in members if common_norm[i] >= threshold]  # may match on common words alone
     pairs = []
-    for members in groups.values():
-        group_df = Counter(t for i in members for t in vectors[i])
-        cap = max(3, len(members) // 20)
-        rare_postings: dict[str, list[int]] = defaultdict(list)
-        common_norm: dict[int, float] = {}
-        for i in members:
-            common = 0.0
-            for token, weight in vectors[i].items():
-                if group_df[token] <= cap:
-                    rare_postings[token].append(i)
-                else:
-                    common += weight * weight
-            common_norm[i] = math.sqrt(common)
-        heavy = [i for i in members if common_norm[i] >= threshold]  # may match on common words alone
-        for i in members:
-            vector = vectors[i]
-            partial: dict[int, float] = defaultdict(float)
-            for token, weight in vector.items():
-                if group_df[token] <= cap:
-                    for j in rare_postings[token]:
-                        if j > i:
-                            partial[j] += weight * vectors[j][token]
-            candidates = {j for j, p in partial.items() if p + common_norm[i] * common_norm[j] >= threshold}
-            if common_norm[i] >= threshold:
-                candidates.update(j for j in heavy if j > i)
-            for j in candidates:
-                other = vectors[j]
-                score = sum(vector[t] * other[t] for t in vector.keys() & other.keys())
-                if score >= threshold:
-                    pairs.append((i, j, score))
-    pairs.sort()
+    for i in members:
+        vector = vectors[i]
+        partial: dict[int, float] = defaultdict(float)
+        for token, weight in vector.items():
+            if group_df[token] <= cap:
+                for j in rare_postings[token]:
+                    if j > i:
+                        partial[j] += weight * vectors[j][token]
+        candidates = {j for j, p in partial.items() if p + common_norm[i] * common_norm[j] >= threshold}
+        if common_norm[i] >= threshold:
+            candidates.update(j for j in heavy if j > i)
+        for j in candidates:
+            other = vectors[j]
+            score = sum(vector[t] * other[t] for t in vector.keys() & other.keys())
+            if score >= threshold:
+                pairs.append((i, j, score))
     return pairs
+
+
+def _split_rare(members: list[int], vectors: list[dict[str, float]], group_df: Counter,
+                cap: int) -> tuple[dict[str, list[int]], dict[int, float]]:
+    """Which operations hold each rare word (in at most `cap` of the kind), and each operation's norm over
+    its common words."""
+    rare_postings: dict[str, list[int]] = defaultdict(list)
+    common_norm: dict[int, float] = {}
+    for i in members:
+        common = 0.0
+        for token, weight in vectors[i].items():
+            if group_df[token] <= cap:
+                rare_postings[token].append(i)
+            else:
+                common += weight * weight
+        common_norm[i] = math.sqrt(common)
+    return rare_postings, common_norm
 
 
 @rule("near-duplicate-operations", "warn", "scope", "two operations whose name and description are nearly the same")
