@@ -4,6 +4,7 @@ CLI's documented JSON, the shared config."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -260,3 +261,24 @@ def test_the_box_search_filters_are_warned_about():
     toolset = convert(spec, ConvertOptions(scope=Scope(operations=("get_search",))))
     assert [w.message.split(":", 1)[0] for w in toolset.warnings if "has no form" in w.message] \
         == ["query parameter 'mdfilters' is an array of objects"]
+
+
+def test_the_tool_set_is_the_same_whatever_the_hash_seed(write):
+    """`$defs` come out in one order on every run (a team diffs and versions the tool set), also for the
+    second tool that meets a component already shaped for the first."""
+    names = [f"Part{chr(65 + i)}" for i in range(10)]
+    parts = "".join(f"    {n}: {{type: object, properties: {{label: {{type: string}}}}}}\n" for n in names)
+    props = ", ".join(f"{n.lower()}: {{$ref: '#/components/schemas/{n}'}}" for n in names)
+    operation = ("  /{0}:\n    post:\n      operationId: {0}\n      requestBody:\n        content:\n"
+                 "          application/json:\n"
+                 "            schema: {{type: object, properties: {{whole: {{$ref: '#/components/schemas/Whole'}}}}}}\n"
+                 "      responses: {{'200': {{description: ok}}}}\n")
+    path = write("s.yaml", "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n" + operation.format("a")
+                 + operation.format("b")
+                 + f"components:\n  schemas:\n    Whole: {{type: object, properties: {{{props}}}}}\n{parts}")
+    outputs = {subprocess.run([sys.executable, "-m", "workbench", "tools", str(path)], capture_output=True, text=True,
+                              check=True, timeout=60, env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout
+               for seed in range(1, 5)}
+    assert len(outputs) == 1
+    second = json.loads(outputs.pop())["tools"][1]["function"]["parameters"]["$defs"]
+    assert list(second) == ["Whole", *names]

@@ -186,17 +186,19 @@ def break_cycles(schema: Schema, ctx: PassContext) -> Schema:
     return schema
 
 
-def _def_refs(schema: Any) -> set[str]:
-    found: set[str] = set()
+def _def_refs(schema: Any) -> tuple[str, ...]:
+    """The `$defs` a schema refers to, in the order they first appear (so `$defs` come out in the same
+    order on every run, whatever the hash seed)."""
+    found: dict[str, None] = {}
 
     def collect(node: Schema) -> Schema:
         ref = node.get("$ref")
         if isinstance(ref, str) and ref.startswith("#/$defs/"):
-            found.add(ref[len("#/$defs/"):])
+            found.setdefault(ref[len("#/$defs/"):])
         return node
 
     walk(schema, collect)
-    return found
+    return tuple(found)
 
 
 # -- allOf ------------------------------------------------------------------------------------------------
