@@ -317,14 +317,6 @@ class OutlineModel(_TwoLevelModel):
         """Distinct path operations shown (webhooks apart), whatever the mode."""
         return sum(1 for entry in self._entries if not entry.operation.webhook)
 
-    def leaf_entries(self) -> list[OperationEntry]:
-        leaves = []
-        for row in self._rows:
-            if row.entry is not None:
-                leaves.append(row.entry)
-            leaves.extend(child.entry for child in row.children if child.entry is not None)
-        return leaves
-
     def _rebuild(self) -> None:
         self.beginResetModel()
         self._rows = {"path": self._by_path, "tag": self._by_tag, "operationId": self._by_operation_id,

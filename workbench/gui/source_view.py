@@ -239,9 +239,6 @@ class SourceView(QPlainTextEdit):
         self._update_extra_selections()
         return True
 
-    def clear_source(self) -> None:
-        self.set_source("", self.highlighter.language)
-
     def set_markers(self, markers: dict[int, Severity]) -> None:
         self._markers = dict(markers)
         self._gutter.update()

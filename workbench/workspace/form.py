@@ -15,17 +15,13 @@ if TYPE_CHECKING:
     from workbench.lint import Finding
 
 FORM_FIELDS = ("summary", "operationId", "description")
-PARAMETER_FIELDS = ("parameterDescription", "parameterEnum")  # of the parameter chosen in the form
 PROPERTY_FIELDS = ("propertyDescription", "propertyEnum", "propertyUnit")  # of the schema property shown
 # Units the form offers for a number: each is written into the description in words the unit rule reads.
 PROPERTY_UNITS = ("seconds", "milliseconds", "minutes", "hours", "days", "bytes", "kilobytes", "megabytes",
                   "cents (minor units of the currency)", "units of the currency", "percent", "meters", "kilograms")
 
 def value_at(document: SourceDocument, pointer: str) -> Any:
-    try:
-        return lookup(document.data, pointer)
-    except (KeyError, IndexError, TypeError):
-        return None
+    return lookup(document.data, pointer, None)
 
 
 def form_edits(document: SourceDocument, operation_pointer: str,
