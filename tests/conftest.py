@@ -1,16 +1,10 @@
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
-
-
-def corpus_dir() -> Path:
-    """The shared corpus, read in place (never copied into the repository)."""
-    return Path(os.environ.get("WORKBENCH_CORPUS", REPO.parent / "shared" / "corpus"))
+from tests.catalogue import corpus_dir
 
 
 @pytest.fixture(scope="session")

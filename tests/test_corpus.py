@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from tests.conftest import corpus_dir
+from tests.catalogue import corpus_dir
 from workbench.lint import lint
 from workbench.spec import load_spec
 

@@ -11,7 +11,7 @@ import yaml
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import corpus_dir
+from tests.catalogue import corpus_dir
 from workbench.edit import Edit, apply_edits, plan_edit
 from workbench.edit.diff import unified_diff
 from workbench.edit.engine import EditRefused, ShiftedIndex, apply_splices

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from tests.conftest import corpus_dir
+from tests.catalogue import corpus_dir
 from workbench.gui import headless_reason, qt_unavailable_reason
 
 SHOTS = ("main-window.png", "outline.png", "problems.png", "source.png", "main-window-dark.png")

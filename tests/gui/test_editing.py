@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import corpus_dir
+from tests.catalogue import corpus_dir
 from workbench.edit.journal import RecoveryJournal
 from workbench.examples import example_path
 from workbench.workspace import ConflictChoice, DiskOutcome, OperationEntry, ProblemEntry, SaveChoice

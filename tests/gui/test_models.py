@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 from PySide6.QtCore import QModelIndex
 
-from tests.conftest import corpus_dir
+from tests.catalogue import corpus_dir
 from workbench.gui.models import (
     OUTLINE_MODES,
     EntryRole,

@@ -11,7 +11,7 @@ from PySide6.QtCore import QMimeData, QPointF, Qt, QTimer, QUrl
 from PySide6.QtGui import QDropEvent, QPalette
 from PySide6.QtWidgets import QApplication
 
-from tests.conftest import corpus_dir
+from tests.catalogue import corpus_dir
 from workbench.config import find_config, load_config
 from workbench.gui.models import EntryRole
 from workbench.gui.theme import DARK_CODE, LIGHT_CODE

@@ -7,18 +7,7 @@ import json
 import subprocess
 import sys
 
-SPEC = """openapi: 3.1.0
-info: {title: t, version: '1'}
-servers: [{url: 'https://api.example.invalid'}]
-paths:
-  /customers:
-    get:
-      operationId: listCustomers
-      description: Lists the customers, newest first, a page at a time.
-      parameters:
-        - {name: limit, in: query, schema: {type: integer, maximum: 100}, description: How many to return at most.}
-      responses: {'200': {description: ok}}
-"""
+from tests.catalogue import CUSTOMERS as SPEC
 
 
 def workbench(*args: str) -> subprocess.CompletedProcess:

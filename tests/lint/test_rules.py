@@ -6,42 +6,12 @@ import re
 
 import pytest
 
-from tests.conftest import corpus_dir
+from tests.catalogue import HEAD, ISOLATED, corpus_dir, op
+from tests.catalogue import findings as run
 from workbench.config import LintConfig
 from workbench.examples import CLEAN_EXAMPLE_SPEC, example_path
 from workbench.lint import RULES, Severity, lint
 from workbench.spec import load_spec
-
-HEAD = """openapi: 3.1.0
-info: {title: t, version: '1'}
-servers: [{url: 'https://api.example.com'}]
-components:
-  securitySchemes: {bearer: {type: http, scheme: bearer}}
-security: [{bearer: []}]
-"""
-GOOD_OP = """      operationId: {op_id}
-      tags: [things]
-      summary: Find things that match the query and return them
-      description: Use this to look up things; returns a page of things.
-      responses:
-        '200': {{description: ok, content: {{application/json: {{schema: {{type: object}}}}}}}}
-        '404': {{description: not found, content: {{application/problem+json: {{schema: {{type: object}}}}}}}}
-"""
-
-
-# The synthetic operations share one description, so they are near-duplicates of each other by design:
-# tests of other rules leave that rule out (it has its own tests).
-ISOLATED = {"near-duplicate-operations": Severity.OFF}
-
-
-def run(write, paths: str, **thresholds) -> list[tuple[str, str]]:
-    spec = load_spec(write("s.yaml", HEAD + "paths:\n" + paths))
-    config = LintConfig(severities=ISOLATED, thresholds={**LintConfig().thresholds, **thresholds})
-    return [(f.rule, f.pointer) for f in lint(spec, config).findings]
-
-
-def op(path: str, method: str = "get", op_id: str = "findThings", extra: str = "") -> str:
-    return f"  {path}:\n    {method}:\n" + GOOD_OP.format(op_id=op_id) + extra
 
 
 def test_a_good_operation_has_no_findings(write):

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.lint.test_rules import HEAD, ISOLATED, op, run
+from tests.catalogue import HEAD, ISOLATED, op
+from tests.catalogue import findings as run
 from workbench.config import LintConfig
 from workbench.lint import Severity, lint
 from workbench.lint.rules.similarity import similar_pairs

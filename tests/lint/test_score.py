@@ -6,7 +6,7 @@ import json
 import subprocess
 import sys
 
-from tests.conftest import corpus_dir
+from tests.catalogue import HEAD, corpus_dir
 from workbench.config import LintConfig
 from workbench.examples import CLEAN_EXAMPLE_SPEC, example_path
 from workbench.lint import Severity, lint
@@ -14,14 +14,7 @@ from workbench.lint.registry import CATEGORIES, RULES
 from workbench.lint.score import CATEGORY_WEIGHT, score
 from workbench.spec import load_spec
 
-SPEC = """openapi: 3.1.0
-info: {title: t, version: '1'}
-servers: [{url: 'https://api.example.com'}]
-components:
-  securitySchemes: {bearer: {type: http, scheme: bearer}}
-security: [{bearer: []}]
-paths:
-"""
+SPEC = HEAD + "paths:\n"
 
 
 def operation(path: str, op_id: str) -> str:

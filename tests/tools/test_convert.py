@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from tests.conftest import corpus_dir
+from tests.catalogue import corpus_dir
 from workbench.examples import example_path
 from workbench.spec import load_spec
 from workbench.tools import VENDORS, ConvertOptions, Scope, convert, spec_sha256

@@ -28,7 +28,7 @@ from jsonschema import Draft202012Validator
 from mcp.shared.tool_name_validation import validate_tool_name
 from openai.lib._pydantic import _ensure_strict_json_schema
 
-from tests.conftest import corpus_dir
+from tests.catalogue import corpus_dir
 from workbench.examples import EXAMPLE_SPEC, example_path
 from workbench.spec import Spec, load_spec
 from workbench.tools import ConvertOptions, ToolSet, convert

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import corpus_dir
+from tests.catalogue import corpus_dir
 from workbench.config import find_config
 from workbench.edit import Edit, apply_edits
 from workbench.edit.engine import apply_splices

@@ -1,0 +1,82 @@
+"""The fixture specs the test modules share, and where the corpus lives. Test modules take shared specs and
+builders from here — never from another test module or from a conftest (which keeps only fixtures)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from workbench.config import LintConfig
+from workbench.lint import Severity, lint
+from workbench.spec import load_spec
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def corpus_dir() -> Path:
+    """The shared corpus, read in place (never copied into the repository)."""
+    return Path(os.environ.get("WORKBENCH_CORPUS", REPO.parent / "shared" / "corpus"))
+
+
+# The corpus files tests name (see the corpus's MANIFEST.md for the rest).
+TRAVEL = "readme-v3.1-train-travel.yaml"  # 3.1, small, tags and webhooks: the window's everyday spec
+GITHUB = "github-api.github.com-2022-07-18.json"  # 3.9 MB JSON, 874 operations: the large-file case
+OPENAI = "openai-openapi.yaml"  # 2.8 MB YAML
+KUBERNETES = "kubernetes-swagger.json"  # 3.9 MB Swagger 2.0
+
+
+def corpus_file(name: str) -> Path:
+    return corpus_dir() / name
+
+
+# -- a well-described API head, for specs built operation by operation ---------------------------------------
+
+HEAD = """openapi: 3.1.0
+info: {title: t, version: '1'}
+servers: [{url: 'https://api.example.com'}]
+components:
+  securitySchemes: {bearer: {type: http, scheme: bearer}}
+security: [{bearer: []}]
+"""
+
+# An operation that no lint rule faults (given its own operationId).
+GOOD_OP = """      operationId: {op_id}
+      tags: [things]
+      summary: Find things that match the query and return them
+      description: Use this to look up things; returns a page of things.
+      responses:
+        '200': {{description: ok, content: {{application/json: {{schema: {{type: object}}}}}}}}
+        '404': {{description: not found, content: {{application/problem+json: {{schema: {{type: object}}}}}}}}
+"""
+
+# The operations built from GOOD_OP share one description, so they are near-duplicates of each other by
+# design: lint tests of other rules leave that rule out (it has its own tests).
+ISOLATED = {"near-duplicate-operations": Severity.OFF}
+
+
+def op(path: str, method: str = "get", op_id: str = "findThings", extra: str = "") -> str:
+    """A path item holding one good operation, plus `extra` lines under the operation."""
+    return f"  {path}:\n    {method}:\n" + GOOD_OP.format(op_id=op_id) + extra
+
+
+def findings(write, paths: str, **thresholds) -> list[tuple[str, str]]:
+    """(rule, pointer) of every finding on HEAD + `paths`, with near-duplicates off and these thresholds."""
+    spec = load_spec(write("s.yaml", HEAD + "paths:\n" + paths))
+    config = LintConfig(severities=ISOLATED, thresholds={**LintConfig().thresholds, **thresholds})
+    return [(f.rule, f.pointer) for f in lint(spec, config).findings]
+
+
+# -- one list endpoint with a query parameter --------------------------------------------------------------
+
+CUSTOMERS = """openapi: 3.1.0
+info: {title: t, version: '1'}
+servers: [{url: 'https://api.example.invalid'}]
+paths:
+  /customers:
+    get:
+      operationId: listCustomers
+      description: Lists the customers, newest first, a page at a time.
+      parameters:
+        - {name: limit, in: query, schema: {type: integer, maximum: 100}, description: How many to return at most.}
+      responses: {'200': {description: ok}}
+"""
