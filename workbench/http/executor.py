@@ -12,7 +12,8 @@ from typing import Any
 
 import httpx
 
-from workbench.http import auth, serialize
+from workbench import wire
+from workbench.http import auth
 from workbench.http.calls import ToolCall
 from workbench.http.request import HttpRequest, MissingPathValue, build_request
 from workbench.http.validate import Checked, Feedback, Violation, check, feedback, unknown_tool
@@ -149,7 +150,7 @@ class Executor:
         options = self.options
         try:
             request = build_request(self.spec, tool, arguments, options.base_url)
-        except (MissingPathValue, serialize.SerializationError) as exc:
+        except (MissingPathValue, wire.SerializationError) as exc:
             return CallResult(tool.name, None, error=f"cannot build the request: {exc}")
         applied = auth.apply_auth(self.spec.components.security_schemes,
                                   tool.operation.security if tool.operation.security is not None
@@ -158,8 +159,8 @@ class Executor:
             request.headers.append((name, value))
         if applied.query:
             joiner = "&" if "?" in request.url else "?"
-            pairs = [pair for k, v in applied.query for pair in serialize.serialize_query(k, v)]
-            request.url += joiner + serialize.join_query(pairs)
+            pairs = [pair for k, v in applied.query for pair in wire.serialize_query(k, v)]
+            request.url += joiner + wire.join_query(pairs)
         if applied.cookies:
             request.headers.append(("Cookie", "; ".join(f"{k}={v}" for k, v in applied.cookies.items())))
         result = CallResult(tool.name, request, secrets=applied.secrets)

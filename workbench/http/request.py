@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote, urlsplit
 
-from workbench.http import serialize
+from workbench import wire
 from workbench.spec import Parameter, Server, Spec, SpecVersion
 from workbench.tools.model import Tool
 
@@ -68,14 +68,14 @@ def build_request(spec: Spec, tool: Tool, arguments: dict[str, Any], base_url: s
             param = params.get((binding.name, binding.location))
             style, explode, reserved = _style(param, binding.location)
             if binding.location == "path":
-                text = serialize.serialize_path(binding.name, value, style, explode)
+                text = wire.serialize_path(binding.name, value, style, explode)
                 path = path.replace("{" + binding.name + "}", text)
             elif binding.location == "query":
-                query += serialize.serialize_query(binding.name, value, style, explode, reserved)
+                query += wire.serialize_query(binding.name, value, style, explode, reserved)
             elif binding.location == "header":
-                headers.append((binding.name, serialize.serialize_header(value, explode, style)))
+                headers.append((binding.name, wire.serialize_header(value, explode, style)))
             elif binding.location == "cookie":
-                cookies.append(serialize.serialize_cookie(binding.name, value, explode))
+                cookies.append(wire.serialize_cookie(binding.name, value, explode))
     base_path, _, fixed_query = path.partition("?")  # `/x?beta=true` path keys: the fixed query is kept
     unfilled = _TEMPLATE.findall(base_path)
     if unfilled:
@@ -96,7 +96,7 @@ def build_request(spec: Spec, tool: Tool, arguments: dict[str, Any], base_url: s
         encoding = content.encoding if content else None
         version = "3.0" if spec.version in (SpecVersion.SWAGGER_2_0, SpecVersion.OPENAPI_3_0) else "3.1"
         payload = whole_body if whole_body is not _UNSET else body_fields
-        body, content_type = serialize.encode_body(payload, media, openapi_version=version, encoding=encoding)
+        body, content_type = wire.encode_body(payload, media, openapi_version=version, encoding=encoding)
         headers.append(("Content-Type", content_type))
     return HttpRequest(op.method.upper(), url, headers, body)
 
