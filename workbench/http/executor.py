@@ -17,11 +17,10 @@ from workbench.http import auth
 from workbench.http.calls import ToolCall
 from workbench.http.request import HttpRequest, MissingPathValue, build_request
 from workbench.http.validate import Checked, Feedback, Violation, check, feedback, unknown_tool
-from workbench.lint.rules.safety import APPROVAL_MARKERS
+from workbench.policy import safety
 from workbench.spec import Spec
 from workbench.tools.model import Tool, ToolSet
 
-IDEMPOTENT = frozenset(("GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"))
 RETRY_STATUSES = frozenset((429, 503))
 TEXT_BUDGET = 4000  # characters of response body fed back to a model
 
@@ -111,9 +110,8 @@ def _body_text(body: bytes) -> str:
 
 
 def is_destructive(tool: Tool) -> bool:
-    op = tool.operation
-    return op.method == "delete" or any(op.extensions.get(m) for m in APPROVAL_MARKERS) or \
-        bool(op.extensions.get("x-destructive"))
+    """The call waits for a person's approval (workbench.policy: destructive, or marked as needing it)."""
+    return safety(tool.operation).requires_approval
 
 
 class Executor:
@@ -164,7 +162,7 @@ class Executor:
         if applied.cookies:
             request.headers.append(("Cookie", "; ".join(f"{k}={v}" for k, v in applied.cookies.items())))
         result = CallResult(tool.name, request, secrets=applied.secrets)
-        if options.read_only and tool.operation.method not in ("get", "head", "options", "trace"):
+        if options.read_only and not safety(tool.operation).read_only:
             result.error = "refused: read-only mode allows no writes"
             return result
         if is_destructive(tool) and not options.mock and (options.approve is None or
@@ -174,13 +172,13 @@ class Executor:
         if not request.url.startswith(("http://", "https://")):
             result.error = f"no absolute server URL for {request.url!r}: give a base URL"
             return result
-        return self._send_with_retries(request, result)
+        return self._send_with_retries(request, result, safety(tool.operation).idempotent is True)
 
-    def _send_with_retries(self, request: HttpRequest, result: CallResult) -> CallResult:
+    def _send_with_retries(self, request: HttpRequest, result: CallResult, idempotent: bool) -> CallResult:
         options = self.options
         started = time.monotonic()
         deadline = started + options.deadline_s
-        retryable = request.method in IDEMPOTENT or options.retry_non_idempotent
+        retryable = idempotent or options.retry_non_idempotent
         with httpx.Client(transport=options.transport, follow_redirects=True) as client:
             for attempt in range(1, options.retries + 2):
                 result.attempts = attempt
