@@ -16,7 +16,16 @@ from workbench import wire
 from workbench.http import auth
 from workbench.http.calls import ToolCall
 from workbench.http.request import HttpRequest, MissingPathValue, build_request
-from workbench.http.validate import Checked, Feedback, Violation, check, feedback, unknown_tool
+from workbench.http.validate import (
+    ArgumentContract,
+    Checked,
+    Feedback,
+    Violation,
+    argument_contract,
+    check,
+    feedback,
+    unknown_tool,
+)
 from workbench.policy import safety
 from workbench.spec import Spec
 from workbench.tools.model import Tool, ToolSet
@@ -123,6 +132,13 @@ class Executor:
         self.toolset = toolset
         self.options = options or CallOptions()
         self.history: dict[str, list[list[Violation]]] = {}
+        self.contracts: dict[str, ArgumentContract] = {}  # per tool, built on its first call
+
+    def contract(self, tool: Tool) -> ArgumentContract:
+        """The tool's original argument schema and validator, built once."""
+        if tool.name not in self.contracts:
+            self.contracts[tool.name] = argument_contract(self.spec, tool)
+        return self.contracts[tool.name]
 
     def call(self, call: ToolCall) -> CallResult:
         tool = self.toolset.tool(call.name)
@@ -131,7 +147,7 @@ class Executor:
             return CallResult(call.name, None, error=message, feedback=Feedback(call.name, message, [], 1))
         arguments = {**call.arguments, **{b.argument: self.options.human[b.argument] for b in tool.bindings
                                           if b.human and b.argument in self.options.human}}
-        checked: Checked = check(self.spec, tool, arguments)
+        checked: Checked = check(self.spec, tool, arguments, self.contract(tool))
         if not checked.ok:
             past = self.history.setdefault(tool.name, [])
             result = CallResult(tool.name, None, error="validation failed",
