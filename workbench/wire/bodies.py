@@ -172,36 +172,71 @@ def _decode_form(text: str, openapi_version: str, encoding: Mapping[str, Mapping
     free_object = None  # a 3.0 exploded object without declared properties takes the unclaimed pairs
     for prop, prop_schema in props.items():
         enc = encoding.get(prop) or {}
-        json_type = _family(_media(enc.get("contentType") or "")[0]) == "json"
-        kind = schema_kind(prop_schema)
+        styled = _declared(enc) or (legacy and not _json_part(enc))
+        if styled and _is_free_object(prop_schema, enc):
+            free_object = prop
+            continue
+        value, names = (_styled_form_property if styled else _plain_form_property)(pairs, prop, prop_schema, enc)
+        claimed |= names
+        if value is not None:
+            out[prop] = value
+    out.update(_unclaimed_form_pairs(pairs, claimed, free_object, props, schema))
+    return out
+
+
+def _json_part(enc: Mapping[str, Any]) -> bool:
+    return _family(_media(enc.get("contentType") or "")[0]) == "json"
+
+
+def _form_style(enc: Mapping[str, Any]) -> tuple[str, bool]:
+    style = enc.get("style", "form")
+    return style, enc.get("explode", style == "form")
+
+
+def _is_free_object(prop_schema: Any, enc: Mapping[str, Any]) -> bool:
+    """An exploded form object without declared properties: its keys cannot be told from other fields."""
+    style, explode = _form_style(enc)
+    return schema_kind(prop_schema) == "object" and style == "form" and bool(explode) \
+        and not prop_schema.get("properties")
+
+
+def _styled_form_property(pairs: list[tuple[str, str]], prop: str, prop_schema: Any,
+                          enc: Mapping[str, Any]) -> tuple[Any, set[str]]:
+    """(value or None, the pair keys it takes) of a property in a style (Swagger 2 and 3.0 always, 3.1 when
+    its Encoding declares one)."""
+    style, explode = _form_style(enc)
+    kind = schema_kind(prop_schema)
+    item_kind = schema_kind(prop_schema.get("items") if isinstance(prop_schema, Mapping) else None)
+    sub = (prop_schema.get("properties") or None) if kind == "object" else None
+    if sub is not None and style == "form" and explode:
+        names = set(sub)
+    elif style == "deepObject":
+        names = {k for k, _ in pairs if k == prop or k.startswith(prop + "[")}
+    else:
+        names = {prop}
+    value = parse_query(pairs, prop, style, explode, kind, item_kind, sub)
+    if value is not None and kind == "array" and item_kind in ("object", "array"):
+        value = [_json_or_text(i) if isinstance(i, str) else i for i in value]
+    return value, names
+
+
+def _plain_form_property(pairs: list[tuple[str, str]], prop: str, prop_schema: Any,
+                         enc: Mapping[str, Any]) -> tuple[Any, set[str]]:
+    """A 3.1+ property without a declared style: objects (and JSON parts) JSON-encoded, arrays repeated keys."""
+    kind = schema_kind(prop_schema)
+    if _json_part(enc) or kind == "object":
+        value = parse_query(pairs, prop, "form", True, "string")
+        return (None if value is None else _json_or_text(value)), {prop}
+    value = parse_query(pairs, prop, "form", True, kind, "string")
+    if isinstance(value, list):
         items_schema = prop_schema.get("items") if isinstance(prop_schema, Mapping) else None
-        if _declared(enc) or (legacy and not json_type):
-            style = enc.get("style", "form")
-            explode = enc.get("explode", style == "form")
-            sub = (prop_schema.get("properties") or None) if kind == "object" else None
-            if kind == "object" and style == "form" and explode:
-                if sub is None:
-                    free_object = prop
-                    continue
-                claimed |= set(sub)
-            elif style == "deepObject":
-                claimed |= {k for k, _ in pairs if k == prop or k.startswith(prop + "[")}
-            else:
-                claimed.add(prop)
-            v = parse_query(pairs, prop, style, explode, kind, schema_kind(items_schema), sub)
-            if v is not None and kind == "array" and schema_kind(items_schema) in ("object", "array"):
-                v = [_json_or_text(i) if isinstance(i, str) else i for i in v]
-        else:
-            claimed.add(prop)
-            if json_type or kind == "object":
-                v = parse_query(pairs, prop, "form", True, "string")
-                v = None if v is None else _json_or_text(v)
-            else:
-                v = parse_query(pairs, prop, "form", True, kind, "string")
-                if isinstance(v, list):
-                    v = [_typed(i, items_schema or {}) for i in v]
-        if v is not None:
-            out[prop] = v
+        value = [_typed(i, items_schema or {}) for i in value]
+    return value, {prop}
+
+
+def _unclaimed_form_pairs(pairs: list[tuple[str, str]], claimed: set[str], free_object: str | None,
+                          props: Mapping[str, Any], schema: Any) -> dict[str, Any]:
+    """The pairs no property took: the free object's keys, or additional properties."""
     leftover: dict[str, list[str]] = {}
     for k, v in pairs:
         if k not in claimed:
@@ -211,12 +246,13 @@ def _decode_form(text: str, openapi_version: str, encoding: Mapping[str, Mapping
         if empty:
             del leftover[free_object]
         if leftover or empty:
-            out[free_object] = _typed({k: vs[0] for k, vs in leftover.items()}, props[free_object])
-    else:
-        extra = schema.get("additionalProperties") if isinstance(schema, Mapping) else None
-        for k, vs in leftover.items():
-            value = vs[0] if len(vs) == 1 else vs
-            out[k] = _typed(value, extra) if isinstance(extra, Mapping) else value
+            return {free_object: _typed({k: vs[0] for k, vs in leftover.items()}, props[free_object])}
+        return {}
+    extra = schema.get("additionalProperties") if isinstance(schema, Mapping) else None
+    out: dict[str, Any] = {}
+    for k, vs in leftover.items():
+        value = vs[0] if len(vs) == 1 else vs
+        out[k] = _typed(value, extra) if isinstance(extra, Mapping) else value
     return out
 
 
@@ -294,40 +330,11 @@ def _header_text(value: str) -> str:
 
 
 def _decode_multipart(data: bytes, content_type: str, params: Mapping[str, str], schema: Any) -> Any:
-    boundary = params.get("boundary")
-    if not boundary:
-        raise SerializationError("multipart body without a boundary parameter")
-    if data.strip() == b"--" + boundary.encode("latin-1") + b"--":
-        parts = []
-    else:
-        message = BytesParser().parsebytes(b"Content-Type: " + content_type.encode("latin-1") + b"\r\n\r\n" + data)
-        if not message.is_multipart() or any(
-                isinstance(d, StartBoundaryNotFoundDefect | CloseBoundaryNotFoundDefect) for d in message.defects):
-            raise SerializationError("malformed multipart body (boundary not found)")
-        parts = message.get_payload()
     values: dict[str, list[Any]] = {}
-    for part in parts:
-        headers = {k.lower(): _header_text(v) for k, v in part.raw_items()}
-        disposition = _disposition(headers.get("content-disposition", ""))
-        if "name" not in disposition:
-            continue
-        content = part.get_payload(decode=True)
-        if not isinstance(content, bytes):
-            raise SerializationError(f"part {disposition['name']!r}: nested multipart/message parts are not supported")
-        part_type = headers.get("content-type", "").strip()
-        if "filename" in disposition:
-            value: Any = {"filename": disposition["filename"], "content": content,
-                          "content_type": part_type or "application/octet-stream"}
-        else:
-            media, part_params = _media(part_type or "text/plain")
-            family = _family(media)
-            if family == "json":
-                value = json.loads(content.decode("utf-8-sig"))
-            elif family == "text":
-                value = _decode_text(content, part_params.get("charset"))
-            else:
-                value = content
-        values.setdefault(disposition["name"], []).append(value)
+    for part in _multipart_parts(data, content_type, params.get("boundary")):
+        named = _part_value(part)
+        if named is not None:
+            values.setdefault(named[0], []).append(named[1])
     props = (schema.get("properties") or {}) if isinstance(schema, Mapping) else {}
     extra = schema.get("additionalProperties") if isinstance(schema, Mapping) else None
     out: dict[str, Any] = {}
@@ -341,3 +348,38 @@ def _decode_multipart(data: bytes, content_type: str, params: Mapping[str, str],
             typed = [_typed(i, prop_schema) for i in items]
             out[name] = typed[0] if len(typed) == 1 else typed
     return out
+
+
+def _multipart_parts(data: bytes, content_type: str, boundary: str | None) -> list[Any]:
+    """The body's parts (email.message.Message objects), by the stdlib's MIME parser."""
+    if not boundary:
+        raise SerializationError("multipart body without a boundary parameter")
+    if data.strip() == b"--" + boundary.encode("latin-1") + b"--":
+        return []
+    message = BytesParser().parsebytes(b"Content-Type: " + content_type.encode("latin-1") + b"\r\n\r\n" + data)
+    if not message.is_multipart() or any(
+            isinstance(d, StartBoundaryNotFoundDefect | CloseBoundaryNotFoundDefect) for d in message.defects):
+        raise SerializationError("malformed multipart body (boundary not found)")
+    return message.get_payload()
+
+
+def _part_value(part: Any) -> tuple[str, Any] | None:
+    """(field name, value) of one part (None for a part without a name): a file dict, JSON, text or bytes."""
+    headers = {k.lower(): _header_text(v) for k, v in part.raw_items()}
+    disposition = _disposition(headers.get("content-disposition", ""))
+    if "name" not in disposition:
+        return None
+    content = part.get_payload(decode=True)
+    if not isinstance(content, bytes):
+        raise SerializationError(f"part {disposition['name']!r}: nested multipart/message parts are not supported")
+    part_type = headers.get("content-type", "").strip()
+    if "filename" in disposition:
+        return disposition["name"], {"filename": disposition["filename"], "content": content,
+                                     "content_type": part_type or "application/octet-stream"}
+    media, part_params = _media(part_type or "text/plain")
+    family = _family(media)
+    if family == "json":
+        return disposition["name"], json.loads(content.decode("utf-8-sig"))
+    if family == "text":
+        return disposition["name"], _decode_text(content, part_params.get("charset"))
+    return disposition["name"], content
