@@ -15,6 +15,7 @@ from workbench.tools.arguments import build_arguments
 from workbench.tools.model import Tool
 from workbench.tools.passes import PassContext
 from workbench.tools.vendors.jsonschema import build as lossless_schema
+from workbench.wire.validate import describe_error
 
 MAX_ATTEMPTS = 3
 
@@ -68,7 +69,7 @@ def check(spec: Spec, tool: Tool, arguments: dict[str, Any], contract: ArgumentC
     violations = []
     for error in sorted(contract.validator.iter_errors(args), key=lambda e: list(e.absolute_path)):
         path = "/" + "/".join(str(p) for p in error.absolute_path) if error.absolute_path else ""
-        violations.append(Violation(path, _expected(error), error.instance))
+        violations.append(Violation(path, describe_error(error), error.instance))
     return Checked(args, violations, coercions)
 
 
@@ -146,23 +147,6 @@ def _is_number(text: str) -> bool:
     except ValueError:
         return False
     return text.lower() not in ("nan", "inf", "-inf", "+inf", "infinity")
-
-
-def _expected(error: jsonschema.ValidationError) -> str:
-    """What the schema wanted, in words (integer-ness included, extra properties named)."""
-    validator, value = error.validator, error.validator_value
-    if validator == "type":
-        return f"a value of type {' or '.join(value) if isinstance(value, list) else value}"
-    if validator == "required":
-        return error.message.replace("is a required property", "is required")
-    if validator == "enum":
-        return "one of " + ", ".join(json.dumps(v) for v in value)
-    if validator == "additionalProperties":
-        return error.message
-    if validator in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength",
-                     "minItems", "maxItems", "pattern", "format", "multipleOf", "const"):
-        return f"{validator} {json.dumps(value)}"
-    return error.message
 
 
 # -- feedback ---------------------------------------------------------------------------------------------
