@@ -6,7 +6,9 @@ The mock server calls it for each incoming request; the executor's requests pass
 Each problem is a `Violation` with its place (`method`, `path/id`, `query/limit`, `header/X-Trace`,
 `cookie/session`, `header/Content-Type`, `body`, `body/items/0/name`), what was expected and what was
 given. Extra query parameters, headers and cookies are not violations (clients send them freely).
-A required property that is readOnly is not required in a request (OpenAPI: it applies to responses).
+A required property that is readOnly is not required in a request (OpenAPI: it applies to responses), and
+header parameters named Accept, Content-Type or Authorization are ignored, as OpenAPI says they SHALL be
+(content negotiation, the body's media type and the security schemes govern those).
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from workbench.wire.parameters import (
 __all__ = ["OperationContract", "SchemaStore", "Violation", "check_request", "describe_error", "match_path"]
 
 _LOCATION_ORDER = {"path": 0, "query": 1, "header": 2, "cookie": 3}
+_IGNORED_HEADERS = frozenset(("accept", "content-type", "authorization"))
 _TEMPLATE = re.compile(r"\{([^{}]+)\}")
 _REF_URI = "urn:workbench:ref:"
 
@@ -173,7 +176,9 @@ class OperationContract:
         self.spec, self.op = spec, op
         self.store = store or SchemaStore(spec)
         self.version = "3.0" if spec.version in (SpecVersion.SWAGGER_2_0, SpecVersion.OPENAPI_3_0) else "3.1"
-        self.parameters = sorted(op.parameters, key=lambda p: _LOCATION_ORDER.get(p.location, 9))
+        self.parameters = sorted((p for p in op.parameters
+                                  if not (p.location == "header" and p.name.lower() in _IGNORED_HEADERS)),
+                                 key=lambda p: _LOCATION_ORDER.get(p.location, 9))
         self._validators: dict[int, Any] = {}
 
     def check(self, request: Request) -> list[Violation]:
