@@ -206,7 +206,8 @@ class OperationContract:
             self._validators[key] = (schema, self.store.validator(schema))  # the schema kept: ids stay unique
         validator = self._validators[key][1]
         out = []
-        for error in sorted(validator.iter_errors(value), key=lambda e: [str(p) for p in e.absolute_path]):
+        for error in sorted(validator.iter_errors(value), key=lambda e: [f"{p:012d}" if isinstance(p, int) else p
+                                                                          for p in e.absolute_path]):
             where = "/".join([place, *(str(p) for p in error.absolute_path)])
             out.append(Violation(where, describe_error(error), error.instance))
         return out
