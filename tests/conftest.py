@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from tests.catalogue import corpus_dir
+from tests.servers import RecordingServer
 
 
 @pytest.fixture(scope="session")
@@ -25,3 +26,11 @@ def write(tmp_path: Path):
         return path
 
     return _write
+
+
+@pytest.fixture
+def server():
+    """A real HTTP server on 127.0.0.1 recording every request (see tests/servers.py)."""
+    recording = RecordingServer()
+    yield recording
+    recording.close()

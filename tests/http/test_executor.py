@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from tests.http.conftest import Reply
+from tests.servers import Reply
 from workbench.http.calls import ToolCall, parse_call
 from workbench.http.executor import CallOptions, Executor, retry_loop
 from workbench.spec import load_spec
@@ -313,3 +313,17 @@ def test_query_api_key_is_encoded_and_masked(write, server, monkeypatch):
     assert server.requests[0].target == "/ping?api_key=a%26b%3Dc%20d"
     shown = json.dumps(result.to_json())
     assert "a&b=c d" not in shown and "a%26b%3Dc%20d" not in shown and "api_key=********" in shown
+
+
+def test_the_original_argument_schema_is_built_once_per_tool(spec, server):
+    from workbench.http.validate import check
+
+    ex = executor(spec, server)
+    refused = ex.call(ToolCall("getItem", {"item_id": "x", "limit": 500}))
+    assert [v.path for v in refused.feedback.violations] == ["/limit"]
+    contract = ex.contracts["getItem"]
+    assert ex.call(ToolCall("getItem", {"item_id": "x", "limit": 5})).status == 200
+    assert ex.contracts["getItem"] is contract and set(ex.contracts) == {"getItem"}
+    tool = ex.toolset.tool("getItem")
+    for arguments in ({"item_id": "x", "limit": "7"}, {"limit": 51}, {"item_id": 3, "tags": "a"}):
+        assert check(spec, tool, arguments, contract) == check(spec, tool, arguments)

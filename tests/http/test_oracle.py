@@ -15,7 +15,7 @@ openapi-core 0.23.1 gives false errors for some styles (docs/mock-and-roundtrip.
 styles, exploded form objects and spaceDelimited. The operations that use them are listed in `KNOWN_FALSE`
 with the parameter or body property concerned; only errors about those names are tolerated there, every other
 error in the same request still fails. The styles themselves are checked against the style table in
-test_serialize.py.
+tests/wire/test_serialize.py.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ from openapi_core.validation.request.exceptions import ParameterValidationError
 from werkzeug.test import EnvironBuilder
 from werkzeug.wrappers import Request
 
-from tests.conftest import corpus_dir
+from tests.catalogue import corpus_dir
 from workbench.http.request import HttpRequest, build_request
 from workbench.spec import load_spec
 from workbench.tools import ConvertOptions, convert

@@ -238,7 +238,7 @@ components:
 
 
 def test_a_parameter_no_style_can_write_is_named_in_the_warnings(write):
-    from workbench.http.serialize import SerializationError, serialize_header, serialize_query
+    from workbench.wire import SerializationError, serialize_header, serialize_query
 
     toolset = convert(load_spec(write("nested.yaml", NESTED_PARAMETERS)))
     warned = {w.message.split(" is ", 1)[0]: w.message for w in toolset.warnings if "has no form" in w.message}

@@ -275,16 +275,3 @@ def test_a_re_check_adds_the_files_the_edits_refer_to_and_drops_the_others(works
     workspace.set_document(original)  # the $ref back: the next re-check brings the file back
     checked = load_and_lint(root, text=workspace.root.text, documents=workspace.edited_others())
     assert workspace.take_loaded(checked, LoadKind.RECHECK) and workspace.edited[PET_NAME].text == PET
-
-
-def test_the_workspace_imports_no_qt_and_no_gui():
-    import ast
-
-    import workbench.workspace as package
-
-    for path in Path(package.__file__).parent.glob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
-                [node.module] if isinstance(node, ast.ImportFrom) and node.module else []
-            for name in names:
-                assert not name.startswith(("PySide6", "PyQt", "shiboken", "workbench.gui")), (path.name, name)

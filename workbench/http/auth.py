@@ -8,7 +8,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from workbench.http.serialize import serialize_query
+from workbench.wire import serialize_query
 
 KEYRING_SERVICE = "agent-spec-workbench"
 MASK = "********"

@@ -12,15 +12,24 @@ from typing import Any
 
 import httpx
 
-from workbench.http import auth, serialize
+from workbench import wire
+from workbench.http import auth
 from workbench.http.calls import ToolCall
 from workbench.http.request import HttpRequest, MissingPathValue, build_request
-from workbench.http.validate import Checked, Feedback, Violation, check, feedback, unknown_tool
-from workbench.lint.rules.safety import APPROVAL_MARKERS
+from workbench.http.validate import (
+    ArgumentContract,
+    Checked,
+    Feedback,
+    Violation,
+    argument_contract,
+    check,
+    feedback,
+    unknown_tool,
+)
+from workbench.policy import safety
 from workbench.spec import Spec
 from workbench.tools.model import Tool, ToolSet
 
-IDEMPOTENT = frozenset(("GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"))
 RETRY_STATUSES = frozenset((429, 503))
 TEXT_BUDGET = 4000  # characters of response body fed back to a model
 
@@ -110,9 +119,8 @@ def _body_text(body: bytes) -> str:
 
 
 def is_destructive(tool: Tool) -> bool:
-    op = tool.operation
-    return op.method == "delete" or any(op.extensions.get(m) for m in APPROVAL_MARKERS) or \
-        bool(op.extensions.get("x-destructive"))
+    """The call waits for a person's approval (workbench.policy: destructive, or marked as needing it)."""
+    return safety(tool.operation).requires_approval
 
 
 class Executor:
@@ -124,6 +132,13 @@ class Executor:
         self.toolset = toolset
         self.options = options or CallOptions()
         self.history: dict[str, list[list[Violation]]] = {}
+        self.contracts: dict[str, ArgumentContract] = {}  # per tool, built on its first call
+
+    def contract(self, tool: Tool) -> ArgumentContract:
+        """The tool's original argument schema and validator, built once."""
+        if tool.name not in self.contracts:
+            self.contracts[tool.name] = argument_contract(self.spec, tool)
+        return self.contracts[tool.name]
 
     def call(self, call: ToolCall) -> CallResult:
         tool = self.toolset.tool(call.name)
@@ -132,7 +147,7 @@ class Executor:
             return CallResult(call.name, None, error=message, feedback=Feedback(call.name, message, [], 1))
         arguments = {**call.arguments, **{b.argument: self.options.human[b.argument] for b in tool.bindings
                                           if b.human and b.argument in self.options.human}}
-        checked: Checked = check(self.spec, tool, arguments)
+        checked: Checked = check(self.spec, tool, arguments, self.contract(tool))
         if not checked.ok:
             past = self.history.setdefault(tool.name, [])
             result = CallResult(tool.name, None, error="validation failed",
@@ -149,7 +164,7 @@ class Executor:
         options = self.options
         try:
             request = build_request(self.spec, tool, arguments, options.base_url)
-        except (MissingPathValue, serialize.SerializationError) as exc:
+        except (MissingPathValue, wire.SerializationError) as exc:
             return CallResult(tool.name, None, error=f"cannot build the request: {exc}")
         applied = auth.apply_auth(self.spec.components.security_schemes,
                                   tool.operation.security if tool.operation.security is not None
@@ -158,12 +173,12 @@ class Executor:
             request.headers.append((name, value))
         if applied.query:
             joiner = "&" if "?" in request.url else "?"
-            pairs = [pair for k, v in applied.query for pair in serialize.serialize_query(k, v)]
-            request.url += joiner + serialize.join_query(pairs)
+            pairs = [pair for k, v in applied.query for pair in wire.serialize_query(k, v)]
+            request.url += joiner + wire.join_query(pairs)
         if applied.cookies:
             request.headers.append(("Cookie", "; ".join(f"{k}={v}" for k, v in applied.cookies.items())))
         result = CallResult(tool.name, request, secrets=applied.secrets)
-        if options.read_only and tool.operation.method not in ("get", "head", "options", "trace"):
+        if options.read_only and not safety(tool.operation).read_only:
             result.error = "refused: read-only mode allows no writes"
             return result
         if is_destructive(tool) and not options.mock and (options.approve is None or
@@ -173,13 +188,13 @@ class Executor:
         if not request.url.startswith(("http://", "https://")):
             result.error = f"no absolute server URL for {request.url!r}: give a base URL"
             return result
-        return self._send_with_retries(request, result)
+        return self._send_with_retries(request, result, safety(tool.operation).idempotent is True)
 
-    def _send_with_retries(self, request: HttpRequest, result: CallResult) -> CallResult:
+    def _send_with_retries(self, request: HttpRequest, result: CallResult, idempotent: bool) -> CallResult:
         options = self.options
         started = time.monotonic()
         deadline = started + options.deadline_s
-        retryable = request.method in IDEMPOTENT or options.retry_non_idempotent
+        retryable = idempotent or options.retry_non_idempotent
         with httpx.Client(transport=options.transport, follow_redirects=True) as client:
             for attempt in range(1, options.retries + 2):
                 result.attempts = attempt

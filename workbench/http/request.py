@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote, urlsplit
 
-from workbench.http import serialize
+from workbench import wire
 from workbench.spec import Parameter, Server, Spec, SpecVersion
-from workbench.tools.model import Tool
+from workbench.tools.model import Binding, Tool
 
 _TEMPLATE = re.compile(r"\{([^{}]+)\}")
 
@@ -50,55 +50,75 @@ def join_url(base: str, path: str) -> str:
 def build_request(spec: Spec, tool: Tool, arguments: dict[str, Any], base_url: str | None = None) -> HttpRequest:
     op = tool.operation
     params = {(p.name, p.location): p for p in op.parameters}
-    path = op.path
-    query: list[tuple[str, str]] = []
-    headers: list[tuple[str, str]] = []
-    cookies: list[str] = []
-    body_fields: dict[str, Any] = {}
-    whole_body: Any = _UNSET
+    parts = _Parts(op.path)
     for binding in tool.bindings:
         value = _argument(arguments, binding.argument)
-        if value is _UNSET or value is None:
-            continue
-        if binding.location == "body":
-            whole_body = value
-        elif binding.location == "body-field":
-            _place(body_fields, binding.body_path or (binding.name,), value)
-        else:
-            param = params.get((binding.name, binding.location))
-            style, explode, reserved = _style(param, binding.location)
-            if binding.location == "path":
-                text = serialize.serialize_path(binding.name, value, style, explode)
-                path = path.replace("{" + binding.name + "}", text)
-            elif binding.location == "query":
-                query += serialize.serialize_query(binding.name, value, style, explode, reserved)
-            elif binding.location == "header":
-                headers.append((binding.name, serialize.serialize_header(value, explode, style)))
-            elif binding.location == "cookie":
-                cookies.append(serialize.serialize_cookie(binding.name, value, explode))
-    base_path, _, fixed_query = path.partition("?")  # `/x?beta=true` path keys: the fixed query is kept
+        if value is not _UNSET and value is not None:
+            parts.add(binding, value, params.get((binding.name, binding.location)))
+    base_path, _, fixed_query = parts.path.partition("?")  # `/x?beta=true` path keys: the fixed query is kept
     unfilled = _TEMPLATE.findall(base_path)
     if unfilled:
         raise MissingPathValue(unfilled)
     url = join_url(server_url(spec, tool, base_url), base_path)
-    query_text = "&".join(filter(None, [fixed_query, "&".join(f"{k}={v}" for k, v in query)]))
+    query_text = "&".join(filter(None, [fixed_query, wire.join_query(parts.query)]))
     if query_text:
         url += "?" + query_text
-    if cookies:
-        headers.append(("Cookie", "; ".join(cookies)))
+    headers = parts.headers
+    if parts.cookies:
+        headers.append(("Cookie", "; ".join(parts.cookies)))
+    encoded = _body(spec, tool, parts)
     body = None
-    required_body = op.request_body is not None and op.request_body.required and bool(op.request_body.content)
-    if whole_body is _UNSET and not body_fields and required_body:
-        whole_body = {}  # a required body whose fields are all optional: the empty object, not nothing
-    if whole_body is not _UNSET or body_fields:
-        media = tool.media_type or "application/json"
-        content = tool.operation.request_body.content.get(media) if tool.operation.request_body else None
-        encoding = content.encoding if content else None
-        version = "3.0" if spec.version in (SpecVersion.SWAGGER_2_0, SpecVersion.OPENAPI_3_0) else "3.1"
-        payload = whole_body if whole_body is not _UNSET else body_fields
-        body, content_type = serialize.encode_body(payload, media, openapi_version=version, encoding=encoding)
+    if encoded is not None:
+        body, content_type = encoded
         headers.append(("Content-Type", content_type))
     return HttpRequest(op.method.upper(), url, headers, body)
+
+
+@dataclass
+class _Parts:
+    """The request's pieces as the bindings fill them in."""
+
+    path: str
+    query: list[tuple[str, str]] = field(default_factory=list)
+    headers: list[tuple[str, str]] = field(default_factory=list)
+    cookies: list[str] = field(default_factory=list)
+    body_fields: dict[str, Any] = field(default_factory=dict)
+    whole_body: Any = None
+    has_whole_body: bool = False
+
+    def add(self, binding: Binding, value: Any, param: Parameter | None) -> None:
+        location = binding.location
+        if location == "body":
+            self.whole_body, self.has_whole_body = value, True
+            return
+        if location == "body-field":
+            _place(self.body_fields, binding.body_path or (binding.name,), value)
+            return
+        style, explode, reserved = _style(param, location)
+        if location == "path":
+            self.path = self.path.replace("{" + binding.name + "}", wire.serialize_path(binding.name, value, style,
+                                                                                          explode))
+        elif location == "query":
+            self.query += wire.serialize_query(binding.name, value, style, explode, reserved)
+        elif location == "header":
+            self.headers.append((binding.name, wire.serialize_header(value, explode, style)))
+        elif location == "cookie":
+            self.cookies.append(wire.serialize_cookie(binding.name, value, explode))
+
+
+def _body(spec: Spec, tool: Tool, parts: _Parts) -> tuple[bytes, str] | None:
+    """(body, Content-Type) in the tool's media type, or None for no body."""
+    request_body = tool.operation.request_body
+    payload = parts.whole_body if parts.has_whole_body else parts.body_fields
+    if not parts.has_whole_body and not parts.body_fields:
+        if request_body is None or not request_body.required or not request_body.content:
+            return None
+        payload = {}  # a required body whose fields are all optional: the empty object, not nothing
+    media = tool.media_type or "application/json"
+    content = request_body.content.get(media) if request_body else None
+    encoding = content.encoding if content else None
+    version = "3.0" if spec.version in (SpecVersion.SWAGGER_2_0, SpecVersion.OPENAPI_3_0) else "3.1"
+    return wire.encode_body(payload, media, openapi_version=version, encoding=encoding)
 
 
 class MissingPathValue(ValueError):

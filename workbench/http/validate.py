@@ -15,6 +15,7 @@ from workbench.tools.arguments import build_arguments
 from workbench.tools.model import Tool
 from workbench.tools.passes import PassContext
 from workbench.tools.vendors.jsonschema import build as lossless_schema
+from workbench.wire.validate import describe_error
 
 MAX_ATTEMPTS = 3
 
@@ -39,21 +40,36 @@ class Checked:
 
 def original_schema(spec: Spec, tool: Tool) -> dict:
     """The argument schema as the spec states it (lossless: no strict-mode nulls, no dropped keywords)."""
-    parameters, _, _, _ = build_arguments(spec, tool.operation, **tool.shape)
+    parameters, _, _, _ = build_arguments(spec, tool.operation, tool.shape)
     # the full argument set: the human part is merged in before validation, so it is validated too
     return lossless_schema(parameters, PassContext(spec), False)
 
 
-def check(spec: Spec, tool: Tool, arguments: dict[str, Any]) -> Checked:
+@dataclass(frozen=True)
+class ArgumentContract:
+    """A tool's original argument schema and its compiled validator: built once per tool, used per call."""
+
+    schema: dict
+    validator: Any  # a jsonschema Draft 2020-12 validator (with format checks) over `schema`
+
+
+def argument_contract(spec: Spec, tool: Tool) -> ArgumentContract:
     schema = original_schema(spec, tool)
+    return ArgumentContract(schema, jsonschema.Draft202012Validator(
+        schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER))
+
+
+def check(spec: Spec, tool: Tool, arguments: dict[str, Any], contract: ArgumentContract | None = None) -> Checked:
+    """`arguments` against the original operation; pass the tool's `contract` to skip rebuilding it."""
+    contract = contract or argument_contract(spec, tool)
+    schema = contract.schema
     args = _drop_strict_nulls(copy.deepcopy(arguments), schema)
     coercions: list[str] = []
     args = _coerce(args, schema, "", coercions, schema)
-    validator = jsonschema.Draft202012Validator(schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
     violations = []
-    for error in sorted(validator.iter_errors(args), key=lambda e: list(e.absolute_path)):
+    for error in sorted(contract.validator.iter_errors(args), key=lambda e: list(e.absolute_path)):
         path = "/" + "/".join(str(p) for p in error.absolute_path) if error.absolute_path else ""
-        violations.append(Violation(path, _expected(error), error.instance))
+        violations.append(Violation(path, describe_error(error), error.instance))
     return Checked(args, violations, coercions)
 
 
@@ -131,23 +147,6 @@ def _is_number(text: str) -> bool:
     except ValueError:
         return False
     return text.lower() not in ("nan", "inf", "-inf", "+inf", "infinity")
-
-
-def _expected(error: jsonschema.ValidationError) -> str:
-    """What the schema wanted, in words (integer-ness included, extra properties named)."""
-    validator, value = error.validator, error.validator_value
-    if validator == "type":
-        return f"a value of type {' or '.join(value) if isinstance(value, list) else value}"
-    if validator == "required":
-        return error.message.replace("is a required property", "is required")
-    if validator == "enum":
-        return "one of " + ", ".join(json.dumps(v) for v in value)
-    if validator == "additionalProperties":
-        return error.message
-    if validator in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength",
-                     "minItems", "maxItems", "pattern", "format", "multipleOf", "const"):
-        return f"{validator} {json.dumps(value)}"
-    return error.message
 
 
 # -- feedback ---------------------------------------------------------------------------------------------

@@ -140,10 +140,6 @@ class Operation:
     extensions: dict[str, Any] = field(default_factory=dict)
     webhook: bool = False
 
-    @property
-    def is_safe(self) -> bool:
-        return self.method in SAFE_METHODS
-
     def label(self) -> str:
         return f"{self.method.upper()} {self.path}"
 

@@ -118,7 +118,7 @@ class _Frame:
 
 
 # Complex on purpose: per-event dispatch in one frame is the loader's speed on multi-MB specs (measured).
-def parse_yaml(text: str, file: str) -> tuple[Any, dict[str, SpanEntry], list[Problem]]:  # noqa: C901, RUF100
+def parse_yaml(text: str, file: str) -> tuple[Any, dict[str, SpanEntry], list[Problem]]:  # noqa: C901
     """Parse the first YAML document of `text`. Returns (data, span index, problems)."""
     index: dict[str, SpanEntry] = {}
     problems: list[Problem] = []

@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from workbench.spec import Operation, Schema, Spec
-from workbench.tools.model import Binding
+from workbench.tools.model import ArgumentShape, Binding
 
 _LOCATION_ORDER = {"path": 0, "query": 1, "header": 2, "cookie": 3}
 _JSON = re.compile(r"^application/(.+\+)?json\b|^application/json")
@@ -30,90 +30,109 @@ def pick_media_type(content: dict) -> str | None:
     return None
 
 
-def build_arguments(spec: Spec, op: Operation, *, nested: bool = False, flatten_depth: int = 0,
-                    body_schema: Schema | None = None) -> tuple[Schema, list[Binding], str | None, list[str]]:
+def build_arguments(spec: Spec, op: Operation,
+                    shape: ArgumentShape) -> tuple[Schema, list[Binding], str | None, list[str]]:
     """(parameters schema, bindings, request media type, warnings) for `op`.
 
-    `flatten_depth` lifts nested body objects into flat arguments that many levels down
+    `shape.flatten_depth` lifts nested body objects into flat arguments that many levels down
     (`customer.address.postal_code` → `customer_address_postal_code`; the binding keeps the path so the
-    executor rebuilds the object). `body_schema` replaces the body's schema (one variant of a union)."""
-    warnings: list[str] = []
-    properties: dict[str, Schema] = {}
-    required: list[str] = []
-    bindings: list[Binding] = []
-    groups: dict[str, tuple[dict[str, Schema], list[str]]] = {}
-
-    def add(arg: str, schema: Schema, binding: Binding, group: str) -> None:
-        if nested:
-            props, req = groups.setdefault(group, ({}, []))
-            props[arg] = schema
-            if binding.required:
-                req.append(arg)
-            bindings.append(Binding(f"{group}.{arg}", binding.location, binding.name, binding.body_path,
-                                    binding.required))
-            return
-        properties[arg] = schema
-        if binding.required:
-            required.append(arg)
-        bindings.append(binding)
-
-    taken: set[str] = set()
+    executor rebuilds the object). `shape.body_schema` replaces the body's schema (one variant of a union)."""
+    args = _Arguments(shape.nested)
     for param in sorted(op.parameters, key=lambda p: _LOCATION_ORDER.get(p.location, 9)):
-        schema = _parameter_schema(param)
-        arg = _unique(argument_name(param.name), param.location, taken, nested)
-        if arg != param.name and not nested:
-            warnings.append(f"{param.location} parameter {param.name!r} is the argument {arg!r}")
-        add(arg, schema, Binding(arg, param.location, param.name, required=param.required), param.location)
-        nested_shape = _nested_shape(spec, param)
-        if nested_shape:
-            warnings.append(f"{param.location} parameter {param.name!r} is {nested_shape}: the {param.style!r} style "
-                            "has no form for it, so a call that passes it fails before it is sent (the spec would "
-                            "need `content: application/json` on the parameter)")
-
+        args.add_parameter(spec, param)
     media_type = None
     body = op.request_body
     if body is not None and body.content:
         media_type = pick_media_type(body.content)
-        schema = body_schema if body_schema is not None else (body.content[media_type].schema or {})
+        schema = shape.body_schema if shape.body_schema is not None else (body.content[media_type].schema or {})
+        args.add_body(spec, body, schema, shape.flatten_depth)
+    return args.schema(), args.bindings, media_type, args.warnings
+
+
+class _Arguments:
+    """The argument object being built: flat (one namespace, clashes renamed by location) or nested (one
+    group per location)."""
+
+    def __init__(self, nested: bool) -> None:
+        self.nested = nested
+        self.properties: dict[str, Schema] = {}
+        self.required: list[str] = []
+        self.bindings: list[Binding] = []
+        self.warnings: list[str] = []
+        self.groups: dict[str, tuple[dict[str, Schema], list[str]]] = {}
+        self.taken: set[str] = set()
+
+    def add(self, arg: str, schema: Schema, binding: Binding, group: str) -> None:
+        if self.nested:
+            props, req = self.groups.setdefault(group, ({}, []))
+            props[arg] = schema
+            if binding.required:
+                req.append(arg)
+            self.bindings.append(Binding(f"{group}.{arg}", binding.location, binding.name, binding.body_path,
+                                         binding.required))
+            return
+        self.properties[arg] = schema
+        if binding.required:
+            self.required.append(arg)
+        self.bindings.append(binding)
+
+    def name(self, wanted: str, location: str, what: str) -> str:
+        """The argument's name for `wanted`; a rename in the flat style is reported as `what` + the name."""
+        arg = _unique(argument_name(wanted), location, self.taken, self.nested)
+        if arg != wanted and not self.nested:
+            self.warnings.append(f"{what} is the argument {arg!r}")
+        return arg
+
+    def add_parameter(self, spec: Spec, param) -> None:
+        arg = self.name(param.name, param.location, f"{param.location} parameter {param.name!r}")
+        self.add(arg, _parameter_schema(param), Binding(arg, param.location, param.name, required=param.required),
+                 param.location)
+        nested_shape = _nested_shape(spec, param)
+        if nested_shape:
+            self.warnings.append(f"{param.location} parameter {param.name!r} is {nested_shape}: the "
+                                 f"{param.style!r} style has no form for it, so a call that passes it fails before "
+                                 "it is sent (the spec would need `content: application/json` on the parameter)")
+
+    def add_body(self, spec: Spec, body, schema: Schema, flatten_depth: int) -> None:
         resolved = _resolved(spec, schema)
         flat = (isinstance(resolved, dict) and isinstance(resolved.get("properties"), dict)
                 and not any(k in resolved for k in ("oneOf", "anyOf", "allOf")))
-        if flat:
-            body_required = set(resolved.get("required") or []) if body.required else set()
-            if resolved.get("additionalProperties") not in (None, False):
-                warnings.append("the body also accepts properties beyond those listed; only the listed ones are "
-                                "arguments")
-            fields = _body_fields(spec, resolved, (), body_required, flatten_depth if not nested else 0)
-            for path, sub, is_required in fields:
-                wanted = argument_name("_".join(path))
-                arg = _unique(wanted, "body", taken, nested)
-                if arg != "_".join(path) and not nested:
-                    warnings.append(f"body field {'.'.join(path)!r} is the argument {arg!r}")
-                add(arg, sub, Binding(arg, "body-field", path[-1], path, is_required), "body")
-        else:
-            arg = _unique("body", "body", taken, nested) if not nested else "body"
-            described = dict(schema)
-            if body.description and "description" not in described:
-                described["description"] = body.description
-            if nested:
-                properties["body"] = described
-                if body.required:
-                    required.append("body")
-                bindings.append(Binding("body", "body", "body", required=body.required))
-            else:
-                add(arg, described, Binding(arg, "body", "body", required=body.required), "body")
+        if not flat:
+            self.add_whole_body(body, schema)
+            return
+        body_required = set(resolved.get("required") or []) if body.required else set()
+        if resolved.get("additionalProperties") not in (None, False):
+            self.warnings.append("the body also accepts properties beyond those listed; only the listed ones are "
+                                 "arguments")
+        fields = _body_fields(spec, resolved, (), body_required, flatten_depth if not self.nested else 0)
+        for path, sub, is_required in fields:
+            arg = self.name("_".join(path), "body", f"body field {'.'.join(path)!r}")
+            self.add(arg, sub, Binding(arg, "body-field", path[-1], path, is_required), "body")
 
-    if nested:
-        for group, (props, req) in groups.items():
+    def add_whole_body(self, body, schema: Schema) -> None:
+        described = dict(schema)
+        if body.description and "description" not in described:
+            described["description"] = body.description
+        if not self.nested:
+            arg = _unique("body", "body", self.taken, self.nested)
+            self.add(arg, described, Binding(arg, "body", "body", required=body.required), "body")
+            return
+        self.properties["body"] = described
+        if body.required:
+            self.required.append("body")
+        self.bindings.append(Binding("body", "body", "body", required=body.required))
+
+    def schema(self) -> Schema:
+        for group, (props, req) in self.groups.items():
             group_schema: Schema = {"type": "object", "properties": props}
             if req:
                 group_schema["required"] = req
-                required.append(group)  # a group is required only when something in it is
-            properties[group] = group_schema
-    parameters: Schema = {"type": "object", "properties": properties}
-    if required:
-        parameters["required"] = required
-    return parameters, bindings, media_type, warnings
+                self.required.append(group)  # a group is required only when something in it is
+            self.properties[group] = group_schema
+        parameters: Schema = {"type": "object", "properties": self.properties}
+        if self.required:
+            parameters["required"] = self.required
+        return parameters
 
 
 def _body_fields(spec: Spec, schema: Schema, prefix: tuple[str, ...], required: set[str],

@@ -14,7 +14,7 @@ from workbench.tools import tokens
 from workbench.tools.arguments import build_arguments, pick_media_type
 from workbench.tools.describe import describe
 from workbench.tools.human import HumanPredicate, default_human
-from workbench.tools.model import Rejected, SetWarning, Tool, ToolSet
+from workbench.tools.model import ArgumentShape, Rejected, SetWarning, Tool, ToolSet
 from workbench.tools.names import assign_names
 from workbench.tools.passes import PassContext, def_name
 from workbench.tools.scope import Scope, select
@@ -103,9 +103,8 @@ def _variant_operation(op: Operation, variant: tuple[str, dict] | None) -> Opera
 
 def _convert_one(spec: Spec, op: Operation, name: str, vendor: Vendor, strict: bool,
                  options: ConvertOptions, variant: tuple[str, dict] | None, shared: dict) -> Tool:
-    shape = {"nested": options.nested, "flatten_depth": options.flatten_depth,
-             "body_schema": variant[1] if variant else None}
-    parameters, bindings, media_type, warnings = build_arguments(spec, op, **shape)
+    shape = ArgumentShape(options.nested, options.flatten_depth, variant[1] if variant else None)
+    parameters, bindings, media_type, warnings = build_arguments(spec, op, shape)
     parameters, bindings = _split_human(spec, parameters, bindings, options.human)
     context = PassContext(spec, shared=shared)
     schema = vendor.build(parameters, context, strict)

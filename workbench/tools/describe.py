@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from workbench.lint.rules.safety import APPROVAL_MARKERS
+from workbench.policy import safety
 from workbench.spec import Operation
 
 LONG_DESCRIPTION = 1024
@@ -19,9 +19,10 @@ def describe(op: Operation) -> tuple[str, list[str]]:
     facts = []
     if op.deprecated:
         facts.append("Deprecated: prefer another tool.")
-    if any(op.extensions.get(marker) for marker in APPROVAL_MARKERS):
+    care = safety(op)
+    if care.requires_approval:
         facts.append("Requires human approval before it runs.")
-    if op.method == "delete" or op.extensions.get("x-destructive"):
+    if care.destructive:
         facts.append("Destructive: the change cannot be undone.")
     if facts:
         text = f"{text}\n\n{' '.join(facts)}"

@@ -20,6 +20,16 @@ class Binding:
     human: bool = False  # supplied by a person or the harness (secrets, files), never shown to the model
 
 
+@dataclass(frozen=True, slots=True)
+class ArgumentShape:
+    """How a tool's arguments are laid out (the conversion options that decide it), so the executor can
+    rebuild the same layout losslessly to validate against the spec itself."""
+
+    nested: bool = False  # grouped as {path, query, header, cookie, body} instead of flat
+    flatten_depth: int = 0  # nested body objects lifted into flat arguments this many levels down
+    body_schema: Schema | None = None  # replaces the body's schema (one variant of a union)
+
+
 @dataclass
 class Tool:
     name: str
@@ -31,9 +41,7 @@ class Tool:
     warnings: list[str] = field(default_factory=list)
     annotations: dict[str, Any] = field(default_factory=dict)  # MCP-style hints, from the method table
     output_schema: Schema | None = None
-    # How the arguments were shaped (build_arguments' keywords), so the executor can rebuild the same
-    # argument layout losslessly to validate against the spec itself.
-    shape: dict[str, Any] = field(default_factory=dict)
+    shape: ArgumentShape = field(default_factory=ArgumentShape)
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from workbench.policy import safety
 from workbench.spec import Operation, Spec
 from workbench.tools.model import Rejected
 
@@ -46,8 +47,8 @@ def _reason(op: Operation, scope: Scope, wanted_ids: set[str]) -> str:
         return "no selected tag"
     if scope.exclude_tags and set(op.tags) & set(scope.exclude_tags):
         return "excluded tag"
-    if scope.read_only and not op.is_safe:
-        return "read-only tool set: not a safe method"
+    if scope.read_only and not safety(op).read_only:
+        return "read-only tool set: this operation changes something"
     if op.deprecated and not scope.include_deprecated:
         return "deprecated (use --include-deprecated)"
     return ""

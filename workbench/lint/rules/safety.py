@@ -6,8 +6,8 @@ import re
 
 from workbench.lint.registry import Report, rule
 from workbench.naming import last_segment
+from workbench.policy import safety
 
-APPROVAL_MARKERS = ("x-agent-requires-approval", "x-destructive", "x-mcp-destructive-hint", "x-destructive-hint")
 # Words in a description that warn a reader that the effect is destructive or cannot be undone.
 _WARNING_WORDS = re.compile(r"\b(irreversibl\w*|permanent\w*|cannot be undone|can't be undone|not reversible|"
                             r"destructive|destroy\w*|no undo|caution|warning|requires? (human )?approval)\b", re.I)
@@ -22,9 +22,9 @@ _DESTRUCTIVE_ACTION = re.compile(r"(delete|remove|destroy|purge|wipe|erase|cance
 _CONSTRUCTIVE_VERB = re.compile(r"(create|get|list|add|generate|new|make|issue)(?![a-z])", re.I)
 
 
-def _is_destructive(op) -> bool:
-    if op.method == "delete":
-        return True
+def _names_destructive_action(op) -> bool:
+    """A write whose path or operationId names a removal, payout or cancellation (a suspicion: what the
+    spec does not declare, workbench.policy cannot know)."""
     if op.method not in ("post", "put", "patch"):
         return False
     if op.operation_id and _CONSTRUCTIVE_VERB.match(last_segment(op.operation_id)):
@@ -38,9 +38,8 @@ def _is_destructive(op) -> bool:
       "DELETE and destructive writes say so, or carry an approval marker")
 def destructive_operation_unmarked(spec, context):
     for op in spec.operations:
-        if not _is_destructive(op):
-            continue
-        if any(op.extensions.get(marker) for marker in APPROVAL_MARKERS):
+        care = safety(op)
+        if care.marked or not (care.destructive or _names_destructive_action(op)):
             continue
         if _WARNING_WORDS.search(f"{op.summary or ''} {op.description or ''}"):
             continue

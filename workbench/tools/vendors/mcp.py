@@ -1,8 +1,11 @@
 """MCP tools: `inputSchema` (JSON Schema, object root), `outputSchema` from the success response when it
-is an object, and annotations from the method table, overridable by `x-mcp-*` extensions."""
+is an object, and annotations from `workbench.policy` (the method table, overridden by what the spec
+declares: the destructive and approval markers, `x-mcp-read-only-hint`, `x-mcp-idempotent-hint`;
+`x-mcp-open-world-hint` is MCP's own)."""
 
 from __future__ import annotations
 
+from workbench.policy import safety
 from workbench.spec import Operation, Schema, Spec
 from workbench.tools.arguments import pick_media_type
 from workbench.tools.model import Tool
@@ -10,27 +13,17 @@ from workbench.tools.passes import PassContext
 from workbench.tools.vendors.base import Vendor
 from workbench.tools.vendors.common import attach_defs, json_schema_with_defs
 
-# method → (readOnlyHint, destructiveHint, idempotentHint); None leaves the hint unset.
-METHOD_HINTS = {
-    "get": (True, False, True), "head": (True, False, True), "options": (True, False, True),
-    "trace": (True, False, True), "post": (False, False, False), "put": (False, True, True),
-    "patch": (False, True, None), "delete": (False, True, True),
-}
-EXTENSION_HINTS = {"x-mcp-read-only-hint": "readOnlyHint", "x-mcp-destructive-hint": "destructiveHint",
-                   "x-mcp-idempotent-hint": "idempotentHint", "x-mcp-open-world-hint": "openWorldHint"}
+OPEN_WORLD_HINT = "x-mcp-open-world-hint"
 
 
 def annotations(tool: Tool) -> dict:
     op = tool.operation
-    read_only, destructive, idempotent = METHOD_HINTS.get(op.method, (False, True, None))
-    if op.extensions.get("x-agent-requires-approval") or op.extensions.get("x-destructive"):
-        destructive = True
-    hints = {"readOnlyHint": read_only, "destructiveHint": destructive, "openWorldHint": True}
-    if idempotent is not None:
-        hints["idempotentHint"] = idempotent
-    for extension, hint in EXTENSION_HINTS.items():
-        if isinstance(op.extensions.get(extension), bool):
-            hints[hint] = op.extensions[extension]
+    care = safety(op)
+    open_world = op.extensions.get(OPEN_WORLD_HINT)
+    hints = {"readOnlyHint": care.read_only, "destructiveHint": care.overwrites,
+             "openWorldHint": open_world if isinstance(open_world, bool) else True}
+    if care.idempotent is not None:
+        hints["idempotentHint"] = care.idempotent
     if op.summary:
         hints["title"] = " ".join(op.summary.split())
     return hints

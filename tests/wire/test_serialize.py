@@ -1,4 +1,4 @@
-"""workbench.http.serialize: the style table of docs/mock-and-roundtrip.md in both directions, round trips
+"""workbench.wire: the style table of docs/mock-and-roundtrip.md in both directions, round trips
 for every style, location and body media type, and the Swagger 2 collectionFormat equivalents."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from workbench.http.serialize import (
+from workbench.wire import (
     SerializationError,
     collection_format,
     decode_body,

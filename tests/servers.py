@@ -9,8 +9,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-import pytest
-
 
 @dataclass
 class Recorded:
@@ -98,10 +96,3 @@ class RecordingServer:
         self._stop.set()
         self._socket.close()
         self._thread.join(timeout=2)
-
-
-@pytest.fixture
-def server():
-    recording = RecordingServer()
-    yield recording
-    recording.close()

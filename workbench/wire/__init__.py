@@ -1,0 +1,43 @@
+"""The wire format, below both the HTTP client and the mock server: every parameter style
+(`parameters.py`) and body encoding (`bodies.py`) in both directions, the plain request message
+(`messages.py`) and the check of a request against its operation (`validate.py`). Imports only
+`workbench.spec`, the standard library and the dependencies."""
+
+from workbench.wire.bodies import decode_body, encode_body
+from workbench.wire.parameters import (
+    STYLES,
+    SerializationError,
+    Style,
+    collection_format,
+    join_query,
+    parse_cookie,
+    parse_header,
+    parse_path,
+    parse_query,
+    schema_kind,
+    serialize_cookie,
+    serialize_header,
+    serialize_path,
+    serialize_query,
+    split_query,
+)
+
+__all__ = [
+    "STYLES",
+    "SerializationError",
+    "Style",
+    "collection_format",
+    "decode_body",
+    "encode_body",
+    "join_query",
+    "parse_cookie",
+    "parse_header",
+    "parse_path",
+    "parse_query",
+    "schema_kind",
+    "serialize_cookie",
+    "serialize_header",
+    "serialize_path",
+    "serialize_query",
+    "split_query",
+]

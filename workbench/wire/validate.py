@@ -1,0 +1,339 @@
+"""A concrete HTTP request checked against the operation it is meant for: the method, the path, query,
+header and cookie parameters and the body, each parsed the way `workbench.wire` writes it and validated
+against the spec's own schemas (JSON Schema 2020-12, model `$ref`s resolved through `Spec.resolve_schema`).
+The mock server calls it for each incoming request; the executor's requests pass it.
+
+Each problem is a `Violation` with its place (`method`, `path/id`, `query/limit`, `header/X-Trace`,
+`cookie/session`, `header/Content-Type`, `body`, `body/items/0/name`), what was expected and what was
+given. Extra query parameters, headers and cookies are not violations (clients send them freely).
+A required property that is readOnly is not required in a request (OpenAPI: it applies to responses), and
+header parameters named Accept, Content-Type or Authorization are ignored, as OpenAPI says they SHALL be
+(content negotiation, the body's media type and the security schemes govern those).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote
+
+import jsonschema
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+from workbench.spec import Operation, Parameter, Spec, SpecVersion
+from workbench.wire.bodies import _family, _media, decode_body
+from workbench.wire.messages import Request
+from workbench.wire.parameters import (
+    SerializationError,
+    parse_cookie,
+    parse_header,
+    parse_path,
+    parse_query,
+    schema_kind,
+    split_query,
+)
+
+__all__ = ["OperationContract", "SchemaStore", "Violation", "check_request", "describe_error", "match_path"]
+
+_LOCATION_ORDER = {"path": 0, "query": 1, "header": 2, "cookie": 3}
+_IGNORED_HEADERS = frozenset(("accept", "content-type", "authorization"))
+_TEMPLATE = re.compile(r"\{([^{}]+)\}")
+_REF_URI = "urn:workbench:ref:"
+
+
+@dataclass(frozen=True)
+class Violation:
+    place: str  # "query/limit", "body/items/0/name", ...
+    expected: str
+    given: Any
+
+
+# ---------------------------------------------------------------------------------------------------
+# schemas as jsonschema sees them
+
+
+class SchemaStore:
+    """Validators for the spec's schemas. Every model `$ref` becomes a registry resource of its own, built
+    once per store and shared by every validator it makes (components are reused across operations)."""
+
+    # keywords whose values are data, not schemas (a `$ref` key inside them is not a reference)
+    _DATA = frozenset(("enum", "const", "default", "examples", "example"))
+    # keywords whose values map names to schemas (a property may be called "enum" or "$ref")
+    _NAMED = frozenset(("properties", "patternProperties", "$defs", "definitions", "dependentSchemas"))
+
+    def __init__(self, spec: Spec, direction: str = "request") -> None:
+        self.spec = spec
+        self.skip = "readOnly" if direction == "request" else "writeOnly"  # required only the other way
+        self.registry: Registry = Registry()
+        self._built: set[str] = set()
+
+    def validator(self, schema: Any) -> Any:
+        refs: set[str] = set()
+        root = self._rewrite(schema if isinstance(schema, Mapping | bool) else {}, refs)
+        self._add(refs)
+        return jsonschema.Draft202012Validator(root, registry=self.registry,
+                                               format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
+
+    def resolved(self, schema: Any) -> Any:
+        """A schema with its top-level `$ref` chain followed (siblings of a `$ref` kept over the target)."""
+        for _ in range(32):
+            if not (isinstance(schema, Mapping) and isinstance(schema.get("$ref"), str)):
+                break
+            target = self.spec.resolve_schema(schema["$ref"])
+            if target is None:
+                break
+            schema = {**target, **{k: v for k, v in schema.items() if k != "$ref"}}
+        return schema
+
+    def _add(self, refs: set[str]) -> None:
+        todo = sorted(refs - self._built)
+        while todo:
+            ref = todo.pop()
+            if ref in self._built:
+                continue
+            self._built.add(ref)
+            found: set[str] = set()
+            target = self.spec.resolve_schema(ref)  # a broken ref (already a load problem) accepts anything
+            contents = self._rewrite(target if target is not None else {}, found)
+            self.registry = self.registry.with_resource(_uri(ref), Resource.from_contents(
+                contents, default_specification=DRAFT202012))
+            todo.extend(found - self._built)
+
+    def _rewrite(self, node: Any, refs: set[str]) -> Any:
+        if isinstance(node, list):
+            return [self._rewrite(v, refs) for v in node]
+        if not isinstance(node, Mapping):
+            return node
+        out: dict[str, Any] = {}
+        for key, value in node.items():
+            if key == "$ref" and isinstance(value, str):
+                refs.add(value)
+                out[key] = _uri(value)
+            elif key in self._DATA:
+                out[key] = value
+            elif key in self._NAMED and isinstance(value, Mapping):
+                out[key] = {name: self._rewrite(sub, refs) for name, sub in value.items()}
+            else:
+                out[key] = self._rewrite(value, refs)
+        if isinstance(out.get("required"), list) and isinstance(node.get("properties"), Mapping):
+            props = node["properties"]
+            out["required"] = [name for name in out["required"]
+                               if not (isinstance(self.resolved(props.get(name)), Mapping)
+                                       and self.resolved(props.get(name)).get(self.skip) is True)]
+        return out
+
+
+def _uri(ref: str) -> str:
+    return _REF_URI + quote(ref, safe="")
+
+
+def describe_error(error: jsonschema.ValidationError) -> str:
+    """What the schema wanted, in words (integer-ness included, extra properties named)."""
+    validator, value = error.validator, error.validator_value
+    if validator == "type":
+        return f"a value of type {' or '.join(value) if isinstance(value, list) else value}"
+    if validator == "required":
+        return error.message.replace("is a required property", "is required")
+    if validator == "enum":
+        return "one of " + ", ".join(json.dumps(v) for v in value)
+    if validator == "additionalProperties":
+        return error.message
+    if validator in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength",
+                     "minItems", "maxItems", "pattern", "format", "multipleOf", "const"):
+        return f"{validator} {json.dumps(value)}"
+    return error.message
+
+
+# ---------------------------------------------------------------------------------------------------
+# the request
+
+
+def match_path(template: str, path: str) -> dict[str, str] | None:
+    """The RAW text that stands at each `{name}` of `template` in `path`, or None when it does not match.
+    What some specs put after `?` or `#` in a path key is not part of the path."""
+    template = template.split("#", 1)[0].split("?", 1)[0]
+    pattern, names, last = [], [], 0
+    for match in _TEMPLATE.finditer(template):
+        pattern.append(re.escape(template[last:match.start()]))
+        pattern.append(f"(?P<p{len(names)}>[^/]*)")
+        names.append(match.group(1))
+        last = match.end()
+    pattern.append(re.escape(template[last:]))
+    found = re.fullmatch("".join(pattern), path) or re.fullmatch("".join(pattern) + "/", path)
+    if found is None:
+        return None
+    return {name: found.group(f"p{i}") for i, name in enumerate(names)}
+
+
+class OperationContract:
+    """One operation's request contract: its validators, built once and used for every request."""
+
+    def __init__(self, spec: Spec, op: Operation, store: SchemaStore | None = None) -> None:
+        self.spec, self.op = spec, op
+        self.store = store or SchemaStore(spec)
+        self.version = "3.0" if spec.version in (SpecVersion.SWAGGER_2_0, SpecVersion.OPENAPI_3_0) else "3.1"
+        self.parameters = sorted((p for p in op.parameters
+                                  if not (p.location == "header" and p.name.lower() in _IGNORED_HEADERS)),
+                                 key=lambda p: _LOCATION_ORDER.get(p.location, 9))
+        self._validators: dict[int, Any] = {}
+
+    def check(self, request: Request) -> list[Violation]:
+        violations: list[Violation] = []
+        if request.method.lower() != self.op.method:
+            violations.append(Violation("method", self.op.method.upper(), request.method))
+        raw_path = match_path(self.op.path, request.path)
+        if raw_path is None:
+            violations.append(Violation("path", self.op.path, request.path))
+        pairs = split_query(request.query)
+        cookies = "; ".join(request.header_values("cookie"))
+        for param in self.parameters:
+            text = _raw(param, raw_path or {}, pairs, request, cookies)
+            if text is None:
+                if param.required and not (param.location == "path" and raw_path is None):
+                    violations.append(Violation(f"{param.location}/{param.name}", "a value (required)", None))
+                continue
+            violations += self._parameter(param, text, pairs)
+        violations += self._body(request)
+        return violations
+
+    def _validate(self, schema: Any, value: Any, place: str) -> list[Violation]:
+        key = id(schema)
+        if key not in self._validators:
+            self._validators[key] = (schema, self.store.validator(schema))  # the schema kept: ids stay unique
+        validator = self._validators[key][1]
+        out = []
+        for error in sorted(validator.iter_errors(value), key=lambda e: [f"{p:012d}" if isinstance(p, int) else p
+                                                                          for p in e.absolute_path]):
+            where = "/".join([place, *(str(p) for p in error.absolute_path)])
+            out.append(Violation(where, describe_error(error), error.instance))
+        return out
+
+    def _parameter(self, param: Parameter, text: Any, pairs: list[tuple[str, str]]) -> list[Violation]:
+        place = f"{param.location}/{param.name}"
+        schema = _parameter_schema(param)
+        try:
+            value = self._parse(param, text, pairs)
+        except (SerializationError, ValueError) as exc:
+            return [Violation(place, f"the {param.style} form of a {schema_kind(self.store.resolved(schema))} "
+                                     f"({exc})", text)]
+        if value is None:
+            return [Violation(place, "a value (required)", None)] if param.required else []
+        return self._validate(schema, value, place) if schema is not None else []
+
+    def _parse(self, param: Parameter, text: Any, pairs: list[tuple[str, str]]) -> Any:
+        if param.content:  # a `content` parameter: its media type (JSON, in practice) as one string
+            raw = parse_query(pairs, param.name) if param.location == "query" else text
+            media = next(iter(param.content))
+            return json.loads(raw) if raw is not None and _family(_media(media)[0]) == "json" else raw
+        schema = self.store.resolved(param.schema)
+        kind = schema_kind(schema)
+        item_kind = schema_kind(self.store.resolved(schema.get("items"))) if isinstance(schema, Mapping) else "string"
+        props = schema.get("properties") if isinstance(schema, Mapping) else None
+        if param.location == "path":
+            return parse_path(text, param.name, param.style, param.explode, kind, item_kind, props)
+        if param.location == "query":
+            return parse_query(pairs, param.name, param.style, param.explode, kind, item_kind, props)
+        if param.location == "header":
+            return parse_header(text, param.explode, kind, item_kind, props, param.style)
+        return parse_cookie(text, param.name, param.explode, kind, item_kind, props)
+
+    def _body(self, request: Request) -> list[Violation]:
+        body = self.op.request_body
+        if body is None or not body.content:
+            return []
+        if not request.body:
+            return [Violation("body", "a request body (required)", None)] if body.required else []
+        given = request.header("content-type") or ""
+        media = _pick(body.content, _media(given)[0])
+        if media is None:
+            return [Violation("header/Content-Type", "one of " + ", ".join(body.content), given or None)]
+        content = body.content[media]
+        try:
+            value = decode_body(request.body, given, openapi_version=self.version, encoding=content.encoding,
+                                schema=self._shallow(content.schema))
+        except (SerializationError, ValueError) as exc:
+            return [Violation("body", f"a {_media(given)[0]} body ({exc})", _preview(request.body))]
+        if content.schema is None:
+            return []
+        return self._validate(content.schema, _files_as_text(value, self._shallow(content.schema)), "body")
+
+    def _shallow(self, schema: Any) -> Any:
+        """The body schema with its own and its properties' (and their items') refs followed, to type form
+        and multipart fields by."""
+        top = self.store.resolved(schema)
+        if not isinstance(top, Mapping) or not isinstance(top.get("properties"), Mapping):
+            return top
+        props = {}
+        for name, sub in top["properties"].items():
+            sub = self.store.resolved(sub)
+            if isinstance(sub, Mapping) and "items" in sub:
+                sub = {**sub, "items": self.store.resolved(sub["items"])}
+            props[name] = sub
+        return {**top, "properties": props}
+
+
+def check_request(spec: Spec, op: Operation, request: Request) -> list[Violation]:
+    """`request` against `op` (for many requests, keep an OperationContract per operation instead)."""
+    return OperationContract(spec, op).check(request)
+
+
+def _parameter_schema(param: Parameter) -> Any:
+    if param.schema is None and param.content:
+        return next(iter(param.content.values())).schema
+    return param.schema
+
+
+def _raw(param: Parameter, raw_path: Mapping[str, str], pairs: list[tuple[str, str]], request: Request,
+         cookies: str) -> Any:
+    """What stands on the wire for the parameter: the path text, all query pairs (the parameter picks its
+    own), the header's value, the Cookie header; None when there is nothing."""
+    if param.location == "path":
+        return raw_path.get(param.name)
+    if param.location == "query":
+        return pairs
+    if param.location == "header":
+        return request.header(param.name)
+    return cookies or None
+
+
+def _files_as_text(value: Any, schema: Any) -> Any:
+    """Uploaded bytes and file parts where the schema has a (binary) string: their file name or text stands in
+    for them, so that they meet `type: string` (JSON Schema has no bytes)."""
+    def text(item: Any) -> Any:
+        if isinstance(item, bytes):
+            return item.decode("latin-1")
+        if isinstance(item, Mapping) and set(item) == {"filename", "content", "content_type"}:
+            return str(item["filename"])
+        return item
+
+    if schema_kind(schema) == "string":
+        return text(value)
+    if not (isinstance(value, dict) and isinstance(schema, Mapping)):
+        return value
+    props = schema.get("properties") or {}
+    out = {}
+    for name, item in value.items():
+        sub = props.get(name) if isinstance(props, Mapping) else None
+        if schema_kind(sub) == "array" and isinstance(item, list) and isinstance(sub, Mapping):
+            out[name] = [text(i) if schema_kind(sub.get("items")) == "string" else i for i in item]
+        else:
+            out[name] = text(item) if schema_kind(sub) == "string" else item
+    return out
+
+
+def _pick(content: Mapping[str, Any], media: str) -> str | None:
+    """The operation's media type that `media` (the request's Content-Type, lower case) falls under."""
+    declared = {_media(key)[0]: key for key in content}
+    for candidate in (media, media.split("/", 1)[0] + "/*", "*/*"):
+        if candidate in declared:
+            return declared[candidate]
+    return None
+
+
+def _preview(data: bytes, limit: int = 200) -> str:
+    text = data[:limit].decode("utf-8", "replace")
+    return text + ("…" if len(data) > limit else "")
