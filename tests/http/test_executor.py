@@ -327,3 +327,16 @@ def test_the_original_argument_schema_is_built_once_per_tool(spec, server):
     tool = ex.toolset.tool("getItem")
     for arguments in ({"item_id": "x", "limit": "7"}, {"limit": 51}, {"item_id": 3, "tags": "a"}):
         assert check(spec, tool, arguments, contract) == check(spec, tool, arguments)
+
+
+@pytest.mark.parametrize("nested, arguments, place, expected", [
+    (False, {"item_id": "x", "limt": 3}, "", "no 'limt' here: only 'item_id', 'tags', 'limit', 'X_Trace', 'session'"),
+    (True, {"path": {"item_id": "x"}, "limit": 3}, "", "no 'limit' here: only 'path', 'query', 'header', 'cookie'"),
+    (True, {"path": {"item_id": "x"}, "query": {"limt": 3}}, "/query", "no 'limt' here: only 'tags', 'limit'"),
+])
+def test_an_argument_the_tool_does_not_have_is_feedback_not_dropped(spec, server, nested, arguments, place,
+                                                                     expected):
+    toolset = convert(spec, ConvertOptions(nested=nested))
+    result = Executor(spec, toolset, CallOptions(base_url=server.url)).call(ToolCall("getItem", arguments))
+    assert result.request is None and server.requests == []
+    assert [(v.path, v.expected) for v in result.feedback.violations] == [(place, expected)]

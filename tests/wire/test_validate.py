@@ -66,7 +66,7 @@ VALID_SHOP_CALLS = [
     ("createCustomer", {"name": "Ann Lee", "email": "ann@example.com", "phone": "+6281234567"}),
     ("getCustomer", {"customerId": "cus_8f2kQ1x9LmP3aZ"}),
     ("refundOrder", {"orderId": "ord_4Hq7Zt2Wd9Lr1B", "reason": "duplicate", "amount": 500}),
-    ("listProducts", {"inStock": False}),
+    ("listProducts", {"activeOnly": False}),
     ("deleteCustomer", {"customerId": "cus_8f2kQ1x9LmP3aZ"}),
 ]
 

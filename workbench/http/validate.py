@@ -39,10 +39,17 @@ class Checked:
 
 
 def original_schema(spec: Spec, tool: Tool) -> dict:
-    """The argument schema as the spec states it (lossless: no strict-mode nulls, no dropped keywords)."""
-    parameters, _, _, _ = build_arguments(spec, tool.operation, tool.shape)
+    """The argument schema as the spec states it (lossless: no strict-mode nulls, no dropped keywords).
+    The argument object and its groups are closed: every argument the request can carry is listed, so a
+    name the tool does not have (a typo, a flat name in a nested layout) is an error the model hears about,
+    not a value that silently never reaches the wire."""
+    parameters, bindings, _, _ = build_arguments(spec, tool.operation, tool.shape)
     # the full argument set: the human part is merged in before validation, so it is validated too
-    return lossless_schema(parameters, PassContext(spec), False)
+    schema = lossless_schema(parameters, PassContext(spec), False)
+    groups = {b.argument.split(".", 1)[0] for b in bindings if "." in b.argument}
+    properties = {name: {**sub, "additionalProperties": False} if name in groups else sub
+                  for name, sub in schema.get("properties", {}).items()}
+    return {**schema, "properties": properties, "additionalProperties": False}
 
 
 @dataclass(frozen=True)

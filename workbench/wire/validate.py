@@ -140,12 +140,21 @@ def describe_error(error: jsonschema.ValidationError) -> str:
         return error.message.replace("is a required property", "is required")
     if validator == "enum":
         return "one of " + ", ".join(json.dumps(v) for v in value)
+    if validator == "additionalProperties" and value is False and isinstance(error.instance, dict):
+        listed = list(error.schema.get("properties", {}))
+        extra = [k for k in error.instance if k not in listed and not _matches_pattern(k, error.schema)]
+        return (f"no {', '.join(repr(k) for k in extra)} here: only "
+                + (", ".join(repr(k) for k in listed) if listed else "no properties"))
     if validator == "additionalProperties":
         return error.message
     if validator in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength",
                      "minItems", "maxItems", "pattern", "format", "multipleOf", "const"):
         return f"{validator} {json.dumps(value)}"
     return error.message
+
+
+def _matches_pattern(key: str, schema: dict) -> bool:
+    return any(re.search(pattern, key) for pattern in schema.get("patternProperties", {}))
 
 
 # ---------------------------------------------------------------------------------------------------
