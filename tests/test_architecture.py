@@ -67,6 +67,13 @@ def test_every_package_has_a_layer():
     assert on_disk - set(LAYER_OF) == set()
 
 
+def test_architecture_md_names_every_package():
+    text = (PACKAGE.parent / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    on_disk = [f"{p.name}/" if p.is_dir() else p.name for p in PACKAGE.iterdir()
+               if (p / "__init__.py").is_file() or (p.suffix == ".py" and p.stem not in ("__init__", "__main__"))]
+    assert [name for name in on_disk if f"`{name}" not in text] == []
+
+
 def test_packages_import_only_lower_layers():
     assert layer_violations(PACKAGE) == {}
 
