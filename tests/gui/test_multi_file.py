@@ -47,13 +47,8 @@ Pet:
 
 
 @pytest.fixture
-def two_files(tmp_path) -> tuple[Path, Path]:
-    root = tmp_path / "api.yaml"
-    pet = tmp_path / "schemas" / "pet.yaml"
-    pet.parent.mkdir()
-    root.write_text(ROOT, encoding="utf-8")
-    pet.write_text(PET, encoding="utf-8")
-    return root, pet
+def two_files(write) -> tuple[Path, Path]:
+    return write("api.yaml", ROOT), write("schemas/pet.yaml", PET)
 
 
 def finding(window, rule: str):

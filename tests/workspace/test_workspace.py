@@ -50,13 +50,8 @@ SUMMARY = "/paths/~1pets/post/summary"
 
 
 @pytest.fixture
-def files(tmp_path) -> tuple[Path, Path]:
-    root = tmp_path / "api.yaml"
-    pet = tmp_path / "schemas" / "pet.yaml"
-    pet.parent.mkdir()
-    root.write_text(ROOT, encoding="utf-8")
-    pet.write_text(PET, encoding="utf-8")
-    return root, pet
+def files(write) -> tuple[Path, Path]:
+    return write("api.yaml", ROOT), write("schemas/pet.yaml", PET)
 
 
 def open_workspace(root: Path, recovery: Path) -> Workspace:
