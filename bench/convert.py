@@ -144,8 +144,9 @@ def short(text: str, width: int = 150) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def is_failure(rejected: dict) -> bool:
-    return str(rejected.get("reason", "")).startswith("conversion failed")
+def is_failure(rejected) -> bool:
+    """`rejected`: a tool set's `Rejected` (an operation left out, with why)."""
+    return rejected.reason.startswith("conversion failed")
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -209,7 +210,7 @@ def print_ours(result: dict[str, Any], repeat: int) -> None:
             if key in seen:
                 continue
             seen.add(key)
-            print(f"      [{label}] {r['method'].upper()} {r['path']}: {short(r['reason'], 120)}")
+            print(f"      [{label}] {r.method.upper()} {r.path}: {short(r.reason, 120)}")
             if len(seen) >= SHOW_REASONS:
                 break
     else:

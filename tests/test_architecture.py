@@ -10,11 +10,16 @@ PACKAGE = Path(__file__).resolve().parents[1] / "workbench"
 QT = ("PySide6", "PyQt5", "PyQt6", "PySide2", "shiboken6", "pytestqt", "qtpy")
 
 
-def imported_modules(path: Path) -> set[str]:
+def imported_modules(path: Path, package: str | None = None) -> set[str]:
+    """Every module `path` imports; relative imports are resolved against `package` (the file's own)."""
     names: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level:
+            base = ".".join((package or "").split(".")[:len((package or "").split(".")) - node.level + 1])
+            names.add(f"{base}.{node.module}" if node.module else base)
+            names.update(f"{base}.{alias.name}" for alias in node.names if not node.module)
         elif isinstance(node, ast.ImportFrom) and node.module:
             names.add(node.module)  # and `from workbench import gui` names the package it brings in:
             names.update(f"{node.module}.{alias.name}" for alias in node.names if node.module == "workbench")
@@ -53,8 +58,10 @@ def layer_violations(package: Path) -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
     for path in sorted(package.rglob("*.py")):
         relative = path.relative_to(package.parent).with_suffix("")
-        me = unit_of(".".join(relative.parts))
-        bad = sorted({m for m in imported_modules(path) if (u := unit_of(m)) not in (None, me)
+        module = ".".join(relative.parts)
+        own_package = module.removesuffix(".__init__") if path.name == "__init__.py" else module.rsplit(".", 1)[0]
+        me = unit_of(module)
+        bad = sorted({m for m in imported_modules(path, own_package) if (u := unit_of(m)) not in (None, me)
                       and LAYER_OF[u] >= LAYER_OF[me]})
         if bad:
             found[str(path.relative_to(package))] = bad
@@ -85,8 +92,11 @@ def test_the_layer_check_sees_an_upward_and_a_sideways_import(tmp_path):
     (package / "spec" / "model.py").write_text("from workbench.lint import lint\n")
     (package / "tools" / "convert.py").write_text("import workbench.lint.rules\nfrom workbench.spec import Spec\n")
     (package / "spec" / "refs.py").write_text("from workbench import gui, __version__\n")
+    (package / "tools" / "scope.py").write_text("from ..lint import rules\nfrom . import convert\n")
+    (package / "tools" / "names.py").write_text("from .. import http\n")
     assert layer_violations(package) == {"spec/model.py": ["workbench.lint"], "spec/refs.py": ["workbench.gui"],
-                                         "tools/convert.py": ["workbench.lint.rules"]}
+                                         "tools/convert.py": ["workbench.lint.rules"],
+                                         "tools/names.py": ["workbench.http"], "tools/scope.py": ["workbench.lint"]}
 
 
 def test_core_modules_do_not_import_qt():

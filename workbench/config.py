@@ -83,15 +83,23 @@ def find_config(spec_path: Path) -> Path | None:
     return None
 
 
-def config_for(spec_path: str | Path, known_rules: Collection[str], explicit: str | Path | None = None
-               ) -> WorkbenchConfig:
+def config_for(spec_path: str | Path, known: Known, explicit: str | Path | None = None) -> WorkbenchConfig:
     """The config a spec is checked with: the one given, else the one beside the spec, else the defaults."""
     path = Path(explicit) if explicit else find_config(Path(spec_path))
-    return load_config(path, known_rules)
+    return load_config(path, known)
 
 
-def load_config(path: Path | None, known_rules: Collection[str]) -> WorkbenchConfig:
-    """Read and check the whole file; every problem is one SpecError naming the file and the pointer."""
+@dataclass(frozen=True)
+class Known:
+    """The names a config may use that the layers above define: lint rule ids, vendor names."""
+
+    rules: Collection[str]
+    vendors: Collection[str]
+
+
+def load_config(path: Path | None, known: Known) -> WorkbenchConfig:
+    """Read and check the whole file; every problem is one SpecError naming the file, the line and column and
+    the pointer of the offending entry."""
     if path is None:
         return WorkbenchConfig()
     name = str(path)
@@ -104,7 +112,7 @@ def load_config(path: Path | None, known_rules: Collection[str]) -> WorkbenchCon
     unknown = set(raw) - set(_SECTIONS)
     if unknown:
         raise SpecError(f"unknown config key(s): {', '.join(sorted(unknown))}", name)
-    read = {key: reader(raw.get(key), _Reader(document, key, known_rules)) for key, reader in _SECTIONS.items()}
+    read = {key: reader(raw.get(key), _Reader(document, key, known)) for key, reader in _SECTIONS.items()}
     return WorkbenchConfig(LintConfig(read["rules"], read["thresholds"], read["ignore"]), read["tools"], name)
 
 
@@ -112,7 +120,7 @@ def load_config(path: Path | None, known_rules: Collection[str]) -> WorkbenchCon
 class _Reader:
     document: SourceDocument
     key: str
-    known_rules: Collection[str]
+    known: Known
 
     def fail(self, message: str, *tokens: str | int) -> SpecError:
         """The error at the offending entry: file, line and column, and its pointer."""
@@ -131,7 +139,7 @@ class _Reader:
 def _rules(value: Any, reader: _Reader) -> dict[str, Severity]:
     severities: dict[str, Severity] = {}
     for rule, level in reader.mapping(value).items():
-        if rule not in reader.known_rules:
+        if rule not in reader.known.rules:
             raise reader.fail(f"unknown rule {rule!r} in config", rule)
         try:
             severities[rule] = Severity.parse(str(level))
@@ -152,6 +160,8 @@ def _thresholds(value: Any, reader: _Reader) -> dict[str, float]:
 
 
 def _ignores(value: Any, reader: _Reader) -> tuple[tuple[str, str], ...]:
+    if value is not None and not isinstance(value, list):
+        raise reader.fail("`ignore` must be a list of {rule, pointer}")
     ignores = []
     for i, entry in enumerate(value or []):
         if not isinstance(entry, dict) or not isinstance(entry.get("rule"), str) or not isinstance(
@@ -180,6 +190,8 @@ def _tools(value: Any, reader: _Reader) -> ToolsConfig:
             raise reader.fail(f"tools option {key!r} must be a list of strings", key)
         if expected is int and item < 0:
             raise reader.fail(f"tools option {key!r} must be 0 or more", key)
+        if name == "vendor" and item not in reader.known.vendors:
+            raise reader.fail(f"unknown vendor {item!r} (known: {', '.join(reader.known.vendors)})", key)
         given[name] = tuple(item) if expected is list else item
     return ToolsConfig(**given)
 

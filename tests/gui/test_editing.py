@@ -294,6 +294,19 @@ def test_a_declined_recovery_removes_the_journal(window, open_spec, shop, settin
     assert not RecoveryJournal(folder, shop).path.exists()
 
 
+def test_a_journal_that_cannot_be_recovered_says_so_and_the_message_stays(window, open_spec, shop, settings):
+    folder = Path(settings.value("recovery/dir"))
+    past = time.time() - 60
+    os.utime(shop, (past, past))
+    RecoveryJournal(folder, shop).start("info: [unclosed\n", False)
+    window.ask_recover = lambda: True
+    open_spec(shop)
+    box = window.error_box
+    assert box is not None and box.isVisible() and box.text() == "Cannot recover the unsaved edits"
+    assert window.last_error is not None and str(shop.name) in window.last_error
+    assert not window.isWindowModified()
+
+
 def test_a_big_text_goes_in_by_chunks_and_positions_finish_it(qtbot):
     from workbench.gui.source_view import INCREMENTAL_FROM, SourceView
 

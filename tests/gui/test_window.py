@@ -15,10 +15,11 @@ from tests.catalogue import corpus_dir
 from workbench.config import find_config, load_config
 from workbench.gui.models import EntryRole
 from workbench.gui.theme import DARK_CODE, LIGHT_CODE
-from workbench.lint import RULES, Severity, lint
+from workbench.lint import Severity, lint
 from workbench.lint.score import score
 from workbench.spec import load_spec
 from workbench.workspace import ProblemEntry
+from workbench.workspace.loading import KNOWN_NAMES
 
 TRAVEL = corpus_dir() / "readme-v3.1-train-travel.yaml"
 GITHUB = corpus_dir() / "github-api.github.com-2022-07-18.json"
@@ -26,7 +27,7 @@ GITHUB = corpus_dir() / "github-api.github.com-2022-07-18.json"
 
 def core_result(path: Path):
     spec = load_spec(path)
-    return spec, lint(spec, load_config(find_config(path), RULES).lint)
+    return spec, lint(spec, load_config(find_config(path), KNOWN_NAMES).lint)
 
 
 def problem_leaves(window):

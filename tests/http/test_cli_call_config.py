@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 from tests.catalogue import CUSTOMERS as SPEC
+from workbench.examples import example_path
 
 
 def workbench(*args: str) -> subprocess.CompletedProcess:
@@ -50,3 +51,18 @@ def test_a_bad_tools_section_is_one_line_naming_the_place(write):
         assert run.stderr.strip().splitlines() == [
             f"workbench: {path.parent / '.workbench.yaml'}:3:18 (#/tools/flatten-depth): "
             "tools option 'flatten-depth' must be 0 or more"]
+
+
+def test_a_read_only_tool_set_says_why_a_write_is_not_a_tool_and_the_flag_lifts_it(write, server):
+    path = write("shop.yaml", example_path().read_text(encoding="utf-8"))
+    write(".workbench.yaml", "tools: {read-only: true}\n")
+    args = ("call", str(path), "createCustomer", "--args", '{"name": "Ann Lee", "email": "ann@example.com"}',
+            "--base-url", server.url)
+    refused = workbench(*args)
+    assert (refused.returncode, refused.stdout) == (2, "")
+    assert refused.stderr == (f"workbench: {path}: createCustomer is not in the tool set: "
+                              "read-only tool set: this operation changes something\n")
+    assert "createCustomer" not in workbench("tools", str(path), "--format", "text").stdout
+    sent = workbench(*args, "--no-read-only")
+    assert sent.returncode == 0, sent.stderr
+    assert [r.line.split(" ", 1)[0] for r in server.requests] == ["POST"]

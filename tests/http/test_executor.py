@@ -14,7 +14,7 @@ from tests.servers import Reply
 from workbench.http.calls import ToolCall, parse_call
 from workbench.http.executor import CallOptions, Executor, retry_loop
 from workbench.spec import load_spec
-from workbench.tools import ConvertOptions, convert
+from workbench.tools import ConvertOptions, Scope, convert
 
 SPEC = """openapi: 3.1.0
 info: {title: t, version: '1'}
@@ -320,7 +320,7 @@ def test_the_original_argument_schema_is_built_once_per_tool(spec, server):
 
     ex = executor(spec, server)
     refused = ex.call(ToolCall("getItem", {"item_id": "x", "limit": 500}))
-    assert [v.path for v in refused.feedback.violations] == ["/limit"]
+    assert [v.place for v in refused.feedback.violations] == ["/limit"]
     contract = ex.contracts["getItem"]
     assert ex.call(ToolCall("getItem", {"item_id": "x", "limit": 5})).status == 200
     assert ex.contracts["getItem"] is contract and set(ex.contracts) == {"getItem"}
@@ -339,4 +339,11 @@ def test_an_argument_the_tool_does_not_have_is_feedback_not_dropped(spec, server
     toolset = convert(spec, ConvertOptions(nested=nested))
     result = Executor(spec, toolset, CallOptions(base_url=server.url)).call(ToolCall("getItem", arguments))
     assert result.request is None and server.requests == []
-    assert [(v.path, v.expected) for v in result.feedback.violations] == [(place, expected)]
+    assert [(v.place, v.expected) for v in result.feedback.violations] == [(place, expected)]
+
+
+def test_a_call_into_an_empty_tool_set_says_there_are_no_tools(spec):
+    toolset = convert(spec, ConvertOptions(scope=Scope(tags=("no-such-tag",))))
+    assert toolset.tools == []
+    result = Executor(spec, toolset).call(ToolCall("getItem", {}))
+    assert result.feedback.text == "There is no tool named `getItem`, and this tool set has no tools."

@@ -454,7 +454,7 @@ def test_names_valid_and_unique(spec_name, variant):
     operation lost to a conversion error."""
     vendor, strict, gemini_json = variant
     toolset = _toolset(spec_name, vendor, strict, gemini_json)
-    problems = [f"{r['method'].upper()} {r['path']}: {r['reason']}" for r in toolset.rejected
+    problems = [f"{r.method.upper()} {r.path}: {r.reason}" for r in toolset.rejected
                 if r.reason.startswith("conversion failed")]
     names = [native_name(vendor, native) for native in toolset.native]
     if names != [tool.name for tool in toolset.tools]:

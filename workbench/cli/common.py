@@ -6,9 +6,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from workbench.config import WorkbenchConfig, config_for
-from workbench.lint import RULES
+from workbench.config import WorkbenchConfig
 from workbench.spec import RefPolicy, Spec, load_spec
+from workbench.workspace.loading import spec_config
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1
@@ -40,7 +40,7 @@ def load(args: argparse.Namespace, path: str) -> Spec:
 
 
 def config(args: argparse.Namespace, spec_path: str | Path) -> WorkbenchConfig:
-    return config_for(spec_path, RULES, getattr(args, "config", None))
+    return spec_config(spec_path, getattr(args, "config", None))
 
 
 def csv(text: str) -> tuple[str, ...]:

@@ -17,7 +17,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("spec", metavar="SPEC")
     toolset = add_toolset_options(parser)
     toolset.add_argument("--read-only", action=argparse.BooleanOptionalAction, default=None,
-                         help="safe methods only (GET, HEAD, OPTIONS)")
+                         help="read-only operations only (the safe methods, or x-mcp-read-only-hint: true; "
+                              "never one that needs approval)")
     parser.add_argument("--format", choices=("json", "text"), default="json")
     parser.add_argument("--output", metavar="FILE", help="write the result here instead of stdout")
     common.add_config_option(parser)

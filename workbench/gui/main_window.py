@@ -242,11 +242,11 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(f"Re-checked: {len(loaded.problems)} findings.", 4000)
             self.documentLoaded.emit(loaded)
             return
-        if kind is LoadKind.OPEN:
-            self._offer_recovery()
-        self.last_error = None
+        self.last_error = None  # the load worked: an earlier error is over (one recovery raises stays shown)
         if self.error_box is not None:
             self.error_box.hide()
+        if kind is LoadKind.OPEN:
+            self._offer_recovery()
         self.recent.add(loaded.path)
         spec = loaded.spec
         loading = f"; {len(spec.problems)} problems while loading" if spec.problems else ""

@@ -16,6 +16,7 @@ from PySide6.QtGui import QBrush, QColor, QFont
 
 from workbench.gui.theme import SEVERITY_ORDER, SEVERITY_TITLES, severity_icon
 from workbench.lint import Severity
+from workbench.lint.engine import severity_counts
 from workbench.workspace import OperationEntry, ProblemEntry, PropertyEntry, SchemaEntry
 
 FindingRole = Qt.ItemDataRole.UserRole + 1  # the Finding (leaf rows)
@@ -144,10 +145,7 @@ class ProblemsModel(_TwoLevelModel):
     # counts and lookups, for the window and the tests
     def counts(self) -> dict[Severity, int]:
         """Every finding by severity, whatever the filter."""
-        found = {sev: 0 for sev in SEVERITY_ORDER}
-        for entry in self._all:
-            found[entry.finding.severity] += 1
-        return found
+        return severity_counts(entry.finding for entry in self._all)
 
     def entries(self) -> list[ProblemEntry]:
         """Every finding, whatever the filter, errors first."""

@@ -15,16 +15,9 @@ from workbench.tools.arguments import build_arguments
 from workbench.tools.model import Tool
 from workbench.tools.passes import PassContext
 from workbench.tools.vendors.jsonschema import build as lossless_schema
-from workbench.wire.validate import describe_error
+from workbench.wire.validate import Violation, describe_error  # place: a pointer into the arguments
 
 MAX_ATTEMPTS = 3
-
-
-@dataclass(frozen=True)
-class Violation:
-    path: str  # JSON-pointer-like path into the arguments ("" for the object itself)
-    expected: str
-    given: Any
 
 
 @dataclass
@@ -170,21 +163,23 @@ class Feedback:
 
 
 def feedback(tool_name: str, arguments: dict, violations: list[Violation], history: list[list[Violation]]) -> Feedback:
-    lines = _annotated(arguments, {v.path: v for v in violations})
+    lines = _annotated(arguments, {v.place: v for v in violations})
     text = (f"The call to `{tool_name}` was not sent: its arguments do not match the tool's schema. Each ❌ marks "
             "a value to fix (path, what was expected, what was given). Call the tool again with corrected "
             "arguments.\n\n" + "\n".join(lines))
-    missing = [v for v in violations if v.path == "" or v.path not in _paths(arguments)]
+    missing = [v for v in violations if v.place == "" or v.place not in _paths(arguments)]
     if missing:
-        text += "\n" + "\n".join(f"// ❌ {v.path or '(arguments)'}: expected {v.expected}" for v in missing)
+        text += "\n" + "\n".join(f"// ❌ {v.place or '(arguments)'}: expected {v.expected}" for v in missing)
     if history:
-        earlier = [f"- attempt {i + 1}: " + "; ".join(f"{v.path or '/'} expected {v.expected}" for v in past)
+        earlier = [f"- attempt {i + 1}: " + "; ".join(f"{v.place or '/'} expected {v.expected}" for v in past)
                    for i, past in enumerate(history)]
         text += "\n\nEarlier attempts failed too:\n" + "\n".join(earlier)
     return Feedback(tool_name, text, violations, len(history) + 1)
 
 
 def unknown_tool(name: str, valid: list[str]) -> str:
+    if not valid:
+        return f"There is no tool named `{name}`, and this tool set has no tools."
     return f"There is no tool named `{name}`. Valid tools: {', '.join(sorted(valid))}. Call one of them."
 
 

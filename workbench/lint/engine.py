@@ -29,8 +29,19 @@ class LintResult:
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.findings if f.severity == severity)
 
+    def counts(self) -> dict[Severity, int]:
+        """How many findings at each severity, most severe first (every severity present, zero or not)."""
+        return severity_counts(self.findings)
+
     def exit_code(self, fail_severity: Severity) -> int:
         return 1 if any(f.severity >= fail_severity for f in self.findings) else 0
+
+
+def severity_counts(findings) -> dict[Severity, int]:
+    counts = {severity: 0 for severity in sorted(Severity, reverse=True) if severity is not Severity.OFF}
+    for finding in findings:
+        counts[finding.severity] += 1
+    return counts
 
 
 def lint(spec: Spec, config: LintConfig | None = None) -> LintResult:

@@ -39,7 +39,7 @@ from workbench.wire.parameters import (
 __all__ = ["decode_body", "encode_body"]
 
 
-def _media(content_type: str) -> tuple[str, dict[str, str]]:
+def parse_media_type(content_type: str) -> tuple[str, dict[str, str]]:
     head, *rest = (content_type or "").split(";")
     params = {}
     for part in rest:
@@ -48,7 +48,7 @@ def _media(content_type: str) -> tuple[str, dict[str, str]]:
     return head.strip().lower(), params
 
 
-def _family(media_type: str) -> str:
+def media_family(media_type: str) -> str:
     if media_type in ("application/json", "text/json") or media_type.endswith("+json"):
         return "json"
     if media_type == "application/x-www-form-urlencoded":
@@ -93,11 +93,11 @@ def encode_body(value: Any, media_type: str, *, openapi_version: str = "3.1",
                 encoding: Mapping[str, Mapping[str, Any]] | None = None) -> tuple[bytes, str]:
     """(body bytes, Content-Type header value) for JSON (and +json), form-urlencoded, multipart/form-data,
     text/* and any binary media type. `encoding` is the media type's Encoding object per property."""
-    media, params = _media(media_type)
+    media, params = parse_media_type(media_type)
     if "*" in media:
         media_type = media = _concrete(media, value)
         params = {}
-    family = _family(media)
+    family = media_family(media)
     if family == "json":
         return _json(value).encode("utf-8"), media_type
     if family == "form":
@@ -120,8 +120,8 @@ def decode_body(data: bytes, content_type: str, *, openapi_version: str = "3.1",
                 encoding: Mapping[str, Mapping[str, Any]] | None = None, schema: Any = None) -> Any:
     """Inverse of encode_body, chosen by the request's Content-Type. Form and multipart values are typed
     by `schema` (a resolved object schema) when given."""
-    media, params = _media(content_type)
-    family = _family(media)
+    media, params = parse_media_type(content_type)
+    family = media_family(media)
     if family == "json":
         return json.loads(bytes(data).decode("utf-8-sig"))
     if family == "form":
@@ -147,7 +147,7 @@ def _encode_form(value: Any, openapi_version: str, encoding: Mapping[str, Mappin
     pairs: list[tuple[str, str]] = []
     for prop, v in value.items():
         enc = encoding.get(prop) or {}
-        json_type = _family(_media(enc.get("contentType") or "")[0]) == "json"
+        json_type = media_family(parse_media_type(enc.get("contentType") or "")[0]) == "json"
         if v is None:
             continue
         if _declared(enc) or (legacy and not json_type):
@@ -185,7 +185,7 @@ def _decode_form(text: str, openapi_version: str, encoding: Mapping[str, Mapping
 
 
 def _json_part(enc: Mapping[str, Any]) -> bool:
-    return _family(_media(enc.get("contentType") or "")[0]) == "json"
+    return media_family(parse_media_type(enc.get("contentType") or "")[0]) == "json"
 
 
 def _form_style(enc: Mapping[str, Any]) -> tuple[str, bool]:
@@ -275,7 +275,7 @@ def _part(name: str, item: Any, content_type: str | None) -> tuple[bytes, bytes]
         content_type = item.get("content_type") or content_type or "application/octet-stream"
     elif isinstance(item, bytes | bytearray | memoryview):
         content, content_type = bytes(item), content_type or "application/octet-stream"
-    elif isinstance(item, Mapping | list | tuple) or _family(_media(content_type or "")[0]) == "json":
+    elif isinstance(item, Mapping | list | tuple) or media_family(parse_media_type(content_type or "")[0]) == "json":
         content, content_type = _json(item).encode("utf-8"), content_type or "application/json"
     else:  # text part: no Content-Type means text/plain (RFC 7578), sent as UTF-8
         content = _scalar(item).encode("utf-8")
@@ -376,8 +376,8 @@ def _part_value(part: Any) -> tuple[str, Any] | None:
     if "filename" in disposition:
         return disposition["name"], {"filename": disposition["filename"], "content": content,
                                      "content_type": part_type or "application/octet-stream"}
-    media, part_params = _media(part_type or "text/plain")
-    family = _family(media)
+    media, part_params = parse_media_type(part_type or "text/plain")
+    family = media_family(media)
     if family == "json":
         return disposition["name"], json.loads(content.decode("utf-8-sig"))
     if family == "text":

@@ -1,7 +1,8 @@
 """A concrete HTTP request checked against the operation it is meant for: the method, the path, query,
 header and cookie parameters and the body, each parsed the way `workbench.wire` writes it and validated
 against the spec's own schemas (JSON Schema 2020-12, model `$ref`s resolved through `Spec.resolve_schema`).
-The mock server calls it for each incoming request; the executor's requests pass it.
+The mock server is to call it for each incoming request; the requests the executor builds pass it (tests
+hold both to that).
 
 Each problem is a `Violation` with its place (`method`, `path/id`, `query/limit`, `header/X-Trace`,
 `cookie/session`, `header/Content-Type`, `body`, `body/items/0/name`), what was expected and what was
@@ -25,7 +26,7 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from workbench.spec import Operation, Parameter, Spec, SpecVersion
-from workbench.wire.bodies import _family, _media, decode_body
+from workbench.wire.bodies import decode_body, media_family, parse_media_type
 from workbench.wire.messages import Request
 from workbench.wire.parameters import (
     SerializationError,
@@ -47,7 +48,9 @@ _REF_URI = "urn:workbench:ref:"
 
 @dataclass(frozen=True)
 class Violation:
-    place: str  # "query/limit", "body/items/0/name", ...
+    """One thing a request (or a tool call's arguments) does not do as the spec says."""
+
+    place: str  # a request: "query/limit", "body/items/0/name", ...; arguments: a pointer ("/limit", "" = all)
     expected: str
     given: Any
 
@@ -237,7 +240,7 @@ class OperationContract:
         if param.content:  # a `content` parameter: its media type (JSON, in practice) as one string
             raw = parse_query(pairs, param.name) if param.location == "query" else text
             media = next(iter(param.content))
-            return json.loads(raw) if raw is not None and _family(_media(media)[0]) == "json" else raw
+            return json.loads(raw) if raw is not None and media_family(parse_media_type(media)[0]) == "json" else raw
         schema = self.store.resolved(param.schema)
         kind = schema_kind(schema)
         item_kind = schema_kind(self.store.resolved(schema.get("items"))) if isinstance(schema, Mapping) else "string"
@@ -257,7 +260,7 @@ class OperationContract:
         if not request.body:
             return [Violation("body", "a request body (required)", None)] if body.required else []
         given = request.header("content-type") or ""
-        media = _pick(body.content, _media(given)[0])
+        media = _pick(body.content, parse_media_type(given)[0])
         if media is None:
             return [Violation("header/Content-Type", "one of " + ", ".join(body.content), given or None)]
         content = body.content[media]
@@ -265,7 +268,7 @@ class OperationContract:
             value = decode_body(request.body, given, openapi_version=self.version, encoding=content.encoding,
                                 schema=self._shallow(content.schema))
         except (SerializationError, ValueError) as exc:
-            return [Violation("body", f"a {_media(given)[0]} body ({exc})", _preview(request.body))]
+            return [Violation("body", f"a {parse_media_type(given)[0]} body ({exc})", _preview(request.body))]
         if content.schema is None:
             return []
         return self._validate(content.schema, _files_as_text(value, self._shallow(content.schema)), "body")
@@ -336,7 +339,7 @@ def _files_as_text(value: Any, schema: Any) -> Any:
 
 def _pick(content: Mapping[str, Any], media: str) -> str | None:
     """The operation's media type that `media` (the request's Content-Type, lower case) falls under."""
-    declared = {_media(key)[0]: key for key in content}
+    declared = {parse_media_type(key)[0]: key for key in content}
     for candidate in (media, media.split("/", 1)[0] + "/*", "*/*"):
         if candidate in declared:
             return declared[candidate]

@@ -13,11 +13,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from workbench.config import WorkbenchConfig, config_for
+from workbench.config import Known, WorkbenchConfig, config_for
 from workbench.lint import RULES, Finding, LintResult, lint
 from workbench.lint.score import Score, score
 from workbench.spec import Location, Operation, SourceDocument, Spec, SpecVersion, load_spec
 from workbench.spec.pointer import join
+from workbench.tools.vendors import VENDORS
 
 
 class Cancelled(Exception):
@@ -103,6 +104,15 @@ class LoadedSpec:
         return Path(self.config.source) if self.config.source else None
 
 
+KNOWN_NAMES = Known(rules=RULES, vendors=tuple(VENDORS))  # what a config may name: rule ids, vendors
+
+
+def spec_config(spec_path: str | Path, explicit: str | Path | None = None) -> WorkbenchConfig:
+    """The config a spec is checked and converted with — `--config FILE`, else `.workbench.yaml` beside the
+    spec, else the defaults — read the same way by every command and the window."""
+    return config_for(spec_path, KNOWN_NAMES, explicit)
+
+
 def load_and_lint(path: str | Path, progress: Callable[[str], None] = lambda _text: None,
                   cancelled: Callable[[], bool] = lambda: False, text: str | None = None,
                   bom: bool = False, documents: Sequence[SourceDocument] = ()) -> LoadedSpec:
@@ -120,7 +130,7 @@ def load_and_lint(path: str | Path, progress: Callable[[str], None] = lambda _te
     step(f"Reading {path.name}…" if text is None else f"Re-checking {path.name}…")
     spec = load_spec(path, text=text, bom=bom, documents=documents)  # unsaved edits, at their files' own paths
     step(f"Linting {len(spec.operations)} operations…")
-    config = config_for(path, RULES)
+    config = spec_config(path)
     result = lint(spec, config.lint)
     step("Scoring…")
     readiness = score(result)

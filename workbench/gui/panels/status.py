@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QLabel, QProgressBar, QStatusBar, QToolButton
 from workbench.gui.document import SpecDocument
 from workbench.gui.theme import SEVERITY_ORDER, SEVERITY_TITLES, severity_icon
 from workbench.lint import Severity
+from workbench.lint.engine import severity_counts
 from workbench.workspace import LoadedSpec, LoadKind
 
 
@@ -57,9 +58,7 @@ class StatusPanel(QObject):
             widget.setVisible(bool(text))
 
     def show_counts(self, loaded: LoadedSpec | None, _kind: LoadKind | None = None) -> None:
-        counts = {severity: 0 for severity in SEVERITY_ORDER}
-        for entry in loaded.problems if loaded is not None else ():
-            counts[entry.finding.severity] += 1
+        counts = loaded.result.counts() if loaded is not None else severity_counts(())
         for severity, button in self.severity_buttons.items():
             count = counts[severity]
             button.setText(str(count))
