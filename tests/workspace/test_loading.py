@@ -9,9 +9,9 @@ import pytest
 from tests.catalogue import corpus_dir
 from workbench.config import find_config
 from workbench.edit import Edit, apply_edits
-from workbench.edit.engine import apply_splices
+from workbench.edit.engine import apply_splices, inverse_splices
 from workbench.spec.source import parse_text
-from workbench.workspace import Cancelled, inverse_splices, load_and_lint
+from workbench.workspace import Cancelled, load_and_lint
 
 TRAVEL = corpus_dir() / "readme-v3.1-train-travel.yaml"
 

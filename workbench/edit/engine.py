@@ -12,7 +12,7 @@ from __future__ import annotations
 import bisect
 import json
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,6 +47,17 @@ class Splice:
     def inverse(self, original: str) -> Splice:
         """The splice that turns the edited text back into `original`, character for character."""
         return Splice(self.start, self.start + len(self.text), original[self.start : self.end])
+
+
+def inverse_splices(old: str, splices: Sequence[Splice]) -> list[Splice]:
+    """The splices that turn `old` with `splices` applied back into `old` (splices planned together against
+    `old`): each splice's own inverse, moved by what the splices before it changed in length."""
+    shift, inverse = 0, []
+    for splice in sorted(splices, key=lambda s: (s.start, s.end)):
+        back = splice.inverse(old)
+        inverse.append(Splice(back.start + shift, back.end + shift, back.text))
+        shift += len(splice.text) - (splice.end - splice.start)
+    return inverse
 
 
 class EditRefused(Exception):

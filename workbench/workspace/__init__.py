@@ -6,7 +6,7 @@ as edited and as on disk, the undo history, the recovery journals, saving, and c
 `workbench.gui`.
 """
 
-from workbench.workspace.history import Change, History, Step, inverse_splices
+from workbench.workspace.history import Change, History, Step
 from workbench.workspace.loading import (
     Cancelled,
     LoadedSpec,
@@ -35,6 +35,6 @@ from workbench.workspace.session import (
 __all__ = [
     "Cancelled", "Change", "ConflictChoice", "DiskMerge", "DiskOutcome", "DocumentChange", "History",
     "LoadKind", "LoadedSpec", "OperationEntry", "Preview", "ProblemEntry", "PropertyEntry", "SaveChoice",
-    "SaveError", "SchemaEntry", "Step", "Workspace", "absolute", "freeze_heap", "inverse_splices",
+    "SaveError", "SchemaEntry", "Step", "Workspace", "absolute", "freeze_heap",
     "load_and_lint", "outcome_diff", "schema_entries", "text_diff", "thaw_heap",
 ]

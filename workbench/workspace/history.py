@@ -11,18 +11,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from workbench.edit import Splice
+from workbench.edit.engine import inverse_splices
 from workbench.spec import SourceDocument
-
-
-def inverse_splices(old: str, splices: Sequence[Splice]) -> list[Splice]:
-    """The splices that turn `old` with `splices` applied back into `old` (splices planned together against
-    `old`): each splice's own inverse, moved by what the splices before it changed in length."""
-    shift, inverse = 0, []
-    for splice in sorted(splices, key=lambda s: (s.start, s.end)):
-        back = splice.inverse(old)
-        inverse.append(Splice(back.start + shift, back.end + shift, back.text))
-        shift += len(splice.text) - (splice.end - splice.start)
-    return inverse
 
 
 @dataclass(frozen=True)
