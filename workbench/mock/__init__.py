@@ -1,0 +1,1 @@
+"""The mock server: answers requests from an API description."""
