@@ -15,6 +15,7 @@ from typing import Any
 from urllib.parse import urljoin
 
 import pytest
+import yaml
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
@@ -285,6 +286,21 @@ def test_text_and_binary_bodies(write):
     png = maker.respond(op, accept="image/png")
     assert isinstance(png.body, bytes) and png.body
     assert maker.respond(op, accept="text/plain", dynamic=True).body.decode("utf-8")
+
+
+def test_yaml_and_xml_bodies(write):
+    spec, op = one_op(write, """        '200':
+          description: ok
+          content:
+            application/yaml: {schema: {type: object}, example: {a: [1, two]}}
+            application/xml:
+              schema: {type: object, xml: {name: pet}}
+              example: {name: R&D, tags: [a]}
+""")
+    maker = ResponseMaker(spec)
+    assert yaml.safe_load(maker.respond(op, accept="application/yaml").body) == {"a": [1, "two"]}
+    xml = maker.respond(op, accept="application/xml").body
+    assert xml == b"<pet><name>R&amp;D</name><tags><item>a</item></tags></pet>"
 
 
 def test_no_acceptable_media_type_is_not_acceptable(write):
@@ -578,14 +594,31 @@ def sweep(spec: Spec) -> tuple[int, int, list[str]]:
     return validated, other, problems
 
 
+def decoded(resp: MockResponse, schema: Any) -> Any:
+    """The body as the value it encodes: JSON and YAML parsed, text as the string when the schema is a string;
+    `NOT_CHECKED` for the other media types (XML, binary, form and multipart bodies)."""
+    media = (resp.content_type or "").split(";")[0].strip()
+    if media.endswith(("/json", "+json")):
+        return json.loads(resp.body)
+    if media.endswith(("/yaml", "+yaml", "/x-yaml")):
+        return yaml.safe_load(resp.body)
+    if media.startswith("text/") and isinstance(schema, dict) and schema.get("type") == "string":
+        return resp.body.decode("utf-8")
+    return NOT_CHECKED
+
+
+NOT_CHECKED = object()
+
+
 def check(spec: Spec, reg: Registry, maker: ResponseMaker, op: Operation, response: Response,
           media: str) -> list[str] | None:
+    """The problems with a generated body for `media` of `response`; None when its media type isn't checked."""
     resp = maker.respond(op, code=code_for(op, response.status), accept=media.split(";")[0], dynamic=True)
     assert resp.status == code_for(op, response.status)
     chosen = response.content.get(resp.content_type or "", response.content[media])
-    if chosen.schema is None or not (resp.content_type or "").split(";")[0].endswith(("json", "/json")):
+    value = decoded(resp, chosen.schema) if chosen.schema is not None else NOT_CHECKED
+    if value is NOT_CHECKED:
         return None
-    value = json.loads(resp.body)
     found = errors(spec, chosen.schema, value, reg)
     if found and validator_says_one_of_overlaps(spec, reg, chosen.schema, value):
         return []

@@ -20,7 +20,9 @@ from re import _constants as sre_constants  # type: ignore[attr-defined]
 from re import _parser as sre_parse  # type: ignore[attr-defined]
 from typing import Any
 from urllib.parse import urljoin
+from xml.sax.saxutils import escape as xml_escape
 
+import yaml
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
@@ -416,7 +418,7 @@ class _Generator:
     def _choice(self, schema: dict[str, Any], key: str, depth: int) -> Any:
         rest = {k: v for k, v in schema.items() if k not in (key, "discriminator")}
         candidate: Any = None
-        branches = self._branches(schema, key, depth)[:4]
+        branches = self._branches(schema, key, depth)[:12]
         modes = ("free", "rich", "sparse") if key == "oneOf" else ("free",)
         for mode, branch in ((m, b) for m in modes for b in branches):
             flat, branch_depth = self.flatten(branch, depth)
@@ -797,16 +799,40 @@ def _scalar_text(value: Any) -> str:
     return str(value)
 
 
-def encode(value: Any, content_type: str, media: MediaType, rng: random.Random, openapi_version: str) -> bytes:
+def _xml(name: str, value: Any) -> str:
+    if isinstance(value, dict):
+        inner = "".join(_xml(str(k), v) for k, v in value.items())
+    elif isinstance(value, list):
+        inner = "".join(_xml("item", v) for v in value)
+    else:
+        inner = xml_escape(_scalar_text(value))
+    tag = name if re.fullmatch(r"[A-Za-z_][\w.-]*", name) else "item"
+    return f"<{tag}>{inner}</{tag}>"
+
+
+def _xml_name(schema: Any, spec: Spec) -> str:
+    if isinstance(schema, dict) and isinstance(schema.get("$ref"), str):
+        target = spec.resolve_schema(schema["$ref"])
+        schema = target if isinstance(target, dict) else schema
+    xml = schema.get("xml") if isinstance(schema, dict) else None
+    return str(xml["name"]) if isinstance(xml, dict) and isinstance(xml.get("name"), str) else "root"
+
+
+def encode(value: Any, content_type: str, media: MediaType, rng: random.Random, spec: Spec) -> bytes:
     """The body bytes of `value` as `content_type`."""
-    family = media_family(parse_media_type(content_type)[0])
+    media_type = parse_media_type(content_type)[0]
+    family = media_family(media_type)
     if family == "json":
         return json.dumps(value, ensure_ascii=False).encode("utf-8")
+    if media_type.endswith(("/yaml", "+yaml", "/x-yaml")):
+        return yaml.safe_dump(value, allow_unicode=True, sort_keys=False).encode("utf-8")
+    if media_type.endswith(("/xml", "+xml")) and not isinstance(value, str):
+        return _xml(_xml_name(media.schema, spec), value).encode("utf-8")
     if family == "text":
         return value.encode("utf-8") if isinstance(value, str) else _scalar_text(value).encode("utf-8")
     if family in ("form", "multipart") and isinstance(value, dict):
         try:
-            return encode_body(value, content_type, openapi_version=openapi_version, encoding=media.encoding)[0]
+            return encode_body(value, content_type, openapi_version=spec.spec_version, encoding=media.encoding)[0]
         except Exception:  # a value the wire's encoders don't take: send it as JSON text
             return json.dumps(value, ensure_ascii=False).encode("utf-8")
     if isinstance(value, bytes):
@@ -888,7 +914,7 @@ class ResponseMaker:
             value = spec_example(self.spec, choice.response, media, example, label)
         if value is _MISSING:
             value = self.generate(media.schema, rng)
-        body = encode(value, choice.content_type, media, rng, self.spec.spec_version)
+        body = encode(value, choice.content_type, media, rng, self.spec)
         return MockResponse(choice.status, choice.content_type, body, headers)
 
     def generate(self, schema: Any, rng: random.Random) -> Any:
