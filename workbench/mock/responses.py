@@ -288,6 +288,14 @@ def _merge_types(left: Any, right: Any) -> Any:
     return both or a  # contradictory types: a best effort
 
 
+def _compatible(left: dict[str, Any], right: dict[str, Any]) -> bool:
+    """Whether the types of two schemas leave some type a value can have."""
+    a, b = _types(left), _types(right)
+    if a is None or b is None:
+        return True
+    return bool(set(a) & set(b)) or ("integer" in a and "number" in b) or ("number" in a and "integer" in b)
+
+
 def _merge_properties(left: dict[str, Any], right: dict[str, Any]) -> dict[str, Any]:
     out = dict(left)
     for name, sub in right.items():
@@ -324,6 +332,14 @@ def _merge_subschema(left: Any, right: Any) -> Any:
     if not isinstance(right, dict) or right == {} or left == right:
         return left
     return {"allOf": [left, right]}
+
+
+def _has_ref(schema: Any) -> bool:
+    if isinstance(schema, dict):
+        return "$ref" in schema or any(_has_ref(v) for v in schema.values())
+    if isinstance(schema, list):
+        return any(_has_ref(v) for v in schema)
+    return False
 
 
 def _number(value: Any) -> bool:
@@ -380,6 +396,24 @@ class _Generator:
         schema, depth = self.flatten(schema, depth)
         if depth >= _HARD_DEPTH:
             return None
+        candidate = self._value(schema, depth)
+        banned = schema.get("not")
+        if not isinstance(banned, dict | bool):
+            return candidate
+        for mode in ("sparse", "rich", "free", "free"):
+            if not self.checker.valid(candidate, banned):
+                return candidate
+            candidate = self._in_mode(mode, schema, depth)
+        return candidate  # a best effort
+
+    def _in_mode(self, mode: str, schema: dict[str, Any], depth: int) -> Any:
+        outer, self.mode = self.mode, mode
+        try:
+            return self._value(schema, depth)
+        finally:
+            self.mode = outer
+
+    def _value(self, schema: dict[str, Any], depth: int) -> Any:
         if "const" in schema:
             return schema["const"]
         if isinstance(schema.get("enum"), list) and schema["enum"]:
@@ -419,14 +453,14 @@ class _Generator:
         rest = {k: v for k, v in schema.items() if k not in (key, "discriminator")}
         candidate: Any = None
         branches = self._branches(schema, key, depth)[:12]
+        flats = [self.flatten(branch, depth) for branch in branches]
+        # a string branch under `type: object` can't be met: the others first, if any
+        flats = [f for f in flats if _compatible(rest, f[0])] or flats
         modes = ("free", "rich", "sparse") if key == "oneOf" else ("free",)
-        for mode, branch in ((m, b) for m in modes for b in branches):
-            flat, branch_depth = self.flatten(branch, depth)
-            outer, self.mode = self.mode, mode
-            try:
-                candidate = self.value(merge_schemas([rest, flat]) if rest else flat, branch_depth)
-            finally:
-                self.mode = outer
+        for mode, (flat, branch_depth) in ((m, f) for m in modes for f in flats):
+            merged, _ = self.flatten(merge_schemas([rest, flat]) if rest else flat, branch_depth)
+            candidate = self._in_mode(mode, merged, branch_depth) if mode != "free" else self.value(merged,
+                                                                                                  branch_depth)
             if key == "anyOf" or self._exactly_one(candidate, schema[key]):
                 return candidate
         return candidate
@@ -468,9 +502,11 @@ class _Generator:
         optional = [n for n in properties if n not in keys]
         read_only = [n for n in optional if isinstance(properties[n], dict) and properties[n].get("readOnly") is True]
         keys += read_only if depth < _MAX_DEPTH else []
-        if depth < _MAX_DEPTH and self.mode != "sparse":
-            rest = [n for n in optional if n not in read_only]
-            keys += rest if self.mode == "rich" else [n for n in rest if self.rng.random() < 0.5][:4]
+        rest = [n for n in optional if n not in read_only]
+        if depth < _MAX_DEPTH and self.mode == "free":
+            keys += [n for n in rest if self.rng.random() < 0.5][:4]
+        elif self.mode == "rich":  # past the depth only the properties that can't recurse
+            keys += [n for n in rest if depth < _MAX_DEPTH or not _has_ref(properties[n])]
         limit = schema.get("maxProperties")
         return keys[:max(limit, len(required))] if _number(limit) else keys
 
