@@ -18,6 +18,7 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 from urllib.parse import quote
 
@@ -166,7 +167,17 @@ def _matches_pattern(key: str, schema: dict) -> bool:
 
 def match_path(template: str, path: str) -> dict[str, str] | None:
     """The RAW text that stands at each `{name}` of `template` in `path`, or None when it does not match.
-    What some specs put after `?` or `#` in a path key is not part of the path."""
+    What some specs put after `?` or `#` in a path key is not part of the path; a trailing slash is allowed."""
+    pattern, names = template_pattern(template)
+    found = pattern.fullmatch(path)
+    if found is None:
+        return None
+    return {name: found.group(f"p{i}") for i, name in enumerate(names)}
+
+
+@lru_cache(maxsize=65536)
+def template_pattern(template: str) -> tuple[re.Pattern, tuple[str, ...]]:
+    """A path template compiled once: the pattern (each `{name}` one segment) and the names in order."""
     template = template.split("#", 1)[0].split("?", 1)[0]
     pattern, names, last = [], [], 0
     for match in _TEMPLATE.finditer(template):
@@ -175,10 +186,7 @@ def match_path(template: str, path: str) -> dict[str, str] | None:
         names.append(match.group(1))
         last = match.end()
     pattern.append(re.escape(template[last:]))
-    found = re.fullmatch("".join(pattern), path) or re.fullmatch("".join(pattern) + "/", path)
-    if found is None:
-        return None
-    return {name: found.group(f"p{i}") for i, name in enumerate(names)}
+    return re.compile("".join(pattern) + "/?"), tuple(names)
 
 
 class OperationContract:

@@ -1,0 +1,259 @@
+"""The mock on a real socket on 127.0.0.1, seen from real HTTP clients: routing under the base path,
+405 with Allow, request checks and the status they answer with, credentials, HEAD, keep-alive, limits,
+garbage, the request log, the executor's own calls, and `workbench mock` as a process."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import httpx
+import pytest
+
+from workbench.examples import example_path
+from workbench.http.calls import ToolCall
+from workbench.http.executor import CallOptions, Executor
+from workbench.mock.server import MAX_BODY, MockServer
+from workbench.spec import load_spec
+from workbench.tools import convert
+
+SPEC = """openapi: 3.1.0
+info: {title: Pets, version: '1'}
+servers: [{url: 'https://pets.example.invalid/v1'}]
+components:
+  securitySchemes:
+    key: {type: apiKey, in: header, name: X-Api-Key}
+  schemas:
+    Pet:
+      type: object
+      required: [id, name]
+      properties: {id: {type: integer}, name: {type: string, minLength: 1}}
+paths:
+  /pets:
+    get:
+      operationId: listPets
+      parameters: [{name: limit, in: query, schema: {type: integer, maximum: 100}}]
+      responses:
+        '200':
+          description: the pets
+          content: {application/json: {schema: {type: array, items: {$ref: '#/components/schemas/Pet'}},
+                                        example: [{id: 1, name: Rex}]}}
+        '422': {description: invalid}
+    post:
+      operationId: addPet
+      requestBody:
+        required: true
+        content: {application/json: {schema: {$ref: '#/components/schemas/Pet'}}}
+      responses:
+        '201': {description: added, content: {application/json: {schema: {$ref: '#/components/schemas/Pet'}}}}
+        '400': {description: invalid}
+  /pets/mine:
+    get:
+      operationId: myPets
+      responses: {'200': {description: mine, content: {application/json: {example: {mine: true}}}}}
+  /pets/{petId}:
+    get:
+      operationId: getPet
+      parameters: [{name: petId, in: path, required: true, schema: {type: integer}}]
+      responses:
+        '200': {description: the pet, content: {application/json: {schema: {$ref: '#/components/schemas/Pet'}}}}
+        '404': {description: no such pet, content: {application/json: {example: {message: no such pet}}}}
+    delete:
+      operationId: deletePet
+      security: [{key: []}]
+      parameters: [{name: petId, in: path, required: true, schema: {type: integer}}]
+      responses: {'204': {description: gone}}
+"""
+
+
+@pytest.fixture
+def mock(write):
+    with MockServer(load_spec(write("pets.yaml", SPEC)), head_seconds=0.5) as server:
+        yield server
+
+
+@pytest.fixture
+def client(mock):
+    with httpx.Client(base_url=mock.url + "/v1", timeout=5) as http:
+        yield http
+
+
+def test_routes_under_the_base_path_literal_segments_first(mock, client):
+    assert client.get("/pets").json() == [{"id": 1, "name": "Rex"}]
+    assert client.get("/pets/mine").json() == {"mine": True}
+    pet = client.get("/pets/7")
+    assert pet.status_code == 200 and set(pet.json()) >= {"id", "name"}
+    outside = httpx.get(mock.url + "/pets", timeout=5)  # not under /v1
+    assert outside.status_code == 404 and outside.headers["content-type"] == "application/problem+json"
+
+
+def test_another_method_is_405_with_allow_and_options_answers_allow(client):
+    refused = client.patch("/pets")
+    assert refused.status_code == 405 and refused.headers["allow"] == "GET, POST"
+    options = client.options("/pets/3")
+    assert options.status_code == 204 and options.headers["allow"] == "DELETE, GET"
+    assert client.get("/nowhere").status_code == 404
+
+
+def test_an_invalid_request_gets_the_declared_status_and_what_to_fix(client):
+    declared_422 = client.get("/pets", params={"limit": "lots"})
+    assert declared_422.status_code == 422
+    assert [(v["location"], v["name"]) for v in declared_422.json()["validation"]] == [("query", "limit")]
+    declared_400 = client.post("/pets", json={"id": 1})
+    assert declared_400.status_code == 400
+    item = declared_400.json()["validation"][0]
+    assert item["location"] == "body" and "name" in item["expected"]
+    generated_422 = client.get("/pets/seven")
+    assert generated_422.status_code == 422 and generated_422.json()["validation"][0]["name"] == "petId"
+    wrong_type = client.post("/pets", content=b"id=1", headers={"Content-Type": "text/plain"})
+    assert wrong_type.status_code == 415
+
+
+def test_credentials_are_asked_for(client):
+    missing = client.delete("/pets/3")
+    assert missing.status_code == 401 and "key" in missing.json()["detail"]
+    assert client.delete("/pets/3", headers={"X-Api-Key": "k"}).status_code == 204
+
+
+def test_prefer_picks_a_declared_response_and_says_when_there_is_none(client):
+    missing = client.get("/pets/3", headers={"Prefer": "code=404"})
+    assert missing.status_code == 404 and missing.json() == {"message": "no such pet"}
+    undeclared = client.get("/pets/3", headers={"Prefer": "code=418"})
+    assert undeclared.status_code == 400 and "418" in undeclared.json()["detail"]
+
+
+def test_head_has_the_headers_of_get_and_no_body(client):
+    get, head = client.get("/pets"), client.head("/pets")
+    assert head.status_code == 200 and head.content == b""
+    assert head.headers["content-length"] == get.headers["content-length"] == str(len(get.content))
+
+
+def raw(mock, data: bytes, *, read_until_close: bool = True) -> bytes:
+    with socket.create_connection((mock.host, mock.port), timeout=5) as sock:
+        sock.sendall(data)
+        chunks = []
+        while read_until_close:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+
+def test_keep_alive_answers_pipelined_requests_on_one_connection(mock):
+    one = b"GET /v1/pets HTTP/1.1\r\nHost: x\r\n\r\n"
+    last = b"GET /v1/pets/mine HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    replies = raw(mock, one * 3 + last)
+    assert replies.count(b"HTTP/1.1 200 OK") == 4 and replies.endswith(b'{"mine": true}')
+
+
+def test_garbage_oversized_and_slow_requests_get_an_answer_and_the_server_goes_on(mock, client):
+    assert raw(mock, b"\x16\x03\x01 hello\r\n\r\n").startswith(b"HTTP/1.1 400 ")
+    too_big = raw(mock, f"POST /v1/pets HTTP/1.1\r\nContent-Length: {MAX_BODY + 1}\r\n\r\n".encode())
+    assert too_big.startswith(b"HTTP/1.1 413 ")
+    assert raw(mock, b"GET /v1/pets HTTP/1.1\r\n" + b"X-Filler: a\r\n" * 7000).startswith(b"HTTP/1.1 431 ")
+    began = time.monotonic()
+    with socket.create_connection((mock.host, mock.port), timeout=5) as sock:
+        sock.sendall(b"GET /v1/pets HTTP/1.1\r\nHost: x\r\n")  # never finishes its head
+        assert sock.recv(100) == b"" and time.monotonic() - began < 3  # cut off at the head deadline
+    head = (b"POST /v1/pets HTTP/1.1\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n"
+            b"Connection: close\r\n\r\n")
+    chunked = raw(mock, head + b'8\r\n{"id": 1\r\n9\r\n, "name":\r\n6\r\n "Rex"\r\n1\r\n}\r\n0\r\n\r\n')
+    assert chunked.startswith(b"HTTP/1.1 201 ")
+    assert client.get("/pets").status_code == 200
+
+
+def test_the_request_log_says_what_happened(mock, client):
+    client.get("/pets", params={"limit": "lots"})
+    client.get("/pets/mine")
+    first, second = mock.app.log()[-2:]
+    assert (first.method, first.path, first.status, first.operation) == ("GET", "/v1/pets?limit=lots", 422,
+                                                                          "GET /pets")
+    assert first.violations and first.violations[0].startswith("query/limit: expected")
+    assert (second.status, second.operation, second.violations) == (200, "GET /pets/mine", ())
+    assert json.loads(json.dumps(second.to_json()))["ms"] >= 0
+
+
+def test_the_executor_calls_the_shop_example_through_the_mock(monkeypatch):
+    monkeypatch.setenv("WORKBENCH_AUTH_BEARERAUTH", "t0ken")
+    monkeypatch.setenv("WORKBENCH_AUTH_APIKEYAUTH", "pk_test")
+    spec = load_spec(example_path())
+    toolset = convert(spec)
+    with MockServer(spec) as server:
+        executor = Executor(spec, toolset, CallOptions(base_url=server.url + "/v2", mock=True, retries=0))
+        results = {name: executor.call(ToolCall(name, arguments)) for name, arguments in (
+            ("listCustomers", {"limit": 10}), ("getCustomer", {"customerId": "cus_8f2kQ1x9LmP3aZ"}),
+            ("createCustomer", {"name": "Ann Lee", "email": "ann@example.com"}),
+            ("listProducts", {"activeOnly": False}))}
+        log = server.app.log()
+    assert {name: r.status for name, r in results.items()} == {
+        "listCustomers": 200, "getCustomer": 200, "createCustomer": 201, "listProducts": 200}
+    assert all(entry.violations == () for entry in log)
+
+
+def test_workbench_mock_prints_where_it_listens_and_stops_on_ctrl_c(write):
+    path = write("pets.yaml", SPEC)
+    process = subprocess.Popen([sys.executable, "-m", "workbench", "mock", str(path), "--port", "0"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        line = process.stdout.readline().strip()
+        assert line.startswith("listening on http://127.0.0.1:")
+        assert httpx.get(line.removeprefix("listening on ") + "/v1/pets/mine", timeout=5).json() == {"mine": True}
+    finally:
+        process.send_signal(signal.SIGINT)
+        _out, err = process.communicate(timeout=10)
+    assert process.returncode == 0 and err == ""
+
+
+PRISM_CASES = """openapi: 3.1.0
+info: {title: Cases, version: '1'}
+paths:
+  /l/{ids}:
+    get:
+      parameters: [{name: ids, in: path, required: true, style: label, schema: {type: array, items: {type: integer}}}]
+      responses: {'204': {description: ok}}
+  /big:
+    get:
+      parameters: [{name: n, in: query, required: true, schema: {type: integer, format: int64}}]
+      responses: {'204': {description: ok}}
+  /spaced:
+    get:
+      parameters:
+        - {name: tags, in: query, style: spaceDelimited, explode: false, schema: {type: array, items: {type: string}}}
+      responses: {'204': {description: ok}}
+  /form:
+    post:
+      requestBody:
+        content:
+          application/x-www-form-urlencoded:
+            schema: {type: object, properties: {tags: {type: array, items: {type: string}}}}
+      responses: {'204': {description: ok}}
+  /upload:
+    post:
+      requestBody:
+        content:
+          multipart/form-data:
+            schema: {type: object, properties: {file: {type: string, format: binary}}}
+      responses: {'204': {description: ok}}
+"""
+
+
+def test_spec_valid_requests_that_trip_other_mocks_are_accepted(write):
+    """Requests Prism 5.14 crashes on or refuses with a false 422 (see the mock facts in the shared docs)."""
+    with MockServer(load_spec(write("cases.yaml", PRISM_CASES))) as server, \
+            httpx.Client(base_url=server.url, timeout=5) as http:
+        answers = [
+            http.get("/l/.1,2"),  # a label-style array path parameter
+            http.get("/big", params={"n": str(2**53 + 7)}),  # an int64 beyond what a double holds exactly
+            http.get("/spaced?tags=a%20b%20c"),
+            http.post("/form", content=b"tags=a&tags=b", headers={"Content-Type": "application/x-www-form-urlencoded"}),
+            http.post("/upload", files={"file": ("odd.bin", b"100%zz of it \x00\xff")}),
+        ]
+        log = server.app.log()
+    assert [a.status_code for a in answers] == [204] * 5, [(e.path, e.violations) for e in log]

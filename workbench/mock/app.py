@@ -1,0 +1,214 @@
+"""What the mock answers, without the socket: route, credentials, the request checked against its
+operation (`wire.validate`), then the response the spec declares (`mock.responses`). Every answer is
+computed here; the server only reads and writes bytes."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import deque
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from workbench.mock.responses import MockResponse, NoSuchResponse, NotAcceptable, ResponseMaker
+from workbench.mock.router import Router
+from workbench.spec import Operation, Spec
+from workbench.wire.messages import Request
+from workbench.wire.validate import OperationContract, SchemaStore, Violation
+
+PROBLEM = "application/problem+json"
+LOG_SIZE = 10_000  # the request log keeps the newest entries
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A response as it goes on the wire (the server adds Content-Length, Date and Connection)."""
+
+    status: int
+    headers: tuple[tuple[str, str], ...] = ()
+    body: bytes = b""
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    method: str
+    path: str  # as requested, with the query
+    status: int
+    seconds: float
+    operation: str | None  # "GET /pets/{petId}", or None when nothing matched
+    violations: tuple[str, ...] = ()  # "query/limit: expected …"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"method": self.method, "path": self.path, "status": self.status, "ms": round(self.seconds * 1000, 3),
+                "operation": self.operation, "violations": list(self.violations)}
+
+
+@dataclass(frozen=True)
+class Preferences:
+    """The request's `Prefer` header: `code=404`, `example=NAME`, `dynamic=true`, `seed=N`."""
+
+    code: int | None = None
+    example: str | None = None
+    dynamic: bool = False
+    seed: int | None = None
+
+    @classmethod
+    def parse(cls, values: list[str]) -> Preferences:
+        given: dict[str, str] = {}
+        for value in values:
+            for part in value.split(","):
+                key, _, item = part.strip().partition("=")
+                given[key.strip().lower()] = item.strip().strip('"')
+        code, seed = given.get("code", ""), given.get("seed", "")
+        return cls(int(code) if code.isdigit() else None, given.get("example") or None,
+                   given.get("dynamic", "").lower() == "true", int(seed) if seed.lstrip("-").isdigit() else None)
+
+
+class MockApp:
+    def __init__(self, spec: Spec, seed: int = 0) -> None:
+        self.spec = spec
+        self.router = Router(spec)
+        self.responses = ResponseMaker(spec, seed)
+        self.store = SchemaStore(spec)
+        self._contracts: dict[int, OperationContract] = {}
+        self._log: deque[LogEntry] = deque(maxlen=LOG_SIZE)
+        self._lock = threading.Lock()
+
+    def log(self) -> list[LogEntry]:
+        with self._lock:
+            return list(self._log)
+
+    def handle(self, request: Request) -> Answer:
+        """The answer to one parsed request; never raises (a defect here is a 400 that says so, not a 5xx)."""
+        began = time.perf_counter()
+        op: Operation | None = None
+        violations: list[Violation] = []
+        try:
+            op, violations, answer = self._answer(request)
+        except Exception as exc:
+            answer = problem(400, "The mock could not handle this request", f"{type(exc).__name__}: {exc}")
+        path = request.path + (f"?{request.query}" if request.query else "")
+        entry = LogEntry(request.method, path, answer.status, time.perf_counter() - began,
+                         f"{op.method.upper()} {op.path}" if op else None,
+                         tuple(f"{v.place}: expected {v.expected}" for v in violations))
+        with self._lock:
+            self._log.append(entry)
+        return answer
+
+    def _answer(self, request: Request) -> tuple[Operation | None, list[Violation], Answer]:
+        method = request.method.upper()
+        as_method = "GET" if method == "HEAD" else method  # HEAD is GET without the body (the server drops it)
+        route = self.router.route(as_method, request.path)
+        if route is None:
+            return None, [], problem(404, "No such path", f"{request.path} is not a path of this API")
+        if route.operation is None:
+            allow = (("Allow", ", ".join(route.allowed)),)
+            if method == "OPTIONS":
+                return None, [], Answer(204, allow)
+            return None, [], problem(405, "Method not allowed",
+                                     f"{method} is not an operation of {request.path}", allow)
+        op = route.operation
+        if not self._credentials_given(op, request):
+            return op, [], problem(401, "Credentials missing", "this operation needs credentials: "
+                                   + " or ".join(" + ".join(alt) or "none" for alt in self._requirements(op)),
+                                   (("WWW-Authenticate", "Bearer"),))
+        relative = Request(as_method, self.router.relative(request.path) or "/", request.query,
+                           request.headers, request.body)
+        violations = self._contract(op).check(relative)
+        if violations:
+            return op, violations, self._invalid(op, violations)
+        return op, [], self._respond(op, request)
+
+    def _contract(self, op: Operation) -> OperationContract:
+        contract = self._contracts.get(id(op))
+        if contract is None:
+            contract = self._contracts[id(op)] = OperationContract(self.spec, op, self.store)
+        return contract
+
+    def _respond(self, op: Operation, request: Request) -> Answer:
+        prefer = Preferences.parse(request.header_values("prefer"))
+        accept = ", ".join(request.header_values("accept")) or None
+        try:
+            made = self.responses.respond(op, code=prefer.code, example=prefer.example, dynamic=prefer.dynamic,
+                                          seed=prefer.seed, accept=accept)
+        except NotAcceptable as exc:
+            return problem(406, "Not acceptable", str(exc))
+        except NoSuchResponse as exc:
+            return problem(400, "No such response", str(exc))
+        return _from_made(made)
+
+    def _invalid(self, op: Operation, violations: list[Violation]) -> Answer:
+        """415 for a body in a media type the operation does not take; else the operation's own 422, else
+        its 400, else its `default`, else 422 — always with the list of what to fix."""
+        if any(v.place == "header/Content-Type" for v in violations):
+            status = 415
+        else:
+            declared = {r.status for r in op.responses}
+            status = next((int(code) for code in ("422", "400") if code in declared), 422)
+        return problem(status, "Invalid request", f"{len(violations)} thing(s) to fix in the request",
+                       body_extra={"validation": [validation_item(v) for v in violations]})
+
+    def _requirements(self, op: Operation) -> list[tuple[str, ...]]:
+        security = op.security if op.security is not None else self.spec.security
+        return [tuple(requirement) for requirement in security or ()]
+
+    def _credentials_given(self, op: Operation, request: Request) -> bool:
+        requirements = self._requirements(op)
+        if not requirements:
+            return True
+        schemes = self.spec.components.security_schemes
+        return any(all(_scheme_given(schemes.get(name, {}), request) for name in alternative)
+                   for alternative in requirements)
+
+
+def _scheme_given(scheme: dict, request: Request) -> bool:
+    kind = scheme.get("type")
+    if kind == "apiKey":
+        name, where = str(scheme.get("name", "")), scheme.get("in")
+        if where == "header":
+            return bool(request.header_values(name))
+        if where == "query":
+            return any(key == name for key, _ in _query_pairs(request.query))
+        if where == "cookie":
+            return any(part.strip().startswith(name + "=") for value in request.header_values("cookie")
+                       for part in value.split(";"))
+        return True
+    authorization = " ".join(request.header_values("authorization")).strip()
+    if kind == "http":
+        wanted = str(scheme.get("scheme", "")).lower()
+        return authorization.lower().startswith(wanted + " ") if wanted else bool(authorization)
+    if kind in ("oauth2", "openIdConnect"):
+        return bool(authorization)
+    return True  # mutualTLS and unknown kinds: nothing the mock can check
+
+
+def _query_pairs(query: str) -> Iterator[tuple[str, str]]:
+    for part in query.split("&"):
+        if part:
+            key, _, value = part.partition("=")
+            yield key, value
+
+
+def validation_item(violation: Violation) -> dict[str, Any]:
+    location, _, name = violation.place.partition("/")
+    item: dict[str, Any] = {"location": location, "name": name, "message": f"expected {violation.expected}",
+                            "expected": violation.expected}
+    if location == "body":
+        item["pointer"] = "/" + name if name else ""
+    given = violation.given
+    if given is not None:
+        item["given"] = given if isinstance(given, (str, int, float, bool)) else str(given)
+    return item
+
+
+def problem(status: int, title: str, detail: str, headers: tuple[tuple[str, str], ...] = (),
+            body_extra: dict[str, Any] | None = None) -> Answer:
+    body = {"type": "about:blank", "title": title, "status": status, "detail": detail, **(body_extra or {})}
+    return Answer(status, (("Content-Type", PROBLEM), *headers), json.dumps(body, ensure_ascii=False).encode())
+
+
+def _from_made(made: MockResponse) -> Answer:
+    headers = made.headers + ((("Content-Type", made.content_type),) if made.content_type else ())
+    return Answer(made.status, headers, made.body)
