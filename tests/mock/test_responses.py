@@ -226,11 +226,16 @@ def test_the_media_type_example_then_the_schema_example(write):
           description: ok
           content:
             application/json: {schema: {type: integer, examples: [7, 8]}}
-""")
+        '203':
+          description: ok
+          content:
+            application/json: {schema: {$ref: '#/components/schemas/Pet'}}
+""", "  schemas:\n    Pet: {type: object, example: {name: Rex}}\n")
     maker = ResponseMaker(spec)
     assert body(maker.respond(op)) == {"a": 1}
     assert body(maker.respond(op, code=201)) == {"b": 2}
     assert body(maker.respond(op, code=202)) == 7
+    assert body(maker.respond(op, code=203)) == {"name": "Rex"}
 
 
 def test_swagger_examples_by_media_type(write):
@@ -449,6 +454,12 @@ def test_required_recursion_without_an_exit_is_a_best_effort(write):
     "{type: array, minItems: 5, uniqueItems: true, items: {enum: [a, b]}}",
     "{type: integer, minimum: 1, maximum: 2, multipleOf: 5}",
     "{not: {}}",
+    "{type: array, minItems: 1000000000, items: {type: integer}}",
+    "{type: string, minLength: 1000000000}",
+    "{type: string, pattern: '^a{100000,}$'}",
+    "{type: number, minimum: .inf}",
+    "{type: integer, maximum: -.inf, multipleOf: 3}",
+    "{type: object, required: [a], properties: {a: {$ref: '#/components/schemas/Missing'}}}",
 ])
 def test_unsatisfiable_schemas_get_a_best_effort_and_no_crash(write, schema):
     spec, op = with_schema(write, schema)
