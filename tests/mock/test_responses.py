@@ -372,6 +372,10 @@ FEATURES = {
                      " {type: object, required: [kind], properties: {kind: {const: dog}}}]}",
     "oneOf overlapping": "{oneOf: [{type: object, properties: {x: {type: string}}},"
                          " {type: object, required: [x], properties: {x: {type: string}}, minProperties: 1}]}",
+    "two oneOfs": "{allOf: [{oneOf: [{type: integer, multipleOf: 2}, {type: integer, multipleOf: 3}]},"
+                  " {oneOf: [{minimum: 10}, {maximum: 5}]}]}",
+    "oneOf in allOf refs": "{allOf: [{$ref: '#/components/schemas/Base'}, {oneOf: [{required: [score]},"
+                           " {properties: {score: false}}]}]}",
     "anyOf": "{anyOf: [{type: string, format: email}, {type: integer}]}",
     "null union": "{type: [string, 'null'], minLength: 3}",
     "ref": "{$ref: '#/components/schemas/Base'}",

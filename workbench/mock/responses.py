@@ -398,9 +398,8 @@ class _Generator:
         if isinstance(parts, list) and parts and depth < _HARD_DEPTH:
             flat = [self.flatten(part, depth) for part in parts]
             depth = max(d for _, d in flat)
+            # a second oneOf/anyOf is kept in a new allOf: `_choice` folds it in once the first is chosen
             schema = merge_schemas([{k: v for k, v in schema.items() if k != "allOf"}, *(f for f, _ in flat)])
-            if "allOf" in schema:  # merged branches brought oneOf/anyOf of their own: fold those in turn
-                return self.flatten(schema, depth)
         return schema, depth
 
     def value(self, schema: Any, depth: int = 0) -> Any:
@@ -456,7 +455,7 @@ class _Generator:
         branches = list(schema[key])
         self.rng.shuffle(branches)
         if depth >= _MAX_DEPTH:
-            branches.sort(key=lambda b: isinstance(b, dict) and "$ref" in json.dumps(b, default=str))
+            branches.sort(key=_has_ref)
         non_null = [b for b in branches if not (isinstance(b, dict) and b.get("type") == "null")]
         return non_null + [b for b in branches if b not in non_null]
 
