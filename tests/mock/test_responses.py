@@ -226,11 +226,16 @@ def test_the_media_type_example_then_the_schema_example(write):
           description: ok
           content:
             application/json: {schema: {type: integer, examples: [7, 8]}}
-""")
+        '203':
+          description: ok
+          content:
+            application/json: {schema: {$ref: '#/components/schemas/Pet'}}
+""", "  schemas:\n    Pet: {type: object, example: {name: Rex}}\n")
     maker = ResponseMaker(spec)
     assert body(maker.respond(op)) == {"a": 1}
     assert body(maker.respond(op, code=201)) == {"b": 2}
     assert body(maker.respond(op, code=202)) == 7
+    assert body(maker.respond(op, code=203)) == {"name": "Rex"}
 
 
 def test_swagger_examples_by_media_type(write):
@@ -367,6 +372,10 @@ FEATURES = {
                      " {type: object, required: [kind], properties: {kind: {const: dog}}}]}",
     "oneOf overlapping": "{oneOf: [{type: object, properties: {x: {type: string}}},"
                          " {type: object, required: [x], properties: {x: {type: string}}, minProperties: 1}]}",
+    "two oneOfs": "{allOf: [{oneOf: [{type: integer, multipleOf: 2}, {type: integer, multipleOf: 3}]},"
+                  " {oneOf: [{minimum: 10}, {maximum: 5}]}]}",
+    "oneOf in allOf refs": "{allOf: [{$ref: '#/components/schemas/Base'}, {oneOf: [{required: [score]},"
+                           " {properties: {score: false}}]}]}",
     "anyOf": "{anyOf: [{type: string, format: email}, {type: integer}]}",
     "null union": "{type: [string, 'null'], minLength: 3}",
     "ref": "{$ref: '#/components/schemas/Base'}",
@@ -449,6 +458,12 @@ def test_required_recursion_without_an_exit_is_a_best_effort(write):
     "{type: array, minItems: 5, uniqueItems: true, items: {enum: [a, b]}}",
     "{type: integer, minimum: 1, maximum: 2, multipleOf: 5}",
     "{not: {}}",
+    "{type: array, minItems: 1000000000, items: {type: integer}}",
+    "{type: string, minLength: 1000000000}",
+    "{type: string, pattern: '^a{100000,}$'}",
+    "{type: number, minimum: .inf}",
+    "{type: integer, maximum: -.inf, multipleOf: 3}",
+    "{type: object, required: [a], properties: {a: {$ref: '#/components/schemas/Missing'}}}",
 ])
 def test_unsatisfiable_schemas_get_a_best_effort_and_no_crash(write, schema):
     spec, op = with_schema(write, schema)

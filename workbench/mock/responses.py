@@ -35,6 +35,8 @@ __all__ = ["MockResponse", "NoSuchExample", "NoSuchResponse", "NotAcceptable", "
 
 _MAX_DEPTH = 3  # $refs followed before a generated value takes the shortest way out
 _HARD_DEPTH = 24  # nesting at which generation gives up on a schema (required recursion without an exit)
+_MAX_ITEMS = 1000  # past this many items (or repeats of a pattern) a value is a best effort
+_MAX_LENGTH = 100_000  # and past this many characters
 _BASE = "https://mock.invalid/spec/"  # where the rebuilt documents live, for jsonschema's resolver
 _ROOT = _BASE + "root"
 
@@ -177,7 +179,9 @@ def _example_value(spec: Spec, response: Response, raw: Any) -> Any:
     return raw
 
 
-def _schema_example(schema: Any) -> Any:
+def _schema_example(schema: Any, spec: Spec | None = None) -> Any:
+    if spec is not None and isinstance(schema, dict) and isinstance(schema.get("$ref"), str):
+        schema = spec.resolve_schema(schema["$ref"])
     if not isinstance(schema, dict):
         return _MISSING
     if "example" in schema and schema["example"] is not None:
@@ -201,7 +205,7 @@ def spec_example(spec: Spec, response: Response, media: MediaType, name: str | N
         value = _example_value(spec, response, raw)
         if value is not _MISSING:
             return value
-    return _schema_example(media.schema)
+    return _schema_example(media.schema, spec)
 
 
 # -- validation against model refs ---------------------------------------------------------------------
@@ -242,17 +246,24 @@ class _Checker:
     """Validation of generated values against model schemas (for oneOf branches and a final check)."""
 
     def __init__(self, spec: Spec) -> None:
-        documents = _nest({ref: response_view(schema) for ref, schema in spec.ref_targets.items()})
-        resources = [(urljoin(_ROOT, name), Resource(contents=doc, specification=DRAFT202012))
-                     for name, doc in documents.items()]
-        self._registry = Registry().with_resources(resources)
+        self._spec = spec
+        self._registry: Registry | None = None  # built on the first check: most responses never need one
         self._validators: dict[int, tuple[Any, Draft202012Validator]] = {}
+
+    def _built(self) -> Registry:
+        if self._registry is None:
+            documents = _nest({ref: response_view(schema) for ref, schema in self._spec.ref_targets.items()})
+            self._registry = Registry().with_resources(
+                (urljoin(_ROOT, name), Resource(contents=doc, specification=DRAFT202012))
+                for name, doc in documents.items())
+        return self._registry
 
     def valid(self, value: Any, schema: Any) -> bool:
         entry = self._validators.get(id(schema))
         if entry is None or entry[0] is not schema:
-            validator = Draft202012Validator(response_view(schema), registry=self._registry,
-                                             _resolver=self._registry.resolver(base_uri=_ROOT))
+            registry = self._built()
+            validator = Draft202012Validator(response_view(schema), registry=registry,
+                                             _resolver=registry.resolver(base_uri=_ROOT))
             entry = (schema, validator)
             self._validators[id(schema)] = entry
         try:
@@ -387,9 +398,8 @@ class _Generator:
         if isinstance(parts, list) and parts and depth < _HARD_DEPTH:
             flat = [self.flatten(part, depth) for part in parts]
             depth = max(d for _, d in flat)
+            # a second oneOf/anyOf is kept in a new allOf: `_choice` folds it in once the first is chosen
             schema = merge_schemas([{k: v for k, v in schema.items() if k != "allOf"}, *(f for f, _ in flat)])
-            if "allOf" in schema:  # merged branches brought oneOf/anyOf of their own: fold those in turn
-                return self.flatten(schema, depth)
         return schema, depth
 
     def value(self, schema: Any, depth: int = 0) -> Any:
@@ -445,7 +455,7 @@ class _Generator:
         branches = list(schema[key])
         self.rng.shuffle(branches)
         if depth >= _MAX_DEPTH:
-            branches.sort(key=lambda b: isinstance(b, dict) and "$ref" in json.dumps(b, default=str))
+            branches.sort(key=_has_ref)
         non_null = [b for b in branches if not (isinstance(b, dict) and b.get("type") == "null")]
         return non_null + [b for b in branches if b not in non_null]
 
@@ -526,8 +536,8 @@ class _Generator:
                 out[f"key{index}"] = self.value(self._extra_schema(schema), depth)
 
     def _count(self, schema: dict[str, Any], depth: int) -> int:
-        low = int(schema.get("minItems", 0)) if _number(schema.get("minItems")) else 0
-        high = int(schema["maxItems"]) if _number(schema.get("maxItems")) else low + 2
+        low = min(int(schema["minItems"]), _MAX_ITEMS) if _number(schema.get("minItems")) else 0
+        high = min(int(schema["maxItems"]), _MAX_ITEMS) if _number(schema.get("maxItems")) else low + 2
         if depth >= _MAX_DEPTH or self.mode == "sparse":
             return low
         if self.mode == "rich" and high >= 1:
@@ -622,7 +632,7 @@ class _Generator:
         return self._word(schema)
 
     def _word(self, schema: dict[str, Any]) -> str:
-        low = int(schema["minLength"]) if _number(schema.get("minLength")) else 0
+        low = min(int(schema["minLength"]), _MAX_LENGTH) if _number(schema.get("minLength")) else 0
         high = int(schema["maxLength"]) if _number(schema.get("maxLength")) else max(low, 24)
         text = f"{self.rng.choice(_WORDS)}-{self.rng.randint(0, 999)}"
         while len(text) < low:
@@ -726,7 +736,7 @@ class _PatternWriter:
         if self.bonus > 0 and width > 0 and count < high:
             more = min(math.ceil(self.bonus / width), high - count)
             count, self.bonus = count + more, self.bonus - more * width
-        return "".join(self.write(sub) for _ in range(count))
+        return "".join(self.write(sub) for _ in range(min(count, _MAX_LENGTH)))
 
     def _subpattern(self, arg: Any) -> str:
         group, _add, _del, sub = arg
@@ -831,7 +841,7 @@ def _scalar_text(value: Any) -> str:
     if value is None:
         return ""
     if isinstance(value, dict | list):
-        return json.dumps(value, ensure_ascii=False)
+        return json.dumps(value, ensure_ascii=False, default=str)
     return str(value)
 
 
@@ -859,7 +869,7 @@ def encode(value: Any, content_type: str, media: MediaType, rng: random.Random, 
     media_type = parse_media_type(content_type)[0]
     family = media_family(media_type)
     if family == "json":
-        return json.dumps(value, ensure_ascii=False).encode("utf-8")
+        return json.dumps(value, ensure_ascii=False, default=str).encode("utf-8")
     if media_type.endswith(("/yaml", "+yaml", "/x-yaml")):
         return yaml.safe_dump(value, allow_unicode=True, sort_keys=False).encode("utf-8")
     if media_type.endswith(("/xml", "+xml")) and not isinstance(value, str):
@@ -870,7 +880,7 @@ def encode(value: Any, content_type: str, media: MediaType, rng: random.Random, 
         try:
             return encode_body(value, content_type, openapi_version=spec.spec_version, encoding=media.encoding)[0]
         except Exception:  # a value the wire's encoders don't take: send it as JSON text
-            return json.dumps(value, ensure_ascii=False).encode("utf-8")
+            return json.dumps(value, ensure_ascii=False, default=str).encode("utf-8")
     if isinstance(value, bytes):
         return value
     if isinstance(value, str) and not _binary_schema(media.schema):
@@ -957,7 +967,7 @@ class ResponseMaker:
         """A value valid against `schema` (a best effort when nothing is)."""
         try:
             return _Generator(self.spec, rng, self._checker).value(schema)
-        except RecursionError:
+        except Exception:  # a schema beyond what the generator handles (say, an infinite bound): no value
             return None
 
     def _headers(self, response: Response, rng: random.Random) -> tuple[tuple[str, str], ...]:
@@ -965,7 +975,7 @@ class ResponseMaker:
         for header in response.headers:
             if header.name.lower() == "content-type":
                 continue
-            value = _schema_example(header.schema)
+            value = _schema_example(header.schema, self.spec)
             if value is _MISSING:
                 value = self.generate(header.schema or {"type": "string"}, rng)
             out.append((header.name, _header_text(value)))
