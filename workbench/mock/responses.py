@@ -19,17 +19,14 @@ from dataclasses import dataclass
 from re import _constants as sre_constants  # type: ignore[attr-defined]
 from re import _parser as sre_parse  # type: ignore[attr-defined]
 from typing import Any
-from urllib.parse import urljoin
 from xml.sax.saxutils import escape as xml_escape
 
 import yaml
-from jsonschema import Draft202012Validator
-from referencing import Registry, Resource
-from referencing.jsonschema import DRAFT202012
 
 from workbench.spec import MediaType, Operation, Response, Spec
 from workbench.wire import encode_body
 from workbench.wire.bodies import media_family, parse_media_type
+from workbench.wire.validate import SchemaStore
 
 __all__ = ["MockResponse", "NoSuchExample", "NoSuchResponse", "NotAcceptable", "ResponseMaker"]
 
@@ -37,8 +34,6 @@ _MAX_DEPTH = 3  # $refs followed before a generated value takes the shortest way
 _HARD_DEPTH = 24  # nesting at which generation gives up on a schema (required recursion without an exit)
 _MAX_ITEMS = 1000  # past this many items (or repeats of a pattern) a value is a best effort
 _MAX_LENGTH = 100_000  # and past this many characters
-_BASE = "https://mock.invalid/spec/"  # where the rebuilt documents live, for jsonschema's resolver
-_ROOT = _BASE + "root"
 
 
 @dataclass(frozen=True)
@@ -210,61 +205,18 @@ def spec_example(spec: Spec, response: Response, media: MediaType, name: str | N
 
 # -- validation against model refs ---------------------------------------------------------------------
 
-def _nest(targets: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """Documents rebuilt from the model's ref targets: {document part of the ref: nested dict}."""
-    documents: dict[str, dict[str, Any]] = {}
-    for ref, schema in targets.items():
-        document, _, pointer = ref.partition("#")
-        node = documents.setdefault(document, {})
-        steps = [s.replace("~1", "/").replace("~0", "~") for s in pointer.split("/")[1:]]
-        for step in steps[:-1]:
-            node = node.setdefault(step, {})
-            if not isinstance(node, dict):
-                break
-        else:
-            if steps:
-                node[steps[-1]] = schema
-    return documents
-
-
-def response_view(value: Any) -> Any:
-    """A copy of a schema as a response is checked against it: a writeOnly property is never required (it is
-    sent in requests only), which a plain JSON Schema validator can't know."""
-    if isinstance(value, list):
-        return [response_view(v) for v in value]
-    if not isinstance(value, dict):
-        return value
-    out = {k: response_view(v) for k, v in value.items()}
-    properties, required = out.get("properties"), out.get("required")
-    if isinstance(properties, dict) and isinstance(required, list):
-        hidden = {n for n, p in properties.items() if isinstance(p, dict) and p.get("writeOnly") is True}
-        out["required"] = [n for n in required if n not in hidden]
-    return out
-
-
 class _Checker:
-    """Validation of generated values against model schemas (for oneOf branches and a final check)."""
+    """Validation of generated values against model schemas (for oneOf branches and a final check), through
+    the wire's schema store in the response direction (a writeOnly property is never required)."""
 
     def __init__(self, spec: Spec) -> None:
-        self._spec = spec
-        self._registry: Registry | None = None  # built on the first check: most responses never need one
-        self._validators: dict[int, tuple[Any, Draft202012Validator]] = {}
-
-    def _built(self) -> Registry:
-        if self._registry is None:
-            documents = _nest({ref: response_view(schema) for ref, schema in self._spec.ref_targets.items()})
-            self._registry = Registry().with_resources(
-                (urljoin(_ROOT, name), Resource(contents=doc, specification=DRAFT202012))
-                for name, doc in documents.items())
-        return self._registry
+        self._store = SchemaStore(spec, "response")
+        self._validators: dict[int, tuple[Any, Any]] = {}
 
     def valid(self, value: Any, schema: Any) -> bool:
         entry = self._validators.get(id(schema))
         if entry is None or entry[0] is not schema:
-            registry = self._built()
-            validator = Draft202012Validator(response_view(schema), registry=registry,
-                                             _resolver=registry.resolver(base_uri=_ROOT))
-            entry = (schema, validator)
+            entry = (schema, self._store.validator(schema))
             self._validators[id(schema)] = entry
         try:
             return entry[1].is_valid(value)
