@@ -18,7 +18,8 @@ import pytest
 from workbench.examples import example_path
 from workbench.http.calls import ToolCall
 from workbench.http.executor import CallOptions, Executor
-from workbench.mock.server import MAX_BODY, MockServer
+from workbench.mock.app import FAULTS
+from workbench.mock.server import FAULT_WRITERS, MAX_BODY, MockServer
 from workbench.spec import load_spec
 from workbench.tools import convert
 
@@ -257,3 +258,31 @@ def test_spec_valid_requests_that_trip_other_mocks_are_accepted(write):
         ]
         log = server.app.log()
     assert [a.status_code for a in answers] == [204] * 5, [(e.path, e.violations) for e in log]
+
+
+@pytest.mark.parametrize("fault, error", [
+    ("reset", httpx.ReadError), ("empty", httpx.RemoteProtocolError), ("garbage", httpx.RemoteProtocolError),
+    ("truncate", httpx.RemoteProtocolError), ("malformed-chunk", httpx.RemoteProtocolError),
+    ("hang", httpx.ReadTimeout),
+])
+def test_each_fault_is_seen_by_a_client_as_the_network_would_show_it(mock, fault, error):
+    with httpx.Client(base_url=mock.url + "/v1", timeout=httpx.Timeout(0.6)) as http:
+        with pytest.raises(error):
+            http.get("/pets/mine", headers={"Prefer": f"fault={fault}"})
+        assert http.get("/pets/mine").json() == {"mine": True}  # the server goes on
+
+
+def test_injected_status_delay_retry_after_and_dribble(client):
+    began = time.monotonic()
+    unavailable = client.get("/pets/mine", headers={"Prefer": "status=503, retry-after=2, delay=300"})
+    assert time.monotonic() - began >= 0.3
+    assert unavailable.status_code == 503 and unavailable.headers["retry-after"] == "2"
+    began = time.monotonic()
+    slow = client.get("/pets/mine", headers={"Prefer": "fault=dribble"})
+    assert slow.json() == {"mine": True} and time.monotonic() - began >= 1.0  # ~130 bytes, one per 50 ms
+    refused = client.get("/pets/mine", headers={"Prefer": "fault=explode"})
+    assert refused.status_code == 400 and "unknown fault 'explode'" in refused.json()["detail"]
+
+
+def test_every_fault_has_a_writer():
+    assert set(FAULT_WRITERS) == set(FAULTS)

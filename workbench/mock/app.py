@@ -9,7 +9,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from workbench.mock.responses import MockResponse, NoSuchResponse, NotAcceptable, ResponseMaker
@@ -24,11 +24,20 @@ LOG_SIZE = 10_000  # the request log keeps the newest entries
 
 @dataclass(frozen=True)
 class Answer:
-    """A response as it goes on the wire (the server adds Content-Length, Date and Connection)."""
+    """A response as it goes on the wire (the server adds Content-Length and Connection), and how the server
+    is to misbehave while sending it: after `delay_s`, and with `fault` (one of FAULTS) if asked."""
 
     status: int
     headers: tuple[tuple[str, str], ...] = ()
     body: bytes = b""
+    delay_s: float = 0.0
+    fault: str | None = None
+
+
+# What a client sees of each (httpx 0.28): reset → ReadError; empty, garbage, truncate, malformed-chunk →
+# RemoteProtocolError; hang → ReadTimeout; dribble → the whole answer, one byte at a time.
+FAULTS = ("reset", "empty", "garbage", "hang", "truncate", "malformed-chunk", "dribble")
+MAX_DELAY_MS = 60_000
 
 
 @dataclass(frozen=True)
@@ -47,12 +56,17 @@ class LogEntry:
 
 @dataclass(frozen=True)
 class Preferences:
-    """The request's `Prefer` header: `code=404`, `example=NAME`, `dynamic=true`, `seed=N`."""
+    """The request's `Prefer` header: `code=404`, `example=NAME`, `dynamic=true`, `seed=N`, and the faults
+    `status=503` (declared or not), `delay=MS`, `fault=reset|empty|…`, `retry-after=S`."""
 
     code: int | None = None
     example: str | None = None
     dynamic: bool = False
     seed: int | None = None
+    status: int | None = None
+    delay_ms: int = 0
+    fault: str | None = None
+    retry_after: str | None = None
 
     @classmethod
     def parse(cls, values: list[str]) -> Preferences:
@@ -61,9 +75,16 @@ class Preferences:
             for part in value.split(","):
                 key, _, item = part.strip().partition("=")
                 given[key.strip().lower()] = item.strip().strip('"')
-        code, seed = given.get("code", ""), given.get("seed", "")
+        code, seed, status = given.get("code", ""), given.get("seed", ""), given.get("status", "")
+        delay, fault = given.get("delay", ""), given.get("fault", "").lower()
+        if fault and fault not in FAULTS:
+            raise ValueError(f"Prefer: unknown fault {fault!r} (known: {', '.join(FAULTS)})")
+        if status and not (status.isdigit() and 100 <= int(status) <= 599):
+            raise ValueError(f"Prefer: status must be an HTTP status, not {status!r}")
         return cls(int(code) if code.isdigit() else None, given.get("example") or None,
-                   given.get("dynamic", "").lower() == "true", int(seed) if seed.lstrip("-").isdigit() else None)
+                   given.get("dynamic", "").lower() == "true", int(seed) if seed.lstrip("-").isdigit() else None,
+                   int(status) if status else None, min(int(delay), MAX_DELAY_MS) if delay.isdigit() else 0,
+                   fault or None, given.get("retry-after") or None)
 
 
 class MockApp:
@@ -128,7 +149,17 @@ class MockApp:
         return contract
 
     def _respond(self, op: Operation, request: Request) -> Answer:
-        prefer = Preferences.parse(request.header_values("prefer"))
+        try:
+            prefer = Preferences.parse(request.header_values("prefer"))
+        except ValueError as exc:
+            return problem(400, "Bad Prefer header", str(exc))
+        answer = self._declared(op, request, prefer)
+        extra = (("Retry-After", prefer.retry_after),) if prefer.retry_after else ()
+        return replace(answer, headers=answer.headers + extra, delay_s=prefer.delay_ms / 1000, fault=prefer.fault)
+
+    def _declared(self, op: Operation, request: Request, prefer: Preferences) -> Answer:
+        if prefer.status is not None:  # an injected status, declared or not
+            return problem(prefer.status, "Injected by the mock", f"Prefer: status={prefer.status}")
         accept = ", ".join(request.header_values("accept")) or None
         try:
             made = self.responses.respond(op, code=prefer.code, example=prefer.example, dynamic=prefer.dynamic,

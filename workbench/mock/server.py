@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import socket
+import struct
 import threading
 from collections.abc import Callable
 from http import HTTPStatus
@@ -21,6 +23,8 @@ MAX_BODY = 10 * 1024 * 1024
 HEAD_SECONDS = 10.0  # a request head must arrive whole within this
 IDLE_SECONDS = 60.0  # a keep-alive connection with nothing to say is closed after this
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+HANG_SECONDS = 300.0  # `fault=hang` holds the connection this long at most, then closes it
+DRIBBLE_SECONDS = 0.05  # `fault=dribble`: one byte this often
 
 
 class BadRequest(Exception):
@@ -74,9 +78,15 @@ def _chunked(buffer: bytearray) -> tuple[bytes, int] | None:
         at = end + 2 + size + 2
 
 
+def _reason(status: int) -> str:
+    try:
+        return HTTPStatus(status).phrase
+    except ValueError:
+        return "Status"
+
+
 def encode(answer: Answer, *, head_only: bool, keep_alive: bool) -> bytes:
-    reason = HTTPStatus(answer.status).phrase if answer.status in HTTPStatus._value2member_map_ else "Status"
-    lines = [f"HTTP/1.1 {answer.status} {reason}"]
+    lines = [f"HTTP/1.1 {answer.status} {_reason(answer.status)}"]
     lines += [f"{name}: {value}" for name, value in answer.headers]
     lines.append(f"Content-Length: {len(answer.body)}")
     lines.append("Connection: keep-alive" if keep_alive else "Connection: close")
@@ -92,6 +102,7 @@ class _Connection(asyncio.Protocol):
         self.transport: asyncio.Transport | None = None
         self.pending: tuple[str, str, str, list[tuple[str, str]]] | None = None  # a head waiting for its body
         self.timer: asyncio.TimerHandle | None = None
+        self.paused = False  # an answer is still being sent (delayed, dribbled, hung): the next one waits
 
     def connection_made(self, transport) -> None:
         self.transport = transport
@@ -115,8 +126,11 @@ class _Connection(asyncio.Protocol):
         if not self.buffer and self.pending is None:
             self._arm(self.head_seconds)  # a new request begins: its head has a deadline
         self.buffer += data
+        self._drain()
+
+    def _drain(self) -> None:
         try:
-            while self.transport is not None and self._step():
+            while self.transport is not None and not self.paused and self._step():
                 pass
         except BadRequest as exc:
             self._send(problem(exc.status, "Bad request", str(exc)), head_only=False, keep_alive=False)
@@ -162,14 +176,88 @@ class _Connection(asyncio.Protocol):
         return body
 
     def _send(self, answer: Answer, *, head_only: bool, keep_alive: bool) -> None:
+        if answer.delay_s > 0:
+            self.paused = True
+            self.loop.call_later(answer.delay_s, self._deliver, answer, head_only, keep_alive)
+        else:
+            self._deliver(answer, head_only, keep_alive)
+
+    def _deliver(self, answer: Answer, head_only: bool, keep_alive: bool) -> None:
+        self.paused = False
         if self.transport is None:
             return
+        if answer.fault is not None:
+            FAULT_WRITERS[answer.fault](self, answer, head_only)
+            return
         self.transport.write(encode(answer, head_only=head_only, keep_alive=keep_alive))
+        self._after(keep_alive)
+
+    def _after(self, keep_alive: bool) -> None:
+        """An answer is out: wait for the next request, or close."""
+        if self.transport is None:
+            return
         if keep_alive:
             self._arm(IDLE_SECONDS)
+            if self.buffer:
+                self._drain()  # requests that were pipelined behind it
         else:
             self.buffer.clear()
             self.transport.close()
+
+    # -- faults, on purpose ------------------------------------------------------------------------------------
+
+    def _reset(self, _answer: Answer, _head_only: bool) -> None:
+        sock = self.transport.get_extra_info("socket")
+        if sock is not None:  # linger 0: the close sends RST instead of FIN
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        self.transport.abort()
+
+    def _empty(self, _answer: Answer, _head_only: bool) -> None:
+        self.transport.close()
+
+    def _garbage(self, _answer: Answer, _head_only: bool) -> None:
+        self.transport.write(b"\x00\xff\xfe garbage, not HTTP \x1b[0m\r\n\r\n")
+        self.transport.close()
+
+    def _hang(self, _answer: Answer, _head_only: bool) -> None:
+        self.paused = True  # never answers; the connection goes after HANG_SECONDS
+        self._arm(HANG_SECONDS)
+
+    def _truncate(self, answer: Answer, head_only: bool) -> None:
+        wire = encode(answer, head_only=False, keep_alive=False)
+        cut = len(wire) - max(1, len(answer.body) // 2) if answer.body else len(wire) // 2
+        self.transport.write(wire[:cut])
+        self.transport.close()
+
+    def _malformed_chunk(self, answer: Answer, _head_only: bool) -> None:
+        head = [f"HTTP/1.1 {answer.status} {_reason(answer.status)}", *(f"{k}: {v}" for k, v in answer.headers),
+                "Transfer-Encoding: chunked", "Connection: close"]
+        self.transport.write(("\r\n".join(head) + "\r\n\r\nzz\r\nnot a chunk size\r\n").encode("latin-1"))
+        self.transport.close()
+
+    def _dribble(self, answer: Answer, head_only: bool) -> None:
+        wire = encode(answer, head_only=head_only, keep_alive=True)
+        self.paused = True
+
+        def one(at: int) -> None:
+            if self.transport is None:
+                return
+            self.transport.write(wire[at:at + 1])
+            self._arm(IDLE_SECONDS)
+            if at + 1 < len(wire):
+                self.loop.call_later(DRIBBLE_SECONDS, one, at + 1)
+            else:
+                self.paused = False
+                self._after(True)
+
+        one(0)
+
+
+FAULT_WRITERS: dict[str, Callable[[_Connection, Answer, bool], None]] = {
+    "reset": _Connection._reset, "empty": _Connection._empty, "garbage": _Connection._garbage,
+    "hang": _Connection._hang, "truncate": _Connection._truncate, "malformed-chunk": _Connection._malformed_chunk,
+    "dribble": _Connection._dribble,
+}
 
 
 class MockServer:
