@@ -18,7 +18,7 @@ import pytest
 from workbench.examples import example_path
 from workbench.http.calls import ToolCall
 from workbench.http.executor import CallOptions, Executor
-from workbench.mock.app import FAULTS
+from workbench.mock.app import FAULTS, MockApp
 from workbench.mock.server import FAULT_WRITERS, MAX_BODY, MockServer
 from workbench.spec import load_spec
 from workbench.tools import convert
@@ -197,19 +197,44 @@ def test_the_executor_calls_the_shop_example_through_the_mock(monkeypatch):
     assert all(entry.violations == () for entry in log)
 
 
-def test_workbench_mock_prints_where_it_listens_and_stops_on_ctrl_c(write):
+def test_workbench_mock_prints_where_it_listens_and_stops_on_ctrl_c(write, tmp_path):
     path = write("pets.yaml", SPEC)
-    process = subprocess.Popen([sys.executable, "-m", "workbench", "mock", str(path), "--port", "0"],
+    log = tmp_path / "requests.jsonl"
+    process = subprocess.Popen([sys.executable, "-m", "workbench", "mock", str(path), "--port", "0", "--cors",
+                                "--log", str(log)],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                env={**os.environ, "PYTHONUNBUFFERED": "1"})
     try:
         line = process.stdout.readline().strip()
         assert line.startswith("listening on http://127.0.0.1:")
-        assert httpx.get(line.removeprefix("listening on ") + "/v1/pets/mine", timeout=5).json() == {"mine": True}
+        answer = httpx.get(line.removeprefix("listening on ") + "/v1/pets/mine", timeout=5,
+                           headers={"Origin": "http://localhost:3000"})
+        assert answer.json() == {"mine": True} and answer.headers["access-control-allow-origin"] == "*"
     finally:
         process.send_signal(signal.SIGINT)
         _out, err = process.communicate(timeout=10)
     assert process.returncode == 0 and err == ""
+    entry = json.loads(log.read_text(encoding="utf-8").splitlines()[-1])
+    assert (entry["method"], entry["path"], entry["status"], entry["operation"]) == ("GET", "/v1/pets/mine", 200,
+                                                                                      "GET /pets/mine")
+
+
+def test_an_unwritable_log_is_one_line(write, tmp_path):
+    path = write("pets.yaml", SPEC)
+    run = subprocess.run([sys.executable, "-m", "workbench", "mock", str(path), "--port", "0", "--log",
+                          str(tmp_path / "no" / "such" / "dir.jsonl")], capture_output=True, text=True, timeout=30)
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr.startswith(f"workbench: {tmp_path}/no/such/dir.jsonl: cannot write the request log: ")
+    assert len(run.stderr.splitlines()) == 1
+
+
+def test_cors_preflight_is_answered(write):
+    spec = load_spec(write("pets.yaml", SPEC))
+    with MockServer(spec, app=MockApp(spec, cors=True)) as server:
+        preflight = httpx.options(server.url + "/v1/pets", timeout=5, headers={
+            "Origin": "http://localhost:3000", "Access-Control-Request-Method": "POST"})
+    assert preflight.status_code == 204 and preflight.headers["access-control-allow-origin"] == "*"
+    assert preflight.headers["access-control-allow-methods"] == "*"
 
 
 PRISM_CASES = """openapi: 3.1.0

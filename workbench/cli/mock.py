@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 
 from workbench.cli import common
+from workbench.spec import SpecError
 
 HELP = "serve the spec as a mock: requests checked against it, answered from its examples and schemas"
 
@@ -15,18 +17,33 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: 127.0.0.1 only)")
     parser.add_argument("--port", type=int, default=4010, help="the port (0: a free one; default: 4010)")
     parser.add_argument("--seed", type=int, default=0, help="the seed of generated responses (default: 0)")
+    parser.add_argument("--cors", action="store_true", help="allow browser clients from any origin")
+    parser.add_argument("--log", metavar="FILE", help="append every request to FILE as a JSON line")
     common.add_ref_options(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    from workbench.mock.server import LOCAL_HOSTS, serve  # the server is loaded only by this command
+    from workbench.mock.app import MockApp  # the server is loaded only by this command
+    from workbench.mock.server import LOCAL_HOSTS, serve
 
     spec = common.load(args, args.spec)
+    try:
+        log = open(args.log, "a", encoding="utf-8") if args.log else None  # noqa: SIM115 — open while serving
+    except OSError as exc:
+        raise SpecError(f"cannot write the request log: {exc.strerror or exc}", args.log) from None
     if args.host not in LOCAL_HOSTS:
         print(f"workbench: warning: the mock listens on {args.host}, reachable from other machines", file=sys.stderr)
 
     def ready(server) -> None:
         print(f"listening on {server.url}", flush=True)
 
-    serve(spec, args.host, args.port, args.seed, ready)
+    def write(entry) -> None:
+        log.write(json.dumps(entry.to_json(), ensure_ascii=False) + "\n")
+        log.flush()
+
+    try:
+        serve(MockApp(spec, args.seed, cors=args.cors, on_log=write if log else None), args.host, args.port, ready)
+    finally:
+        if log is not None:
+            log.close()
     return common.EXIT_OK

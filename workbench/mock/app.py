@@ -8,7 +8,7 @@ import json
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -19,6 +19,7 @@ from workbench.wire.messages import Request
 from workbench.wire.validate import OperationContract, SchemaStore, Violation
 
 PROBLEM = "application/problem+json"
+_CORS = (("Access-Control-Allow-Origin", "*"), ("Access-Control-Expose-Headers", "*"))
 LOG_SIZE = 10_000  # the request log keeps the newest entries
 
 
@@ -88,8 +89,11 @@ class Preferences:
 
 
 class MockApp:
-    def __init__(self, spec: Spec, seed: int = 0) -> None:
+    def __init__(self, spec: Spec, seed: int = 0, *, cors: bool = False,
+                 on_log: Callable[[LogEntry], None] | None = None) -> None:
         self.spec = spec
+        self.cors = cors  # browser clients: every answer allows any origin, preflights are answered
+        self.on_log = on_log  # told of every entry as it is made (`--log FILE` writes JSON lines)
         self.router = Router(spec)
         self.responses = ResponseMaker(spec, seed)
         self.store = SchemaStore(spec)
@@ -116,10 +120,15 @@ class MockApp:
                          tuple(f"{v.place}: expected {v.expected}" for v in violations))
         with self._lock:
             self._log.append(entry)
-        return answer
+        if self.on_log is not None:
+            self.on_log(entry)
+        return replace(answer, headers=answer.headers + _CORS) if self.cors else answer
 
     def _answer(self, request: Request) -> tuple[Operation | None, list[Violation], Answer]:
         method = request.method.upper()
+        if self.cors and method == "OPTIONS" and request.header_values("access-control-request-method"):
+            return None, [], Answer(204, (("Access-Control-Allow-Methods", "*"),
+                                          ("Access-Control-Allow-Headers", "*"), ("Access-Control-Max-Age", "600")))
         as_method = "GET" if method == "HEAD" else method  # HEAD is GET without the body (the server drops it)
         route = self.router.route(as_method, request.path)
         if route is None:

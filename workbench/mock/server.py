@@ -264,8 +264,8 @@ class MockServer:
     """The mock for one spec on a socket of its own; `start()` serves from a background thread."""
 
     def __init__(self, spec: Spec, host: str = "127.0.0.1", port: int = 0, seed: int = 0,
-                 head_seconds: float = HEAD_SECONDS) -> None:
-        self.app = MockApp(spec, seed)
+                 head_seconds: float = HEAD_SECONDS, app: MockApp | None = None) -> None:
+        self.app = app or MockApp(spec, seed)
         self.host, self.port, self.head_seconds = host, port, head_seconds
         self._loop: asyncio.AbstractEventLoop | None = None
         self._server: asyncio.base_events.Server | None = None
@@ -323,9 +323,9 @@ class MockServer:
         self.stop()
 
 
-def serve(spec: Spec, host: str, port: int, seed: int, ready: Callable[[MockServer], None]) -> None:
-    """Serve in this thread until interrupted (Ctrl+C stops it cleanly); `ready` is told once it listens."""
-    server = MockServer(spec, host, port, seed)
+def serve(app: MockApp, host: str, port: int, ready: Callable[[MockServer], None]) -> None:
+    """Serve `app` in this thread until interrupted (Ctrl+C stops it cleanly); `ready` is told once it listens."""
+    server = MockServer(app.spec, host, port, app=app)
 
     async def main() -> None:
         await server.open()
