@@ -311,3 +311,44 @@ def test_injected_status_delay_retry_after_and_dribble(client):
 
 def test_every_fault_has_a_writer():
     assert set(FAULT_WRITERS) == set(FAULTS)
+
+
+def test_stateful_resources_are_created_read_listed_deleted_and_reset(write):
+    spec = load_spec(write("pets.yaml", SPEC))
+    with MockServer(spec, app=MockApp(spec, stateful=True)) as server, \
+            httpx.Client(base_url=server.url + "/v1", timeout=5, headers={"X-Api-Key": "k"}) as http:
+        made = http.post("/pets", json={"id": 42, "name": "Rex"})
+        assert made.status_code == 201 and made.json() == {"id": 42, "name": "Rex"}
+        assert http.get("/pets/42").json() == {"id": 42, "name": "Rex"}
+        assert http.get("/pets").json() == [{"id": 42, "name": "Rex"}]
+        assert http.delete("/pets/42").status_code == 204
+        gone = http.get("/pets/42")
+        assert gone.status_code == 404 and gone.json() == {"message": "no such pet"}  # the declared 404
+        http.post("/pets", json={"id": 7, "name": "Tom"})
+        assert http.post(server.url + "/v1/__mock/reset").status_code == 204
+        assert http.get("/pets").json() == []
+    with MockServer(spec) as stateless, httpx.Client(base_url=stateless.url + "/v1", timeout=5) as http:
+        http.post("/pets", json={"id": 42, "name": "Rex"})
+        assert http.get("/pets/42").status_code == 200 and http.get("/pets").json() == [{"id": 1, "name": "Rex"}]
+
+
+def test_explain_says_which_operations_are_stateful(write):
+    path = write("pets.yaml", SPEC)
+    run = subprocess.run([sys.executable, "-m", "workbench", "mock", str(path), "--explain"], capture_output=True,
+                         text=True, timeout=30)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines() == [
+        "GET     /pets: lists (/pets)", "POST    /pets: creates (/pets)", "GET     /pets/mine: stateless",
+        "GET     /pets/{petId}: reads (/pets)", "DELETE  /pets/{petId}: deletes (/pets)"]
+
+
+def test_stateful_creations_get_ids_of_their_own_even_from_a_fixed_example(monkeypatch):
+    monkeypatch.setenv("WORKBENCH_AUTH_BEARERAUTH", "t0ken")
+    spec = load_spec(example_path())
+    with MockServer(spec, app=MockApp(spec, stateful=True)) as server:
+        executor = Executor(spec, convert(spec), CallOptions(base_url=server.url + "/v2", mock=True, retries=0))
+        made = [executor.call(ToolCall("createCustomer", {"name": name, "email": f"{name.lower()}@example.com"}))
+                for name in ("Ann", "Bob")]
+        ids = [m.body["id"] for m in made]
+        read = [executor.call(ToolCall("getCustomer", {"customerId": i})).body["name"] for i in ids]
+    assert [m.status for m in made] == [201, 201] and len(set(ids)) == 2 and read == ["Ann", "Bob"]

@@ -18,6 +18,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, default=4010, help="the port (0: a free one; default: 4010)")
     parser.add_argument("--seed", type=int, default=0, help="the seed of generated responses (default: 0)")
     parser.add_argument("--cors", action="store_true", help="allow browser clients from any origin")
+    parser.add_argument("--stateful", action="store_true",
+                        help="keep what POST creates: GET, PUT, PATCH and DELETE on the item act on it")
+    parser.add_argument("--explain", action="store_true",
+                        help="list which operations --stateful maps to a resource, and exit")
     parser.add_argument("--log", metavar="FILE", help="append every request to FILE as a JSON line")
     common.add_ref_options(parser)
 
@@ -27,6 +31,11 @@ def run(args: argparse.Namespace) -> int:
     from workbench.mock.server import LOCAL_HOSTS, serve
 
     spec = common.load(args, args.spec)
+    if args.explain:
+        from workbench.mock.state import explain
+
+        print("\n".join(explain(spec)))
+        return common.EXIT_OK
     try:
         log = open(args.log, "a", encoding="utf-8") if args.log else None  # noqa: SIM115 — open while serving
     except OSError as exc:
@@ -42,7 +51,8 @@ def run(args: argparse.Namespace) -> int:
         log.flush()
 
     try:
-        serve(MockApp(spec, args.seed, cors=args.cors, on_log=write if log else None), args.host, args.port, ready)
+        app = MockApp(spec, args.seed, cors=args.cors, stateful=args.stateful, on_log=write if log else None)
+        serve(app, args.host, args.port, ready)
     finally:
         if log is not None:
             log.close()

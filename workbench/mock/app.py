@@ -14,11 +14,13 @@ from typing import Any
 
 from workbench.mock.responses import MockResponse, NoSuchResponse, NotAcceptable, ResponseMaker
 from workbench.mock.router import Router
+from workbench.mock.state import Store, json_body
 from workbench.spec import Operation, Spec
 from workbench.wire.messages import Request
-from workbench.wire.validate import OperationContract, SchemaStore, Violation
+from workbench.wire.validate import OperationContract, SchemaStore, Violation, match_path
 
 PROBLEM = "application/problem+json"
+RESET_PATH = "/__mock/reset"  # POST here forgets every stateful resource
 _CORS = (("Access-Control-Allow-Origin", "*"), ("Access-Control-Expose-Headers", "*"))
 LOG_SIZE = 10_000  # the request log keeps the newest entries
 
@@ -89,9 +91,10 @@ class Preferences:
 
 
 class MockApp:
-    def __init__(self, spec: Spec, seed: int = 0, *, cors: bool = False,
+    def __init__(self, spec: Spec, seed: int = 0, *, cors: bool = False, stateful: bool = False,
                  on_log: Callable[[LogEntry], None] | None = None) -> None:
         self.spec = spec
+        self.state = Store(spec) if stateful else None
         self.cors = cors  # browser clients: every answer allows any origin, preflights are answered
         self.on_log = on_log  # told of every entry as it is made (`--log FILE` writes JSON lines)
         self.router = Router(spec)
@@ -126,6 +129,10 @@ class MockApp:
 
     def _answer(self, request: Request) -> tuple[Operation | None, list[Violation], Answer]:
         method = request.method.upper()
+        if method == "POST" and self.router.relative(request.path) == RESET_PATH:
+            if self.state is not None:
+                self.state.reset()
+            return None, [], Answer(204)
         if self.cors and method == "OPTIONS" and request.header_values("access-control-request-method"):
             return None, [], Answer(204, (("Access-Control-Allow-Methods", "*"),
                                           ("Access-Control-Allow-Headers", "*"), ("Access-Control-Max-Age", "600")))
@@ -149,7 +156,7 @@ class MockApp:
         violations = self._contract(op).check(relative)
         if violations:
             return op, violations, self._invalid(op, violations)
-        return op, [], self._respond(op, request)
+        return op, [], self._respond(op, relative)
 
     def _contract(self, op: Operation) -> OperationContract:
         contract = self._contracts.get(id(op))
@@ -163,8 +170,32 @@ class MockApp:
         except ValueError as exc:
             return problem(400, "Bad Prefer header", str(exc))
         answer = self._declared(op, request, prefer)
+        if self.state is not None and self.state.role(op) and prefer.code is None and prefer.status is None:
+            answer = self._stateful(op, request, answer)
         extra = (("Retry-After", prefer.retry_after),) if prefer.retry_after else ()
         return replace(answer, headers=answer.headers + extra, delay_s=prefer.delay_ms / 1000, fault=prefer.fault)
+
+    def _stateful(self, op: Operation, request: Request, answer: Answer) -> Answer:
+        """The declared answer with the stored resource in it (or the operation's 404 when there is none)."""
+        if answer.status >= 300:
+            return answer
+        generated = json_body(answer.body) if _is_json(answer) else None
+        def another(n: int) -> object:
+            try:
+                return json_body(self.responses.respond(op, dynamic=True, seed=n).body)
+            except (NoSuchResponse, NotAcceptable):
+                return None
+
+        what, value = self.state.apply(op, match_path(op.path, request.path) or {}, json_body(request.body),
+                                       generated, another)
+        if what == "missing":
+            try:
+                return _from_made(self.responses.respond(op, code=404))
+            except (NoSuchResponse, NotAcceptable):
+                return problem(404, "No such resource", f"{request.path} was not created (or was deleted)")
+        if what == "gone" or not _is_json(answer):
+            return answer
+        return replace(answer, body=json.dumps(value, ensure_ascii=False).encode())
 
     def _declared(self, op: Operation, request: Request, prefer: Preferences) -> Answer:
         if prefer.status is not None:  # an injected status, declared or not
@@ -247,6 +278,11 @@ def problem(status: int, title: str, detail: str, headers: tuple[tuple[str, str]
             body_extra: dict[str, Any] | None = None) -> Answer:
     body = {"type": "about:blank", "title": title, "status": status, "detail": detail, **(body_extra or {})}
     return Answer(status, (("Content-Type", PROBLEM), *headers), json.dumps(body, ensure_ascii=False).encode())
+
+
+def _is_json(answer: Answer) -> bool:
+    kind = next((v for k, v in answer.headers if k.lower() == "content-type"), "")
+    return kind.split(";")[0].strip().endswith(("/json", "+json"))
 
 
 def _from_made(made: MockResponse) -> Answer:
