@@ -6,6 +6,8 @@
     tools:            {vendor: openai, strict: false, tags: [a], exclude-tags: [b], operations: [id1],
                        read-only: false, include-deprecated: false, nested: false, flatten-depth: 0,
                        split-unions: false}                               → the tool set, shared with the team
+    mock:             {seed: 0, faults: [{operation: listPets, status: 503, times: 2},   → `workbench mock`
+                                         {operation: "GET /pets/{petId}", fault: reset, probability: 0.1}]}
 
 Found as `.workbench.yaml` (or `workbench.yaml`) beside the spec, or given with `--config`. The command
 line and the window read it with the same function; what they override is applied in
@@ -69,10 +71,32 @@ class ToolsConfig:
 
 
 @dataclass(frozen=True)
+class FaultRule:
+    """A fault the mock injects into an operation's answers: `status` (declared or not), `fault` (a way to
+    break the connection), `delay_ms`, `retry_after`; for the first `times` requests (then it answers
+    normally: "fail 2 times with 503, then succeed"), or with `probability` (seeded), or always."""
+
+    operation: str  # an operationId, or "METHOD /path" as written in the spec
+    status: int | None = None
+    fault: str | None = None
+    delay_ms: int = 0
+    retry_after: str | None = None
+    times: int | None = None
+    probability: float = 1.0
+
+
+@dataclass(frozen=True)
+class MockConfig:
+    seed: int = 0
+    faults: tuple[FaultRule, ...] = ()
+
+
+@dataclass(frozen=True)
 class WorkbenchConfig:
     lint: LintConfig = field(default_factory=LintConfig)
     tools: ToolsConfig = field(default_factory=ToolsConfig)
     source: str | None = None  # the file it was read from; None = the defaults
+    mock: MockConfig = field(default_factory=MockConfig)
 
 
 def find_config(spec_path: Path) -> Path | None:
@@ -91,10 +115,11 @@ def config_for(spec_path: str | Path, known: Known, explicit: str | Path | None 
 
 @dataclass(frozen=True)
 class Known:
-    """The names a config may use that the layers above define: lint rule ids, vendor names."""
+    """The names a config may use that the layers above define: lint rule ids, vendor names, mock faults."""
 
     rules: Collection[str]
     vendors: Collection[str]
+    faults: Collection[str] = ()
 
 
 def load_config(path: Path | None, known: Known) -> WorkbenchConfig:
@@ -113,7 +138,8 @@ def load_config(path: Path | None, known: Known) -> WorkbenchConfig:
     if unknown:
         raise SpecError(f"unknown config key(s): {', '.join(sorted(unknown))}", name)
     read = {key: reader(raw.get(key), _Reader(document, key, known)) for key, reader in _SECTIONS.items()}
-    return WorkbenchConfig(LintConfig(read["rules"], read["thresholds"], read["ignore"]), read["tools"], name)
+    return WorkbenchConfig(LintConfig(read["rules"], read["thresholds"], read["ignore"]), read["tools"], name,
+                           read["mock"])
 
 
 @dataclass(frozen=True)
@@ -196,6 +222,46 @@ def _tools(value: Any, reader: _Reader) -> ToolsConfig:
     return ToolsConfig(**given)
 
 
+_FAULT_KEYS = {"operation": str, "status": int, "fault": str, "delay-ms": int, "retry-after": (str, int),
+               "times": int, "probability": (int, float)}
+
+
+def _mock(value: Any, reader: _Reader) -> MockConfig:
+    section = reader.mapping(value)
+    unknown = set(section) - {"seed", "faults"}
+    if unknown:
+        raise reader.fail(f"unknown mock option(s): {', '.join(sorted(unknown))} (known: seed, faults)",
+                          sorted(unknown)[0])
+    seed = section.get("seed", 0)
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise reader.fail("mock option 'seed' must be an integer", "seed")
+    faults = section.get("faults") or []
+    if not isinstance(faults, list):
+        raise reader.fail("`faults` must be a list of {operation, status|fault|delay-ms, …}", "faults")
+    return MockConfig(seed, tuple(_fault_rule(entry, reader, i) for i, entry in enumerate(faults)))
+
+
+def _fault_rule(entry: Any, reader: _Reader, i: int) -> FaultRule:
+    if not isinstance(entry, dict) or not isinstance(entry.get("operation"), str):
+        raise reader.fail("each fault needs an `operation` (an operationId or \"METHOD /path\")", "faults", i)
+    for key, item in entry.items():
+        expected = _FAULT_KEYS.get(key)
+        if expected is None:
+            raise reader.fail(f"unknown fault option {key!r} (known: {', '.join(_FAULT_KEYS)})", "faults", i, key)
+        if not isinstance(item, expected) or isinstance(item, bool):
+            raise reader.fail(f"fault option {key!r} has the wrong type", "faults", i, key)
+    if entry.get("fault") is not None and entry["fault"] not in reader.known.faults:
+        raise reader.fail(f"unknown fault {entry['fault']!r} (known: {', '.join(reader.known.faults)})",
+                          "faults", i, "fault")
+    if not 0 <= entry.get("probability", 1) <= 1:
+        raise reader.fail("`probability` must be between 0 and 1", "faults", i, "probability")
+    if not any(k in entry for k in ("status", "fault", "delay-ms")):
+        raise reader.fail("a fault needs a `status`, a `fault` or a `delay-ms`", "faults", i)
+    retry = entry.get("retry-after")
+    return FaultRule(entry["operation"], entry.get("status"), entry.get("fault"), entry.get("delay-ms", 0),
+                     str(retry) if retry is not None else None, entry.get("times"), float(entry.get("probability", 1)))
+
+
 _SECTIONS: dict[str, Callable[[Any, _Reader], Any]] = {
-    "rules": _rules, "thresholds": _thresholds, "ignore": _ignores, "tools": _tools,
+    "rules": _rules, "thresholds": _thresholds, "ignore": _ignores, "tools": _tools, "mock": _mock,
 }

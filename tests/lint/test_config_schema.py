@@ -10,6 +10,7 @@ import pytest
 
 from workbench.config import DEFAULT_THRESHOLDS, load_config
 from workbench.lint import RULES
+from workbench.mock.faults import FAULTS
 from workbench.spec import SpecError
 from workbench.spec.source import parse_document
 from workbench.workspace.loading import KNOWN_NAMES
@@ -24,6 +25,8 @@ def test_schema_is_valid_and_names_every_rule_and_threshold(schema):
     jsonschema.Draft202012Validator.check_schema(schema)
     assert set(schema["properties"]["rules"]["propertyNames"]["enum"]) == set(RULES)
     assert set(schema["properties"]["thresholds"]["properties"]) == set(DEFAULT_THRESHOLDS)
+    fault = schema["properties"]["mock"]["properties"]["faults"]["items"]["properties"]["fault"]
+    assert set(fault["enum"]) == set(FAULTS)
 
 
 SAMPLES = [
@@ -40,6 +43,13 @@ SAMPLES = [
     ("tools: {vendor: acme}\n", False),
     ("tools: {flatten-depth: -1}\n", False),
     ("ignore: 5\n", False),
+    ("mock: {seed: 3, faults: [{operation: listPets, status: 503, times: 2}, "
+     "{operation: 'GET /pets', fault: reset, probability: 0.5}]}\n", True),
+    ("mock: {faults: [{operation: listPets, fault: explode}]}\n", False),
+    ("mock: {faults: [{operation: listPets}]}\n", False),
+    ("mock: {faults: [{status: 503}]}\n", False),
+    ("mock: {faults: [{operation: x, status: 503, probability: 2}]}\n", False),
+    ("mock: {port: 1}\n", False),
 ]
 
 

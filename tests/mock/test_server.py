@@ -18,10 +18,12 @@ import pytest
 from workbench.examples import example_path
 from workbench.http.calls import ToolCall
 from workbench.http.executor import CallOptions, Executor
-from workbench.mock.app import FAULTS, MockApp
+from workbench.mock.app import MockApp
+from workbench.mock.faults import FAULTS
 from workbench.mock.server import FAULT_WRITERS, MAX_BODY, MockServer
 from workbench.spec import load_spec
 from workbench.tools import convert
+from workbench.workspace.loading import spec_config
 
 SPEC = """openapi: 3.1.0
 info: {title: Pets, version: '1'}
@@ -352,3 +354,27 @@ def test_stateful_creations_get_ids_of_their_own_even_from_a_fixed_example(monke
         ids = [m.body["id"] for m in made]
         read = [executor.call(ToolCall("getCustomer", {"customerId": i})).body["name"] for i in ids]
     assert [m.status for m in made] == [201, 201] and len(set(ids)) == 2 and read == ["Ann", "Bob"]
+
+
+def test_config_fault_rules_fail_n_times_then_succeed_and_probabilities_are_seeded(write):
+    spec_path = write("pets.yaml", SPEC)
+    write(".workbench.yaml", "mock:\n  seed: 5\n  faults:\n"
+                             "    - {operation: listPets, status: 503, retry-after: 1, times: 2}\n"
+                             "    - {operation: 'GET /pets/{petId}', fault: empty, probability: 0.5}\n")
+    spec, settings = load_spec(spec_path), spec_config(spec_path).mock
+    assert settings.seed == 5 and [r.operation for r in settings.faults] == ["listPets", "GET /pets/{petId}"]
+
+    def statuses(app: MockApp, path: str, count: int) -> list[object]:
+        with MockServer(spec, app=app) as server, httpx.Client(base_url=server.url + "/v1", timeout=2) as http:
+            out = []
+            for _ in range(count):
+                try:
+                    out.append(http.get(path).status_code)
+                except httpx.RemoteProtocolError:
+                    out.append("empty")
+            return out
+
+    assert statuses(MockApp(spec, settings.seed, faults=settings.faults), "/pets", 4) == [503, 503, 200, 200]
+    first = statuses(MockApp(spec, settings.seed, faults=settings.faults), "/pets/3", 16)
+    again = statuses(MockApp(spec, settings.seed, faults=settings.faults), "/pets/3", 16)
+    assert first == again and {200, "empty"} == set(first)  # the same seed, the same faults, some of each

@@ -16,13 +16,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("spec", metavar="SPEC")
     parser.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: 127.0.0.1 only)")
     parser.add_argument("--port", type=int, default=4010, help="the port (0: a free one; default: 4010)")
-    parser.add_argument("--seed", type=int, default=0, help="the seed of generated responses (default: 0)")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="the seed of generated responses and fault rules (default: the config's, else 0)")
     parser.add_argument("--cors", action="store_true", help="allow browser clients from any origin")
     parser.add_argument("--stateful", action="store_true",
                         help="keep what POST creates: GET, PUT, PATCH and DELETE on the item act on it")
     parser.add_argument("--explain", action="store_true",
                         help="list which operations --stateful maps to a resource, and exit")
     parser.add_argument("--log", metavar="FILE", help="append every request to FILE as a JSON line")
+    common.add_config_option(parser)
     common.add_ref_options(parser)
 
 
@@ -31,6 +33,8 @@ def run(args: argparse.Namespace) -> int:
     from workbench.mock.server import LOCAL_HOSTS, serve
 
     spec = common.load(args, args.spec)
+    settings = common.config(args, args.spec).mock
+    seed = args.seed if args.seed is not None else settings.seed
     if args.explain:
         from workbench.mock.state import explain
 
@@ -51,7 +55,8 @@ def run(args: argparse.Namespace) -> int:
         log.flush()
 
     try:
-        app = MockApp(spec, args.seed, cors=args.cors, stateful=args.stateful, on_log=write if log else None)
+        app = MockApp(spec, seed, cors=args.cors, stateful=args.stateful, faults=settings.faults,
+                      on_log=write if log else None)
         serve(app, args.host, args.port, ready)
     finally:
         if log is not None:

@@ -5,6 +5,7 @@ computed here; the server only reads and writes bytes."""
 from __future__ import annotations
 
 import json
+import random
 import threading
 import time
 from collections import deque
@@ -12,6 +13,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
+from workbench.config import FaultRule
+from workbench.mock.faults import FAULTS
 from workbench.mock.responses import MockResponse, NoSuchResponse, NotAcceptable, ResponseMaker
 from workbench.mock.router import Router
 from workbench.mock.state import Store, json_body
@@ -37,9 +40,6 @@ class Answer:
     fault: str | None = None
 
 
-# What a client sees of each (httpx 0.28): reset → ReadError; empty, garbage, truncate, malformed-chunk →
-# RemoteProtocolError; hang → ReadTimeout; dribble → the whole answer, one byte at a time.
-FAULTS = ("reset", "empty", "garbage", "hang", "truncate", "malformed-chunk", "dribble")
 MAX_DELAY_MS = 60_000
 
 
@@ -92,8 +92,11 @@ class Preferences:
 
 class MockApp:
     def __init__(self, spec: Spec, seed: int = 0, *, cors: bool = False, stateful: bool = False,
-                 on_log: Callable[[LogEntry], None] | None = None) -> None:
+                 faults: tuple[FaultRule, ...] = (), on_log: Callable[[LogEntry], None] | None = None) -> None:
         self.spec = spec
+        self.faults = faults  # the config's rules, applied where a request's Prefer asks for no fault itself
+        self._fault_counts = [0] * len(faults)
+        self._fault_rng = random.Random(seed)
         self.state = Store(spec) if stateful else None
         self.cors = cors  # browser clients: every answer allows any origin, preflights are answered
         self.on_log = on_log  # told of every entry as it is made (`--log FILE` writes JSON lines)
@@ -169,11 +172,29 @@ class MockApp:
             prefer = Preferences.parse(request.header_values("prefer"))
         except ValueError as exc:
             return problem(400, "Bad Prefer header", str(exc))
+        if prefer.status is None and prefer.fault is None and not prefer.delay_ms:
+            prefer = self._configured_fault(op, prefer)
         answer = self._declared(op, request, prefer)
         if self.state is not None and self.state.role(op) and prefer.code is None and prefer.status is None:
             answer = self._stateful(op, request, answer)
         extra = (("Retry-After", prefer.retry_after),) if prefer.retry_after else ()
         return replace(answer, headers=answer.headers + extra, delay_s=prefer.delay_ms / 1000, fault=prefer.fault)
+
+    def _configured_fault(self, op: Operation, prefer: Preferences) -> Preferences:
+        """The first of the config's fault rules for `op` that fires on this request, as preferences."""
+        names = (op.operation_id, f"{op.method.upper()} {op.path}")
+        with self._lock:
+            for i, rule in enumerate(self.faults):
+                if rule.operation not in names:
+                    continue
+                self._fault_counts[i] += 1
+                if rule.times is not None and self._fault_counts[i] > rule.times:
+                    continue
+                if rule.probability < 1 and self._fault_rng.random() >= rule.probability:
+                    continue
+                return replace(prefer, status=rule.status, fault=rule.fault, delay_ms=rule.delay_ms,
+                               retry_after=rule.retry_after or prefer.retry_after)
+        return prefer
 
     def _stateful(self, op: Operation, request: Request, answer: Answer) -> Answer:
         """The declared answer with the stored resource in it (or the operation's 404 when there is none)."""

@@ -16,6 +16,7 @@ from pathlib import Path
 from workbench.config import Known, WorkbenchConfig, config_for
 from workbench.lint import RULES, Finding, LintResult, lint
 from workbench.lint.score import Score, score
+from workbench.mock.faults import FAULTS
 from workbench.spec import Location, Operation, SourceDocument, Spec, SpecVersion, load_spec
 from workbench.spec.pointer import join
 from workbench.tools.vendors import VENDORS
@@ -104,7 +105,7 @@ class LoadedSpec:
         return Path(self.config.source) if self.config.source else None
 
 
-KNOWN_NAMES = Known(rules=RULES, vendors=tuple(VENDORS))  # what a config may name: rule ids, vendors
+KNOWN_NAMES = Known(rules=RULES, vendors=tuple(VENDORS), faults=FAULTS)  # what a config may name
 
 
 def spec_config(spec_path: str | Path, explicit: str | Path | None = None) -> WorkbenchConfig:
