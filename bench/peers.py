@@ -358,11 +358,27 @@ SAMCHON_PIN = "5.1.0"  # docs/peers.md
 SAMCHON_DIR = PEERS_DIR / "samchon"  # its own npm prefix: installing never touches the linters' tree
 
 
+PRISM_PACKAGE = "@stoplight/prism-cli"
+PRISM_PIN = "5.14.2"  # docs/peers.md (5.16 wants Node 24)
+PRISM_DIR = PEERS_DIR / "prism"
+
+
 def ensure_samchon() -> str:
     """Install @samchon/openapi (pinned, `--ignore-scripts`) into bench/.peers/samchon/ unless already there;
-    return the installed version. A refused pin falls back to the nearest published version of the same major."""
-    SAMCHON_DIR.mkdir(parents=True, exist_ok=True)
-    manifest = SAMCHON_DIR / "node_modules" / SAMCHON_PACKAGE / "package.json"
+    return the installed version."""
+    return ensure_package(SAMCHON_PACKAGE, SAMCHON_PIN, SAMCHON_DIR, ignore_scripts=True)
+
+
+def ensure_prism() -> str:
+    """Install Prism (pinned) into bench/.peers/prism/ unless already there; return the installed version."""
+    return ensure_package(PRISM_PACKAGE, PRISM_PIN, PRISM_DIR, ignore_scripts=False)
+
+
+def ensure_package(package: str, pin: str, folder: Path, *, ignore_scripts: bool) -> str:
+    """Install `package@pin` into its own npm prefix `folder` unless already there; return the installed version.
+    A refused pin falls back to the nearest published version of the same major."""
+    folder.mkdir(parents=True, exist_ok=True)
+    manifest = folder / "node_modules" / package / "package.json"
 
     def installed() -> str | None:
         try:
@@ -372,24 +388,24 @@ def ensure_samchon() -> str:
 
     if installed():
         return installed() or ""
-    for version in (SAMCHON_PIN, None):
-        version = version or _nearest_version(SAMCHON_PACKAGE, SAMCHON_PIN)
+    for version in (pin, None):
+        version = version or _nearest_version(package, pin)
         if not version:
             break
-        command = ["npm", "install", "--prefix", str(SAMCHON_DIR), "--ignore-scripts", "--no-audit", "--no-fund",
-                   "--loglevel=error", f"{SAMCHON_PACKAGE}@{version}"]
+        command = ["npm", "install", "--prefix", str(folder), *(["--ignore-scripts"] if ignore_scripts else []),
+                   "--no-audit", "--no-fund", "--loglevel=error", f"{package}@{version}"]
         print(f"[peers] {' '.join(command)}", file=sys.stderr, flush=True)
         try:
             done = subprocess.run(command, capture_output=True, text=True, timeout=INSTALL_TIMEOUT_S, check=False,
                                   env={**os.environ, **PEER_ENV})
         except subprocess.TimeoutExpired:
-            raise SystemExit(f"[peers] npm install {SAMCHON_PACKAGE} timed out after {INSTALL_TIMEOUT_S} s") from None
+            raise SystemExit(f"[peers] npm install {package} timed out after {INSTALL_TIMEOUT_S} s") from None
         if done.returncode == 0 and installed():
-            if version != SAMCHON_PIN:
-                print(f"[peers] note: {SAMCHON_PACKAGE} {version} is installed instead of the pinned {SAMCHON_PIN}")
+            if version != pin:
+                print(f"[peers] note: {package} {version} is installed instead of the pinned {pin}")
             return installed() or ""
-        print(f"[peers] {SAMCHON_PACKAGE}@{version} was refused:\n{done.stderr[-1000:]}", file=sys.stderr)
-    raise SystemExit(f"[peers] cannot install {SAMCHON_PACKAGE}@{SAMCHON_PIN}")
+        print(f"[peers] {package}@{version} was refused:\n{done.stderr[-1000:]}", file=sys.stderr)
+    raise SystemExit(f"[peers] cannot install {package}@{pin}")
 
 
 if __name__ == "__main__":
