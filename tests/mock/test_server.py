@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -15,6 +16,7 @@ import time
 import httpx
 import pytest
 
+from tests.catalogue import corpus_dir
 from workbench.examples import example_path
 from workbench.http.calls import ToolCall
 from workbench.http.executor import CallOptions, Executor
@@ -378,3 +380,23 @@ def test_config_fault_rules_fail_n_times_then_succeed_and_probabilities_are_seed
     first = statuses(MockApp(spec, settings.seed, faults=settings.faults), "/pets/3", 16)
     again = statuses(MockApp(spec, settings.seed, faults=settings.faults), "/pets/3", 16)
     assert first == again and {200, "empty"} == set(first)  # the same seed, the same faults, some of each
+
+
+def corpus_specs() -> list[str]:
+    return sorted(p.name for p in corpus_dir().iterdir() if p.name != "MANIFEST.md")
+
+
+@pytest.mark.corpus_sweep
+@pytest.mark.parametrize("name", corpus_specs())
+def test_the_mock_starts_on_every_corpus_file_and_never_answers_5xx(name):
+    spec = load_spec(corpus_dir() / name)
+    with MockServer(spec) as server, httpx.Client(base_url=server.url, timeout=10) as http:
+        base = server.app.router.base
+        answers = {}
+        for op in spec.operations:
+            path = re.sub(r"\{[^{}]+\}", "1", op.path.split("#", 1)[0])
+            answer = http.request(op.method.upper(), base + path, headers={"Authorization": "Bearer x"})
+            answers[f"{op.method.upper()} {op.path}"] = answer.status_code
+        nowhere = http.get(base + "/no/such/path/here").status_code  # webhook-only specs have no paths at all
+    assert not {k: v for k, v in answers.items() if v >= 500} and nowhere == 404
+    assert len(answers) == len({(op.method, op.path) for op in spec.operations})
