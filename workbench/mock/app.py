@@ -9,7 +9,7 @@ import random
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -19,6 +19,7 @@ from workbench.mock.responses import MockResponse, NoSuchResponse, NotAcceptable
 from workbench.mock.router import Router
 from workbench.mock.state import Store, json_body
 from workbench.spec import Operation, Spec
+from workbench.wire import split_query
 from workbench.wire.messages import Request
 from workbench.wire.validate import OperationContract, SchemaStore, Violation, match_path
 
@@ -262,7 +263,7 @@ def _scheme_given(scheme: dict, request: Request) -> bool:
         if where == "header":
             return bool(request.header_values(name))
         if where == "query":
-            return any(key == name for key, _ in _query_pairs(request.query))
+            return any(key == name for key, _ in split_query(request.query))
         if where == "cookie":
             return any(part.strip().startswith(name + "=") for value in request.header_values("cookie")
                        for part in value.split(";"))
@@ -274,13 +275,6 @@ def _scheme_given(scheme: dict, request: Request) -> bool:
     if kind in ("oauth2", "openIdConnect"):
         return bool(authorization)
     return True  # mutualTLS and unknown kinds: nothing the mock can check
-
-
-def _query_pairs(query: str) -> Iterator[tuple[str, str]]:
-    for part in query.split("&"):
-        if part:
-            key, _, value = part.partition("=")
-            yield key, value
 
 
 def validation_item(violation: Violation) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from workbench.spec import Operation, Spec
-from workbench.wire.validate import match_path
+from workbench.wire.validate import match_path, wire_path
 
 _TEMPLATE = re.compile(r"\{[^{}]+\}")
 
@@ -35,18 +35,14 @@ def _depth(path: str) -> int:
     return path.count("/")
 
 
-def _wire_path(template: str) -> str:
-    return template.split("#", 1)[0].split("?", 1)[0] or "/"
-
-
 class Router:
     def __init__(self, spec: Spec) -> None:
         self.base = base_path(spec)
         by_path: dict[str, dict[str, Operation]] = {}
         # Some specs write variants of one path as `/files/{id}#add_shared_link`: one path on the wire, where
         # the plain key's operation answers (else the first variant written).
-        for op in sorted(spec.operations, key=lambda o: _wire_path(o.path) != o.path):
-            by_path.setdefault(_wire_path(op.path), {}).setdefault(op.method, op)
+        for op in sorted(spec.operations, key=lambda o: wire_path(o.path) != o.path):
+            by_path.setdefault(wire_path(op.path), {}).setdefault(op.method, op)
         # by segment count (a template's `{name}` is one segment), most literal text first: a literal segment
         # beats a template that would also match
         self._templates: dict[int, list[tuple[str, dict[str, Operation]]]] = {}

@@ -175,10 +175,16 @@ def match_path(template: str, path: str) -> dict[str, str] | None:
     return {name: found.group(f"p{i}") for i, name in enumerate(names)}
 
 
+def wire_path(template: str) -> str:
+    """The path a template stands for on the wire: what some specs write after `#` or `?` in a path key
+    (`/files/{id}#add_shared_link`, variants of one path) is not part of it."""
+    return template.split("#", 1)[0].split("?", 1)[0] or "/"
+
+
 @lru_cache(maxsize=65536)
 def template_pattern(template: str) -> tuple[re.Pattern, tuple[str, ...]]:
     """A path template compiled once: the pattern (each `{name}` one segment) and the names in order."""
-    template = template.split("#", 1)[0].split("?", 1)[0]
+    template = wire_path(template)
     pattern, names, last = [], [], 0
     for match in _TEMPLATE.finditer(template):
         pattern.append(re.escape(template[last:match.start()]))
