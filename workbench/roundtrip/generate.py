@@ -1,0 +1,289 @@
+"""Argument sets a model could send: values valid against a TOOL's own schema, made by hypothesis-jsonschema.
+
+hypothesis-jsonschema reads drafts 4-7 and has known limits (docs/mock-and-roundtrip.md), so a tool schema
+is prepared first: local `$ref`s are inlined, recursion to a fixed depth (deeper, an optional property is
+left out and an array stays empty: `false` in JSON Schema terms); 2020-12 keywords are written in their
+draft 7 form; the OpenAPI formats get strategies of their own; `\\d`, `\\w` and `\\s` in patterns mean
+ASCII only (Python's `re` reads them as Unicode, servers rarely do); strings bound to headers and cookies
+are printable ASCII without surrounding spaces. A schema the generator cannot satisfy is reported as such
+(`Unsatisfiable`), never skipped.
+
+Three kinds of set: `generated` (seeded, distinct), `minimal` (required arguments only) and `example` (the
+spec's own examples, where every argument has one — see `example_arguments`).
+"""
+
+from __future__ import annotations
+
+import base64
+import time
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import seed as hypothesis_seed
+from hypothesis import strategies as st
+from hypothesis.errors import HypothesisException
+from hypothesis_jsonschema import from_schema
+
+from workbench.tools.model import Tool
+
+RECURSION_DEPTH = 2  # how many times one $ref may appear inside itself before the branch is cut
+HEADER_TEXT = r"^[!-~]([ -~]{0,30}[!-~])?$"  # printable ASCII, no surrounding space, short
+
+_INT_RANGES = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
+_ANNOTATIONS = frozenset({"title", "description", "examples", "example", "deprecated", "readOnly", "writeOnly",
+                          "$comment", "$anchor", "$id", "$schema", "$defs", "definitions", "contentEncoding",
+                          "contentMediaType", "discriminator", "xml", "externalDocs", "unevaluatedProperties",
+                          "unevaluatedItems"})
+
+
+def _formats() -> dict[str, st.SearchStrategy[str]]:
+    ascii_text = st.text(st.characters(min_codepoint=32, max_codepoint=126), max_size=24)
+    return {
+        "uuid": st.uuids().map(str),
+        "byte": st.binary(max_size=24).map(lambda b: base64.b64encode(b).decode("ascii")),
+        "binary": ascii_text,
+        "password": ascii_text,
+        "int32": st.integers(*_INT_RANGES["int32"]).map(str),
+        "int64": st.integers(*_INT_RANGES["int64"]).map(str),
+    }
+
+
+FORMATS = _formats()
+
+
+class Unsatisfiable(Exception):
+    """The generator found no value for a schema (it may be contradictory, or beyond the generator)."""
+
+
+@dataclass(frozen=True)
+class ArgumentSet:
+    kind: str  # "generated" | "minimal" | "example"
+    arguments: dict[str, Any]
+
+
+# --- preparing a tool schema for the generator ---------------------------------------------------------
+
+
+def ascii_pattern(pattern: str) -> str:
+    """`\\d`, `\\w`, `\\s` (and their negations) spelled as ASCII classes, inside and outside `[...]`."""
+    inside = {"d": "0-9", "w": "A-Za-z0-9_", "s": " \\t\\n\\r"}
+    out: list[str] = []
+    in_class = False
+    i = 0
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\" and i + 1 < len(pattern):
+            letter = pattern[i + 1]
+            if letter in inside:
+                out.append(inside[letter] if in_class else f"[{inside[letter]}]")
+            elif letter.lower() in inside and not in_class:
+                out.append(f"[^{inside[letter.lower()]}]")
+            else:
+                out.append(pattern[i:i + 2])
+            i += 2
+            continue
+        if char == "[" and not in_class:
+            in_class = True
+        elif char == "]" and in_class:
+            in_class = False
+        out.append(char)
+        i += 1
+    return "".join(out)
+
+
+class _Preparer:
+    def __init__(self, root: dict) -> None:
+        self.root = root
+
+    def target(self, ref: str) -> Any:
+        if not ref.startswith("#/"):
+            raise Unsatisfiable(f"the generator cannot follow the $ref {ref!r}")
+        node: Any = self.root
+        for part in ref[2:].split("/"):
+            part = part.replace("~1", "/").replace("~0", "~")
+            if not isinstance(node, dict) or part not in node:
+                raise Unsatisfiable(f"the $ref {ref!r} points nowhere in the tool schema")
+            node = node[part]
+        return node
+
+    def prepare(self, node: Any, stack: tuple[str, ...] = ()) -> Any:
+        if not isinstance(node, dict):
+            return node
+        ref = node.get("$ref")
+        if isinstance(ref, str):
+            if stack.count(ref) >= RECURSION_DEPTH:
+                return False  # cut: an optional property is left out, an array stays empty
+            rest = {k: v for k, v in node.items() if k != "$ref"}
+            inner = self.prepare(self.target(ref), (*stack, ref))
+            if not rest:
+                return inner
+            return {"allOf": [inner, self.prepare(rest, stack)]}
+        out: dict[str, Any] = {}
+        for key, value in node.items():
+            if key in _ANNOTATIONS or key.startswith("x-"):
+                continue
+            out.update(self._keyword(key, value, node, stack))
+        return out
+
+    def _keyword(self, key: str, value: Any, node: dict, stack: tuple[str, ...]) -> dict[str, Any]:
+        sub = self.prepare
+        if key in ("properties", "patternProperties"):
+            return {key: {name: sub(v, stack) for name, v in value.items()}}
+        if key in ("allOf", "anyOf", "oneOf"):
+            return {key: [sub(v, stack) for v in value]}
+        if key in ("items", "additionalProperties", "not", "contains", "propertyNames", "if", "then", "else"):
+            return {key: sub(value, stack)}
+        if key == "prefixItems":  # 2020-12 → draft 7: items as a list, the rest in additionalItems
+            rest = node.get("items", True)
+            return {"items": [sub(v, stack) for v in value], "additionalItems": sub(rest, stack)}
+        if key == "items" and "prefixItems" in node:
+            return {}
+        if key == "dependentRequired":
+            return {"dependencies": value}
+        if key == "dependentSchemas":
+            return {"dependencies": {name: sub(v, stack) for name, v in value.items()}}
+        if key == "pattern" and isinstance(value, str):
+            return {key: ascii_pattern(value)}
+        if key == "format" and value in _INT_RANGES and node.get("type") in ("integer", ["integer", "null"]):
+            low, high = _INT_RANGES[value]
+            return {"minimum": max(low, node.get("minimum", low)), "maximum": min(high, node.get("maximum", high))}
+        return {key: value}
+
+
+def _header_safe(schema: Any) -> Any:
+    """A header or cookie value: printable ASCII (what servers read back unchanged), for free text."""
+    if not isinstance(schema, dict):
+        return schema
+    kinds = schema.get("type")
+    textual = kinds == "string" or (isinstance(kinds, list) and "string" in kinds)
+    if textual and not any(k in schema for k in ("enum", "const", "pattern", "format")):
+        return {**schema, "pattern": HEADER_TEXT}
+    if isinstance(schema.get("items"), dict):
+        return {**schema, "items": _header_safe(schema["items"])}
+    if isinstance(schema.get("properties"), dict):
+        return {**schema, "properties": {k: _header_safe(v) for k, v in schema["properties"].items()}}
+    return schema
+
+
+def _at(schema: dict, argument: str) -> tuple[dict, str] | None:
+    """The object schema holding `argument` (dotted for a nested layout) and the last name."""
+    *groups, last = argument.split(".")
+    node = schema
+    for group in groups:
+        node = node.get("properties", {}).get(group)
+        if not isinstance(node, dict):
+            return None
+    return (node, last) if last in node.get("properties", {}) else None
+
+
+def prepare_schema(schema: Any, root: dict, header: bool = False) -> Any:
+    """One schema (inside `root`, which holds its `$defs`) in the form the generator reads."""
+    prepared = _Preparer(root).prepare(schema)
+    return _header_safe(prepared) if header else prepared
+
+
+def prepare(tool: Tool) -> dict:
+    """The tool's argument schema in the form the generator reads (see the module's docstring)."""
+    schema = prepare_schema(tool.parameters, tool.parameters)
+    if not isinstance(schema, dict):
+        raise Unsatisfiable("the argument schema is recursive at its root")
+    # The argument object (and its groups in a nested layout) is closed: a model sends the arguments a tool
+    # lists, and the executor refuses any other name with feedback.
+    schema.setdefault("additionalProperties", False)
+    for name in {b.argument.split(".", 1)[0] for b in tool.bindings if "." in b.argument}:
+        group = schema.get("properties", {}).get(name)
+        if isinstance(group, dict):
+            group.setdefault("additionalProperties", False)
+    for binding in tool.bindings:
+        if binding.location not in ("header", "cookie"):
+            continue
+        found = _at(schema, binding.argument)
+        if found:
+            holder, name = found
+            holder["properties"][name] = _header_safe(holder["properties"][name])
+    return schema
+
+
+def minimal(schema: Any) -> Any:
+    """The schema with every optional property left out, at every depth (the required-only set)."""
+    if not isinstance(schema, dict):
+        return schema
+    out = dict(schema)
+    if isinstance(schema.get("properties"), dict):
+        required = set(schema.get("required", []))
+        out["properties"] = {k: minimal(v) if k in required else False for k, v in schema["properties"].items()}
+        out["additionalProperties"] = False
+    for key in ("allOf", "anyOf", "oneOf"):
+        if isinstance(schema.get(key), list):
+            out[key] = [minimal(m) for m in schema[key]]
+    if isinstance(schema.get("items"), dict):
+        out["items"] = minimal(schema["items"])
+    return out
+
+
+# --- drawing values ------------------------------------------------------------------------------------
+
+
+def draw(schema: Any, count: int, seed: int = 0, budget: float = 10.0) -> list[Any]:
+    """Up to `count` distinct values valid for `schema`, reproducible for one seed; stops at `budget`
+    seconds. Raises `Unsatisfiable` when none could be made."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # hypothesis-jsonschema warns about patterns it cannot read
+        strategy = from_schema(schema, custom_formats=FORMATS, allow_x00=False)
+    values: list[Any] = []
+    keys: set[str] = set()
+    started = time.monotonic()
+
+    class _Enough(Exception):
+        pass
+
+    @settings(max_examples=max(count * 4, 8), database=None, deadline=None, phases=[Phase.generate],
+              suppress_health_check=list(HealthCheck), report_multiple_bugs=False)
+    @hypothesis_seed(seed)
+    @given(strategy)
+    def collect(value: Any) -> None:
+        key = repr(value)
+        if key not in keys:
+            keys.add(key)
+            values.append(value)
+        if len(values) >= count or time.monotonic() - started > budget:
+            raise _Enough
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            collect()
+    except _Enough:
+        pass
+    except HypothesisException as error:  # Unsatisfiable, or the strategy could not be built
+        if not values:
+            raise Unsatisfiable(_one_line(error)) from None
+    except Exception as error:  # hypothesis-jsonschema raises plain errors for schemas it cannot read
+        if not values:
+            raise Unsatisfiable(_one_line(error)) from None
+    if not values:
+        raise Unsatisfiable("no value was found within the time budget")
+    return values[:count]
+
+
+def _one_line(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {text[0] if text else ''}"[:300]
+
+
+def argument_sets(tool: Tool, count: int = 3, seed: int = 0, budget: float = 10.0) -> list[ArgumentSet]:
+    """One minimal set and `count` generated sets for `tool` (fewer when the schema has fewer values).
+    Raises `Unsatisfiable` when the tool's schema yields no value at all."""
+    schema = prepare(tool)
+    generated = draw(schema, count, seed, budget)
+    try:
+        smallest = draw(minimal(schema), 1, seed, budget)
+    except Unsatisfiable:
+        smallest = []  # a required-only set may be impossible (minProperties); the generated sets stand
+    sets = [ArgumentSet("minimal", value) for value in smallest]
+    sets += [ArgumentSet("generated", value) for value in generated if value not in smallest]
+    return sets
+
+

@@ -1,0 +1,284 @@
+"""A judge of wire requests that shares none of our code: openapi-core's request unmarshallers, reading the
+ORIGINAL document with a plain JSON/YAML parser, and werkzeug parsing the request as a server would.
+
+The serialiser (`wire/`) and the mock's parser use one table; a bug in that table would make them agree
+with each other and still be wrong. This judge catches it. It reads OpenAPI 3.0 and 3.1 only: a Swagger 2.0
+document must be converted by a converter we did not write (swagger2openapi) and passed as `document`.
+
+openapi-core 0.23.1 is wrong about a few styles (docs/mock-and-roundtrip.md): it cannot decode deepObject
+parameters, reads matrix and label path values, exploded form objects and spaceDelimited arrays wrongly,
+and treats `readOnly` in a parameter's schema as a write error. `LIMITS` lists them; an error about a
+parameter the judge cannot read is reported apart (`Verdict.unjudged`), never as a rejection, and every
+other error in the same request still counts.
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime
+import json
+import re
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import yaml
+from openapi_core import OpenAPI
+from openapi_core.contrib.werkzeug import WerkzeugOpenAPIRequest
+from openapi_core.unmarshalling.request.unmarshallers import (
+    V30RequestBodyUnmarshaller,
+    V30RequestParametersUnmarshaller,
+    V31RequestBodyUnmarshaller,
+    V31RequestParametersUnmarshaller,
+)
+from openapi_core.validation.request.exceptions import ParameterValidationError
+from werkzeug.test import EnvironBuilder
+from werkzeug.wrappers import Request as WerkzeugRequest
+
+from workbench.tools.model import Tool
+
+# (location, style, exploded object?) → why the judge cannot read such a parameter
+LIMITS: dict[tuple[str, str, bool], str] = {
+    ("path", "matrix", False): "openapi-core misreads matrix-style path parameters",
+    ("path", "matrix", True): "openapi-core misreads matrix-style path parameters",
+    ("path", "label", False): "openapi-core misreads label-style path parameters",
+    ("path", "label", True): "openapi-core misreads label-style path parameters",
+    ("query", "spaceDelimited", False): "openapi-core misreads spaceDelimited query arrays",
+    ("query", "spaceDelimited", True): "openapi-core misreads spaceDelimited query arrays",
+    ("query", "deepObject", True): "openapi-core cannot decode deepObject parameters",
+    ("query", "deepObject", False): "openapi-core cannot decode deepObject parameters",
+    ("query", "form", True): "openapi-core misreads exploded form-style query objects",
+}
+READ_ONLY_PARAMETER = "openapi-core treats readOnly in a parameter's schema as a write error"
+FORM_OBJECT = "openapi-core misreads exploded form-style objects in 3.0 form bodies"
+
+# Formats whose unmarshalled value is compared as a Python object; any other format is read as the string it
+# is (openapi-core raises FormatterNotFoundError on formats it does not know: "uri", "iso-country-code").
+UNMARSHALLED_FORMATS = {"date", "date-time", "uuid", "byte", "binary"}
+_DEFAULT_STYLE = {"query": "form", "cookie": "form", "path": "simple", "header": "simple"}
+
+
+class _NoTimestamps(yaml.SafeLoader):
+    """YAML 1.2-like: dates stay strings, as JSON would have them."""
+
+
+_NoTimestamps.yaml_implicit_resolvers = {
+    key: [r for r in resolvers if r[0] != "tag:yaml.org,2002:timestamp"]
+    for key, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
+def read_document(path: Path) -> dict:
+    text = path.read_text(encoding="utf-8-sig")
+    return json.loads(text) if text.lstrip().startswith("{") else yaml.load(text, Loader=_NoTimestamps)
+
+
+def _with_server(document: dict, base_url: str) -> dict:
+    """The document with every `servers` replaced by the one base URL the requests go to."""
+    document = {**document, "servers": [{"url": base_url}]}
+    paths = {}
+    for key, item in (document.get("paths") or {}).items():
+        if isinstance(item, dict):
+            item = {k: ({kk: vv for kk, vv in v.items() if kk != "servers"} if isinstance(v, dict) else v)
+                    for k, v in item.items() if k != "servers"}
+        paths[key] = item
+    document["paths"] = paths
+    return document
+
+
+def _formats(node: Any) -> set[str]:
+    if isinstance(node, dict):
+        found = {node["format"]} if isinstance(node.get("format"), str) else set()
+        return found.union(*(_formats(v) for v in node.values()))
+    return set().union(*(_formats(v) for v in node)) if isinstance(node, list) else set()
+
+
+@dataclass
+class Verdict:
+    errors: list[str]  # the judge's errors, verbatim (with their causes)
+    parameters: Any = None  # what the judge decoded: .path, .query, .header, .cookie
+    body: Any = None
+    unjudged: dict[str, str] = field(default_factory=dict)  # parameter / field → why it was not judged
+    body_judged: bool = True
+
+    @property
+    def accepted(self) -> bool:
+        return not self.errors
+
+
+class Oracle:
+    """Built once per document; `judge` is called per request."""
+
+    def __init__(self, document: dict, base_url: str) -> None:
+        self.base_url = base_url.rstrip("/")
+        document = _with_server(document, self.base_url)
+        self.document = document
+        app = OpenAPI.from_dict(document)  # also checks the document with openapi-spec-validator
+        self.v30 = (app.version.major, app.version.minor) == (3, 0)
+        as_text = {name: str for name in _formats(document) - UNMARSHALLED_FORMATS}
+        self._parameters = (V30RequestParametersUnmarshaller if self.v30 else V31RequestParametersUnmarshaller)(
+            app.spec, extra_format_unmarshallers=as_text)
+        self._body = (V30RequestBodyUnmarshaller if self.v30 else V31RequestBodyUnmarshaller)(
+            app.spec, extra_format_unmarshallers=as_text)
+        self._resolver = _Resolver(document)
+
+    def judge(self, method: str, target: str, headers: list[tuple[str, str]], body: bytes,
+              template: str) -> Verdict:
+        """One request as it went on the wire (`target`: the request line's path and query) for the operation
+        at `template` (the spec's path key)."""
+        prefix = urlsplit(self.base_url).path
+        path, _, query = target.partition("?")
+        environ = EnvironBuilder(method=method.upper(), base_url=self.base_url, path=path.removeprefix(prefix),
+                                 query_string=query, headers=headers, data=body or b"").get_environ()
+        request = WerkzeugOpenAPIRequest(WerkzeugRequest(environ))
+        limits = self._resolver.limits(template, method.lower())
+        parameters = self._parameters.unmarshal(request)
+        decoded_body = self._body.unmarshal(WerkzeugOpenAPIRequest(WerkzeugRequest(environ)))
+        errors, unjudged, body_judged = [], {}, True
+        for error in [*parameters.errors, *decoded_body.errors]:
+            names = _about(error)
+            if names and all(n in limits for n in names):
+                unjudged.update({n: limits[n] for n in names})
+                body_judged = body_judged and isinstance(error, ParameterValidationError)
+            else:
+                errors.append(describe(error))
+        return Verdict(errors, parameters.parameters, decoded_body.body, unjudged, body_judged)
+
+
+class _Resolver:
+    """Reads the styles of an operation's parameters from the raw document (its own walk, not ours)."""
+
+    def __init__(self, document: dict) -> None:
+        self.document = document
+
+    def deref(self, node: Any) -> Any:
+        seen = 0
+        while isinstance(node, dict) and isinstance(node.get("$ref"), str) and node["$ref"].startswith("#/"):
+            target: Any = self.document
+            for part in node["$ref"][2:].split("/"):
+                target = target.get(part.replace("~1", "/").replace("~0", "~"), {}) if isinstance(target, dict) \
+                    else {}
+            node, seen = target, seen + 1
+            if seen > 32:
+                return {}
+        return node if isinstance(node, dict) else {}
+
+    def limits(self, template: str, method: str) -> dict[str, str]:
+        item = self.deref((self.document.get("paths") or {}).get(template))
+        operation = self.deref(item.get(method))
+        out: dict[str, str] = {}
+        for raw in [*(item.get("parameters") or []), *(operation.get("parameters") or [])]:
+            parameter = self.deref(raw)
+            location, name = parameter.get("in"), parameter.get("name")
+            schema = self.deref(parameter.get("schema"))
+            style = parameter.get("style", _DEFAULT_STYLE.get(location, "simple"))
+            explode = parameter.get("explode", style == "form")
+            is_object = schema.get("type") == "object" or "properties" in schema
+            reason = LIMITS.get((location, style, bool(explode) and is_object))
+            if schema.get("readOnly"):
+                reason = READ_ONLY_PARAMETER
+            if reason and isinstance(name, str):
+                out[name] = reason
+        body = self.deref(operation.get("requestBody"))
+        form = self.deref(((body.get("content") or {}).get("application/x-www-form-urlencoded") or {}).get("schema"))
+        for name, sub in (form.get("properties") or {}).items():
+            sub = self.deref(sub)
+            if sub.get("type") == "object" or "properties" in sub:
+                out[name] = FORM_OBJECT
+        return out
+
+
+def describe(error: Exception) -> str:
+    """The judge's error with its causes and jsonschema messages, verbatim."""
+    parts = [f"{type(error).__name__}: {error}"]
+    cause = error.__cause__
+    while cause is not None:
+        detail = [e.message for e in getattr(cause, "schema_errors", ())]
+        parts.append(f"{type(cause).__name__}: {cause}" + (f" {detail}" if detail else ""))
+        cause = cause.__cause__
+    return " <- ".join(parts)
+
+
+def _about(error: Exception) -> set[str]:
+    """The parameters or top-level body properties an error is about (empty when it cannot be told)."""
+    if isinstance(error, ParameterValidationError):
+        return {error.name}
+    schema_errors = []
+    cause = error.__cause__
+    while cause is not None:
+        schema_errors += getattr(cause, "schema_errors", [])
+        cause = cause.__cause__
+    names: set[str] = set()
+    for e in schema_errors:
+        missing = re.match(r"'(.*)' is a required property", e.message) if e.validator == "required" else None
+        if missing:
+            names.add(missing.group(1))
+        elif e.absolute_path:
+            names.add(str(e.absolute_path[0]))
+        else:
+            return set()
+    return names
+
+
+def same(sent: Any, decoded: Any) -> bool:
+    """`decoded` (the judge's unmarshalled value) means `sent`: formats come back as Python objects, and
+    properties a server fills from `default` are extra."""
+    if isinstance(decoded, uuid.UUID):
+        return isinstance(sent, str) and _parses(lambda: uuid.UUID(sent) == decoded)
+    if isinstance(decoded, datetime.datetime):
+        return isinstance(sent, str) and _parses(lambda: datetime.datetime.fromisoformat(sent) == decoded)
+    if isinstance(decoded, datetime.date):
+        return isinstance(sent, str) and _parses(lambda: datetime.date.fromisoformat(sent) == decoded)
+    if isinstance(decoded, bytes):
+        return isinstance(sent, str | bytes) and decoded in (
+            sent if isinstance(sent, bytes) else sent.encode(), _b64(sent))
+    if isinstance(sent, dict):
+        return isinstance(decoded, dict) and all(k in decoded and same(v, decoded[k]) for k, v in sent.items())
+    if isinstance(sent, list):
+        return isinstance(decoded, list) and len(sent) == len(decoded) and all(map(same, sent, decoded))
+    if isinstance(sent, bool) or isinstance(decoded, bool):
+        return sent is decoded
+    if isinstance(sent, int | float) and isinstance(decoded, int | float):
+        return sent == decoded  # 1 and 1.0 are the same JSON number
+    return type(sent) is type(decoded) and sent == decoded
+
+
+def mismatches(tool: Tool, arguments: dict, verdict: Verdict) -> list[str]:
+    """Every argument the judge decoded to something other than what was sent (`arguments`: as validated,
+    with the human part), except those it could not judge."""
+    out = []
+    sent_body: Any = {}
+    for binding in tool.bindings:
+        if binding.argument not in arguments or binding.name in verdict.unjudged:
+            continue
+        value = arguments[binding.argument]
+        if binding.location == "body":
+            sent_body = value
+        elif binding.location == "body-field":
+            node = sent_body
+            for key in binding.body_path[:-1]:
+                node = node.setdefault(key, {})
+            node[binding.body_path[-1]] = value
+        elif verdict.parameters is not None:
+            decoded = getattr(verdict.parameters, binding.location).get(binding.name, "<absent>")
+            if not same(value, decoded):
+                out.append(f"{binding.location} {binding.name}: sent {value!r}, the server read {decoded!r}")
+    if sent_body != {} and verdict.body_judged and not same(sent_body, verdict.body):
+        out.append(f"body: sent {sent_body!r}, the server read {verdict.body!r}")
+    return out
+
+
+def _parses(test) -> bool:
+    try:
+        return bool(test())
+    except ValueError:
+        return False
+
+
+def _b64(value: Any) -> bytes | None:
+    try:
+        return base64.b64decode(value + "==") if isinstance(value, str) else None
+    except ValueError:
+        return None
