@@ -78,7 +78,7 @@ def main() -> None:
                         shown += 1
                         print(f"  {attempt.outcome} {attempt.tool} [{attempt.kind}] {attempt.arguments!r:.300}\n    "
                               + attempt.request.replace("\n", "\n    ")[:600] + "\n    => "
-                              + "\n    => ".join(d[:400] for d in attempt.detail))
+                              + "\n    => ".join(d[:400] for d in [*attempt.oracle, *attempt.detail]))
             except Exception as error:
                 print(f"{path.name:44} {vendor:14} could not run: {type(error).__name__}: {error}"[:300])
                 continue

@@ -274,8 +274,8 @@ def _one_line(error: BaseException) -> str:
 
 
 def argument_sets(tool: Tool, count: int = 3, seed: int = 0, budget: float = 10.0) -> list[ArgumentSet]:
-    """One minimal set and `count` generated sets for `tool` (fewer when the schema has fewer values).
-    Raises `Unsatisfiable` when the tool's schema yields no value at all."""
+    """One minimal set, `count` generated sets (fewer when the schema has fewer values) and the spec's
+    example set (where it has one) for `tool`. Raises `Unsatisfiable` when the tool's schema yields no value at all."""
     schema = prepare(tool)
     generated = draw(schema, count, seed, budget)
     try:
@@ -284,6 +284,65 @@ def argument_sets(tool: Tool, count: int = 3, seed: int = 0, budget: float = 10.
         smallest = []  # a required-only set may be impossible (minProperties); the generated sets stand
     sets = [ArgumentSet("minimal", value) for value in smallest]
     sets += [ArgumentSet("generated", value) for value in generated if value not in smallest]
+    example = example_arguments(tool)
+    if example is not None:
+        sets.append(ArgumentSet("example", example))
     return sets
 
 
+
+
+# --- the spec's own examples -----------------------------------------------------------------------------
+
+_NONE = object()
+
+
+def _example_of(holder: Any) -> Any:
+    """A Parameter's or MediaType's example: `example`, else the first of `examples` (its `value`), else the
+    schema's `example` / first `examples`."""
+    if holder is None:
+        return _NONE
+    if holder.example is not None:
+        return holder.example
+    for example in (holder.examples or {}).values():
+        if isinstance(example, dict) and "value" in example:
+            return example["value"]
+    schema = getattr(holder, "schema", None)
+    if isinstance(schema, dict):
+        if "example" in schema:
+            return schema["example"]
+        if isinstance(schema.get("examples"), list) and schema["examples"]:
+            return schema["examples"][0]
+    return _NONE
+
+
+def example_arguments(tool: Tool) -> dict[str, Any] | None:
+    """The arguments the spec's own examples make, when every required argument has one (None otherwise).
+    Human-side arguments are left to the fixtures."""
+    op = tool.operation
+    params = {(p.name, p.location): p for p in op.parameters}
+    media = op.request_body.content.get(tool.media_type) if op.request_body and tool.media_type else None
+    body = _example_of(media)
+    out: dict[str, Any] = {}
+    for binding in tool.bindings:
+        if binding.human:
+            continue
+        value: Any = _NONE
+        if binding.location == "body":
+            value = body
+        elif binding.location == "body-field":
+            value = body
+            for key in binding.body_path:
+                value = value.get(key, _NONE) if isinstance(value, dict) else _NONE
+        else:
+            value = _example_of(params.get((binding.name, binding.location)))
+        if value is _NONE:
+            if binding.required:
+                return None
+            continue
+        node = out
+        *groups, last = binding.argument.split(".")
+        for group in groups:
+            node = node.setdefault(group, {})
+        node[last] = value
+    return out or None

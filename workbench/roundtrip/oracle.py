@@ -7,7 +7,8 @@ document must be converted by a converter we did not write (swagger2openapi) and
 
 openapi-core 0.23.1 is wrong about a few styles (docs/mock-and-roundtrip.md): it cannot decode deepObject
 parameters, reads matrix and label path values, exploded form objects and spaceDelimited arrays wrongly,
-and treats `readOnly` in a parameter's schema as a write error. `LIMITS` lists them; an error about a
+treats `readOnly` in a parameter's schema as a write error, does not decode a body under `*/*` and leaves
+multipart parts undecoded. `LIMITS` lists them; an error about a
 parameter the judge cannot read is reported apart (`Verdict.unjudged`), never as a rejection, and every
 other error in the same request still counts.
 """
@@ -25,7 +26,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import yaml
-from openapi_core import OpenAPI
+from openapi_core import Config, OpenAPI
 from openapi_core.contrib.werkzeug import WerkzeugOpenAPIRequest
 from openapi_core.unmarshalling.request.unmarshallers import (
     V30RequestBodyUnmarshaller,
@@ -53,6 +54,10 @@ LIMITS: dict[tuple[str, str, bool], str] = {
 }
 READ_ONLY_PARAMETER = "openapi-core treats readOnly in a parameter's schema as a write error"
 FORM_OBJECT = "openapi-core misreads exploded form-style objects in 3.0 form bodies"
+WILDCARD_BODY = "openapi-core does not decode a body declared under a wildcard media type (*/*)"
+MULTIPART_BODY = ("openapi-core does not decode multipart parts to their schema's types (a number stays text, a "
+                  "3.0 binary part stays bytes)")
+BODY = "<body>"  # the key of a limit on the whole request body
 
 # Formats whose unmarshalled value is compared as a Python object; any other format is read as the string it
 # is (openapi-core raises FormatterNotFoundError on formats it does not know: "uri", "iso-country-code").
@@ -95,6 +100,24 @@ def _formats(node: Any) -> set[str]:
     return set().union(*(_formats(v) for v in node)) if isinstance(node, list) else set()
 
 
+def _media_types(document: dict) -> set[str]:
+    found: set[str] = set()
+    for item in (document.get("paths") or {}).values():
+        for operation in (item.values() if isinstance(item, dict) else ()):
+            body = operation.get("requestBody") if isinstance(operation, dict) else None
+            if isinstance(body, dict) and isinstance(body.get("content"), dict):
+                found.update(body["content"])
+    for body in ((document.get("components") or {}).get("requestBodies") or {}).values():
+        if isinstance(body, dict) and isinstance(body.get("content"), dict):
+            found.update(body["content"])
+    return found
+
+
+def _is_json(media: str) -> bool:
+    essence = media.split(";", 1)[0].strip().lower()
+    return essence != "application/json" and (essence.endswith("+json") or essence == "text/json")
+
+
 @dataclass
 class Verdict:
     errors: list[str]  # the judge's errors, verbatim (with their causes)
@@ -115,13 +138,17 @@ class Oracle:
         self.base_url = base_url.rstrip("/")
         document = _with_server(document, self.base_url)
         self.document = document
-        app = OpenAPI.from_dict(document)  # also checks the document with openapi-spec-validator
+        # The document is not checked by openapi-spec-validator: it refuses whole real documents for a
+        # duplicate `required` entry somewhere (openai-openapi.yaml), and checking is the linter's job.
+        app = OpenAPI.from_dict(document, config=Config(spec_validator_cls=None))
         self.v30 = (app.version.major, app.version.minor) == (3, 0)
         as_text = {name: str for name in _formats(document) - UNMARSHALLED_FORMATS}
+        # openapi-core decodes application/json only; "+json" media types are JSON too (RFC 6839)
+        as_json = {media: json.loads for media in _media_types(document) if _is_json(media)}
         self._parameters = (V30RequestParametersUnmarshaller if self.v30 else V31RequestParametersUnmarshaller)(
             app.spec, extra_format_unmarshallers=as_text)
         self._body = (V30RequestBodyUnmarshaller if self.v30 else V31RequestBodyUnmarshaller)(
-            app.spec, extra_format_unmarshallers=as_text)
+            app.spec, extra_format_unmarshallers=as_text, extra_media_type_deserializers=as_json)
         self._resolver = _Resolver(document)
 
     def judge(self, method: str, target: str, headers: list[tuple[str, str]], body: bytes,
@@ -139,7 +166,10 @@ class Oracle:
         errors, unjudged, body_judged = [], {}, True
         for error in [*parameters.errors, *decoded_body.errors]:
             names = _about(error)
-            if names and all(n in limits for n in names):
+            if BODY in limits and not isinstance(error, ParameterValidationError):
+                unjudged[BODY] = limits[BODY]
+                body_judged = False
+            elif names and all(n in limits for n in names):
                 unjudged.update({n: limits[n] for n in names})
                 body_judged = body_judged and isinstance(error, ParameterValidationError)
             else:
@@ -182,6 +212,10 @@ class _Resolver:
             if reason and isinstance(name, str):
                 out[name] = reason
         body = self.deref(operation.get("requestBody"))
+        if any("*" in media for media in body.get("content") or {}):
+            out[BODY] = WILDCARD_BODY
+        elif any(media.lower().startswith("multipart/") for media in body.get("content") or {}):
+            out[BODY] = MULTIPART_BODY
         form = self.deref(((body.get("content") or {}).get("application/x-www-form-urlencoded") or {}).get("schema"))
         for name, sub in (form.get("properties") or {}).items():
             sub = self.deref(sub)

@@ -1,39 +1,60 @@
-"""Generated tool calls through the real executor to a server on 127.0.0.1, each wire request judged by the
-independent oracle: what a model could send, and whether the spec accepts it once it is on the wire.
+"""Generated tool calls through the real executor to a server, each wire request judged by the independent
+oracle, and each result blamed on who is at fault.
 
-`attempts(...)` yields one `Attempt` per argument set, as it comes (long runs are cancellable and report
-progress). The server is ours (`mock.server`): either the mock itself, or `Capture`, which records each
-request exactly as it arrived and answers 204, so that nothing but the oracle judges.
+`attempts(...)` yields one `Attempt` per argument set, as it comes (cancellable, with progress). The target
+is a `Target`: the mock started for the run (`mock_target`), a capture server that records each request
+and answers 204 (`capture_target`: nothing but the oracle judges), or a server of the user's
+(`remote_target`: read-only operations only unless writes are allowed).
+
+Two things are said of each attempt: its `outcome` (what happened: accepted, rejected, refused, crashed,
+unsatisfiable, not judged) and its `classification` (who is at fault, `classify`).
 """
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 import traceback
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+import jsonschema
+
 from workbench.http.calls import ToolCall
-from workbench.http.executor import CallOptions, Executor
+from workbench.http.executor import Approver, CallOptions, CallResult, Executor
 from workbench.http.validate import check, original_schema
-from workbench.mock.app import Answer
+from workbench.mock.app import Answer, MockApp
 from workbench.mock.server import MockServer
-from workbench.roundtrip.generate import Unsatisfiable, argument_sets, draw, prepare_schema
+from workbench.roundtrip.generate import ArgumentSet, Unsatisfiable, argument_sets, draw, prepare_schema
 from workbench.roundtrip.oracle import Oracle, Verdict, mismatches
 from workbench.spec import Spec
 from workbench.tools.model import Tool, ToolSet
 from workbench.wire.messages import Request
 
 # what became of one argument set
-ACCEPTED = "accepted"  # sent, and the oracle accepted it and read back what was sent
-REJECTED = "rejected"  # sent, and the oracle refused it or read back something else
+ACCEPTED = "accepted"  # sent; the oracle accepted it and read back what was sent (and the server agreed)
+REJECTED = "rejected"  # sent; the oracle or the server refused it, or the oracle read back something else
 REFUSED = "refused"  # the executor did not send it (its validation, or it could not build the request)
 CRASHED = "crashed"  # the executor raised: a tool call must never raise
 UNSATISFIABLE = "unsatisfiable"  # the generator found no value for the tool's schema
+SKIPPED = "skipped"  # not sent on purpose (a write against a server of the user's)
 SENT = "not-judged"  # sent, with no oracle to judge it (a Swagger 2.0 document without a converted copy)
-OUTCOMES = (ACCEPTED, REJECTED, REFUSED, CRASHED, UNSATISFIABLE, SENT)
+OUTCOMES = (ACCEPTED, REJECTED, REFUSED, CRASHED, UNSATISFIABLE, SKIPPED, SENT)
+
+# who is at fault
+PASSED = "passed"
+GENERATOR = "generator dialect"  # the generator made something the tool schema does not mean
+CONVERSION = "conversion loss"  # the tool schema allows what the operation forbids (or drops what it needs)
+EXECUTOR = "executor bug"  # valid arguments serialised wrongly (the independent judge says so), or a crash
+MOCK = "mock limitation"  # the mock refused (or failed on) what the independent judge accepts
+SPEC = "spec self-contradiction"  # no value satisfies the schema, or an example fails its own schema
+SERVER = "server disagreement"  # a server of the user's refused what the spec accepts
+NOT_RUN = "not run"
+CLASSIFICATIONS = (PASSED, GENERATOR, CONVERSION, EXECUTOR, MOCK, SPEC, SERVER, NOT_RUN)
+FAILING = frozenset({CONVERSION, EXECUTOR})  # what fails a run (exit 1)
 
 
 @dataclass
@@ -41,12 +62,28 @@ class Attempt:
     tool: str
     method: str
     path: str
-    kind: str  # the argument set's kind ("generated", "minimal"), or "" when none could be made
+    kind: str  # the argument set's kind ("minimal", "generated", "example"), or "" when none could be made
+    index: int  # the set's place among the tool's sets (with the seed, it names the set again)
     outcome: str
     arguments: dict[str, Any] = field(default_factory=dict)
+    status: int | None = None
     request: str = ""  # the wire request, verbatim (request line, headers, body)
-    detail: list[str] = field(default_factory=list)  # the oracle's errors, the executor's feedback, the crash
+    detail: list[str] = field(default_factory=list)  # the server's or the oracle's words, the executor's feedback
+    oracle: list[str] = field(default_factory=list)  # the oracle's errors and misread values
     unjudged: dict[str, str] = field(default_factory=dict)
+    classification: str = PASSED
+    disagreement: str = ""  # the oracle and the mock disagree: how
+
+    @property
+    def key(self) -> str:
+        """Names the case in a baseline: the same seed makes the same sets in the same order."""
+        return f"{self.method.upper()} {self.path} {self.kind}#{self.index}"
+
+    def to_json(self) -> dict:
+        return {"tool": self.tool, "kind": self.kind, "index": self.index, "outcome": self.outcome,
+                "classification": self.classification, "status": self.status, "arguments": self.arguments,
+                "request": self.request, "detail": self.detail, "oracle": self.oracle,
+                "unjudged": self.unjudged, "disagreement": self.disagreement}
 
 
 class Capture:
@@ -66,6 +103,36 @@ class Capture:
         with self._lock:
             taken, self._requests = self._requests, []
         return taken
+
+
+@dataclass
+class Target:
+    """Where the calls go. `capture` is None for a server of the user's (the executor's request is judged)."""
+
+    url: str
+    capture: Capture | None
+    kind: str  # "mock" | "capture" | "remote"
+    allow_writes: bool = True
+    approve: Approver | None = None
+
+
+@contextmanager
+def mock_target(spec: Spec, seed: int = 0) -> Iterator[Target]:
+    capture = Capture(spec, MockApp(spec, seed))
+    with MockServer(spec, app=capture) as server:
+        yield Target(server.url, capture, "mock")
+
+
+@contextmanager
+def capture_target(spec: Spec) -> Iterator[Target]:
+    capture = Capture(spec)
+    with MockServer(spec, app=capture) as server:
+        yield Target(server.url, capture, "capture")
+
+
+@contextmanager
+def remote_target(url: str, allow_writes: bool = False, approve: Approver | None = None) -> Iterator[Target]:
+    yield Target(url.rstrip("/"), None, "remote", allow_writes, approve)
 
 
 def wire_text(request: Request) -> str:
@@ -94,76 +161,158 @@ def human_fixtures(spec: Spec, tool: Tool, seed: int) -> dict[str, Any]:
     return out
 
 
-def attempts(spec: Spec, toolset: ToolSet, base_url: str, capture: Capture, oracle: Oracle | None, *,
-             count: int = 3, seed: int = 0, budget_s: float = 10.0,
-             progress: Callable[[int, int], None] | None = None,
+def attempts(spec: Spec, toolset: ToolSet, target: Target, oracle: Oracle | None, *, count: int = 3, seed: int = 0,
+             budget_s: float = 10.0, progress: Callable[[int, int], None] | None = None,
              cancelled: Callable[[], bool] | None = None) -> Iterator[Attempt]:
-    executor = Executor(spec, toolset, CallOptions(base_url=base_url, mock=True, retries=0, deadline_s=10.0))
+    """Every tool's argument sets through the executor to `target`, each attempt classified, as they come.
+    `budget_s` bounds the time spent on one operation."""
+    options = CallOptions(base_url=target.url, mock=target.kind != "remote", retries=0, deadline_s=10.0,
+                          approve=target.approve)
+    executor = Executor(spec, toolset, options)
     for index, tool in enumerate(toolset.tools):
         if cancelled is not None and cancelled():
             return
         if progress is not None:
             progress(index, len(toolset.tools))
-        yield from _tool_attempts(spec, executor, tool, capture, oracle, count, seed, budget_s)
+        yield from _tool_attempts(spec, executor, tool, target, oracle, count, seed, budget_s)
     if progress is not None:
         progress(len(toolset.tools), len(toolset.tools))
 
 
-def _tool_attempts(spec: Spec, executor: Executor, tool: Tool, capture: Capture, oracle: Oracle | None,
+def _tool_attempts(spec: Spec, executor: Executor, tool: Tool, target: Target, oracle: Oracle | None,
                    count: int, seed: int, budget_s: float) -> Iterator[Attempt]:
     op = tool.operation
     started = time.monotonic()
+    if target.kind == "remote" and not target.allow_writes and not _read_only(tool):
+        yield Attempt(tool.name, op.method, op.path, "", 0, SKIPPED, classification=NOT_RUN,
+                      detail=["a write: not sent to a server of yours without --allow-writes"])
+        return
     try:
         sets = argument_sets(tool, count, seed, budget_s)
     except Unsatisfiable as why:
-        yield Attempt(tool.name, op.method, op.path, "", UNSATISFIABLE, detail=[str(why)])
+        yield Attempt(tool.name, op.method, op.path, "", 0, UNSATISFIABLE, classification=SPEC,
+                      detail=[f"no arguments satisfy the tool's schema: {why}"])
         return
     human = human_fixtures(spec, tool, seed)
-    for argument_set in sets:
-        if time.monotonic() - started > budget_s * 3:
+    validator = jsonschema.Draft202012Validator(tool.parameters,
+                                                format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
+    for index, argument_set in enumerate(sets):
+        if time.monotonic() - started > budget_s:
+            yield Attempt(tool.name, op.method, op.path, argument_set.kind, index, SKIPPED, classification=NOT_RUN,
+                          detail=[f"the operation's time budget ({budget_s:g} s) was spent"])
             break
-        arguments = {**argument_set.arguments, **human}
-        yield _one(spec, executor, tool, argument_set.kind, arguments, capture, oracle)
+        attempt = _one(spec, executor, tool, argument_set, index, human, target, oracle)
+        attempt.classification = classify(attempt, target.kind, _dialect(validator, argument_set))
+        yield attempt
 
 
-def _one(spec: Spec, executor: Executor, tool: Tool, kind: str, arguments: dict, capture: Capture,
-         oracle: Oracle | None) -> Attempt:
+def _read_only(tool: Tool) -> bool:
+    from workbench.policy import safety
+
+    return safety(tool.operation).read_only
+
+
+def _dialect(validator: Any, argument_set: ArgumentSet) -> list[str]:
+    """What in a generated set the tool's own schema does not allow (the generator's fault, not ours)."""
+    return [f"/{'/'.join(map(str, e.absolute_path))}: {e.message}"[:300]
+            for e in validator.iter_errors(argument_set.arguments)]
+
+
+def _one(spec: Spec, executor: Executor, tool: Tool, argument_set: ArgumentSet, index: int, human: dict,
+         target: Target, oracle: Oracle | None) -> Attempt:
     op = tool.operation
-    attempt = Attempt(tool.name, op.method, op.path, kind, REFUSED, arguments)
-    capture.take()
+    arguments = {**argument_set.arguments, **human}
+    attempt = Attempt(tool.name, op.method, op.path, argument_set.kind, index, REFUSED, argument_set.arguments)
+    if target.capture is not None:
+        target.capture.take()
     try:
         result = executor.call(ToolCall(tool.name, arguments))
-    except Exception as error:  # a tool call must never raise: this is the defect being measured
+    except Exception as error:  # a tool call must never raise
         attempt.outcome = CRASHED
         attempt.detail = [f"{type(error).__name__}: {error}", traceback.format_exc(limit=-3).strip()]
         return attempt
-    received = capture.take()
-    if not received:
+    attempt.status = result.status
+    received = target.capture.take() if target.capture is not None else []
+    request = received[0] if received else _as_wire(result, target.url)
+    if request is None or (target.capture is not None and not received):
         violations = result.feedback.violations if result.feedback else []
         attempt.detail = [f"{v.place or '/'}: {v.expected} (given {v.given!r:.80})" for v in violations] or \
             [result.error or "nothing was sent"]
         return attempt
-    request = received[0]
     attempt.request = wire_text(request)
-    if oracle is None:
+    attempt.detail = _answer_detail(result)
+    if oracle is not None:
+        verdict: Verdict = oracle.judge(request.method,
+                                        request.path + (f"?{request.query}" if request.query else ""),
+                                        list(request.headers), request.body or b"", op.path)
+        sent = check(spec, tool, arguments, executor.contract(tool)).arguments
+        attempt.oracle = verdict.errors or mismatches(tool, sent, verdict)
+        attempt.unjudged = verdict.unjudged
+    refused_by_server = target.kind != "capture" and (result.status is None or result.status >= 400)
+    if oracle is None and not refused_by_server:
         attempt.outcome = SENT
-        return attempt
-    verdict: Verdict = oracle.judge(request.method, request.path + (f"?{request.query}" if request.query else ""),
-                                    list(request.headers), request.body or b"", op.path)
-    sent = check(spec, tool, arguments, executor.contract(tool)).arguments
-    attempt.detail = verdict.errors or mismatches(tool, sent, verdict)
-    attempt.unjudged = verdict.unjudged
-    attempt.outcome = REJECTED if attempt.detail else ACCEPTED
+    else:
+        attempt.outcome = REJECTED if attempt.oracle or refused_by_server else ACCEPTED
     return attempt
 
 
-def captured_attempts(spec: Spec, toolset: ToolSet, document: dict | None, *, count: int = 3, seed: int = 0,
-                      budget_s: float = 10.0, progress: Callable[[int, int], None] | None = None,
-                      cancelled: Callable[[], bool] | None = None) -> Iterator[Attempt]:
+def _as_wire(result: CallResult, base_url: str) -> Request | None:
+    """The executor's request as a wire `Request` (for a server of the user's, where nothing captures it)."""
+    if result.request is None or result.status is None:
+        return None
+    return Request.from_url(result.request.method, result.request.url, result.request.headers,
+                            result.request.body, base_url="")
+
+
+def _answer_detail(result: CallResult) -> list[str]:
+    """The server's own words for a refusal, verbatim: a problem+json `validation` list, else the body."""
+    if result.status is None:
+        return [result.error] if result.error else []
+    if result.status < 400:
+        return []
+    body = result.body
+    if isinstance(body, dict) and isinstance(body.get("validation"), list):
+        return [json.dumps(v, ensure_ascii=False) if not isinstance(v, str) else v for v in body["validation"]]
+    text = body if isinstance(body, str) else json.dumps(body, ensure_ascii=False)
+    return [f"{result.status}: {text[:500]}"]
+
+
+def classify(attempt: Attempt, target: str, dialect: list[str]) -> str:
+    """Who is at fault for one attempt (never left unclassified):
+    - the generator made something the tool schema does not mean → generator dialect;
+    - the executor raised → executor bug; it refused a set the tool schema allows → conversion loss;
+    - the independent judge refused (or misread) what the executor sent, which passed its own check against
+      the original operation → executor bug (wrong wire), whatever the mock said;
+    - the judge accepted and the mock refused or failed → mock limitation; a server of yours → server
+      disagreement."""
+    if attempt.outcome in (SKIPPED,):
+        return NOT_RUN
+    if attempt.outcome == UNSATISFIABLE:
+        return SPEC
+    if dialect:
+        attempt.detail = [*attempt.detail, *(f"the tool schema does not allow: {d}" for d in dialect)]
+        return GENERATOR
+    if attempt.outcome == CRASHED:
+        return EXECUTOR
+    if attempt.outcome == REFUSED:
+        return CONVERSION
+    server_refused = attempt.status is None or attempt.status >= 400
+    if attempt.oracle:
+        if target == "mock" and not server_refused:
+            attempt.disagreement = "the mock accepted what the independent judge refused"
+        return EXECUTOR
+    if server_refused and target == "mock":
+        if attempt.outcome == REJECTED and not attempt.unjudged:
+            attempt.disagreement = "the independent judge accepted what the mock refused"
+        return MOCK
+    if server_refused and target == "remote":
+        return SERVER
+    return PASSED
+
+
+def captured_attempts(spec: Spec, toolset: ToolSet, document: dict | None, **options: Any) -> Iterator[Attempt]:
     """`attempts` against a capture server started for the run, judged by the oracle on `document` (the
     original OpenAPI 3.x document as a plain dict; None: sent, not judged)."""
-    capture = Capture(spec)
-    with MockServer(spec, app=capture) as server:
-        oracle = Oracle(document, server.url) if document is not None else None
-        yield from attempts(spec, toolset, server.url, capture, oracle, count=count, seed=seed, budget_s=budget_s,
-                            progress=progress, cancelled=cancelled)
+    with capture_target(spec) as target:
+        oracle = Oracle(document, target.url) if document is not None else None
+        yield from attempts(spec, toolset, target, oracle, **options)

@@ -1,0 +1,79 @@
+"""A tool call the model can make is a request the spec accepts, judged by a judge we did not write.
+
+For each corpus file and the vendors below, argument sets generated valid against the TOOL's schema (3 per
+tool, plus a required-only set) go through the real executor to a capture server on 127.0.0.1, and
+openapi-core judges each wire request against the ORIGINAL document (Swagger 2.0 converted by
+swagger2openapi), with the values it decoded compared with what was sent (workbench/roundtrip/run.py).
+
+Asserted: no call raises; the executor refuses no set that its own tool schema allows; the judge accepts
+every request, except those listed in `KNOWN` with the reason (each entry must still be needed). What the
+judge cannot read (its limits, workbench/roundtrip/oracle.py `LIMITS`) is counted apart, never as accepted.
+The whole corpus is a sweep (`make test-corpus`); one large file stays in the default run.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections import Counter
+
+import pytest
+
+from tests.catalogue import GITHUB, corpus_dir, corpus_file, judged_document
+from workbench.config import WorkbenchConfig
+from workbench.roundtrip import run
+from workbench.spec import load_spec
+from workbench.tools.options import ToolOverrides, build_toolset
+
+VENDORS = {"openai": ToolOverrides(vendor="openai"), "openai-strict": ToolOverrides(vendor="openai", strict=True),
+           "anthropic": ToolOverrides(vendor="anthropic")}
+LIMIT = 60  # operations per file in the sweep
+
+# (file, tool glob, outcome) → why such an attempt is not accepted: the spec contradicts itself, or the
+# judge is wrong. Each entry must match at least one attempt in the run that covers it.
+KNOWN: dict[tuple[str, str, str], str] = {}
+
+
+def sweep(name: str, vendor: str, limit: int) -> tuple[Counter, list[str], set]:
+    path = corpus_file(name)
+    spec = load_spec(path)
+    toolset = build_toolset(spec, WorkbenchConfig(), VENDORS[vendor])
+    toolset.tools = toolset.tools[:limit]
+    counts: Counter = Counter()
+    failures, used = [], set()
+    for attempt in run.captured_attempts(spec, toolset, judged_document(path), count=3, budget_s=5):
+        counts[attempt.outcome] += 1
+        if attempt.outcome == run.ACCEPTED:
+            continue
+        known = next((key for key in KNOWN if key[0] == name and key[2] == attempt.outcome
+                      and fnmatch.fnmatchcase(attempt.tool, key[1])), None)
+        if known:
+            used.add(known)
+            continue
+        failures.append(f"{attempt.outcome} {attempt.tool} [{attempt.kind}] {attempt.arguments!r:.300}\n    "
+                        + attempt.request.replace("\n", "\n    ")[:800] + "\n    => "
+                        + "\n    => ".join(d[:500] for d in [*attempt.oracle, *attempt.detail]))
+    return counts, failures, used
+
+
+def _check(name: str, vendor: str, limit: int) -> None:
+    counts, failures, used = sweep(name, vendor, limit)
+    assert counts[run.ACCEPTED], f"{name} {vendor}: nothing accepted ({dict(counts)})"
+    assert not failures, f"{name} {vendor}: {len(failures)} of {sum(counts.values())} not accepted " \
+                         f"({dict(counts)}):\n" + "\n".join(failures[:15])
+    stale = [key for key in KNOWN if key[0] == name and key not in used and vendor in KNOWN[key]]
+    assert not stale, f"KNOWN entries no longer needed: {stale}"
+
+
+def test_a_large_file_round_trips_through_the_judge() -> None:
+    _check(GITHUB, "openai-strict", 20)
+
+
+def _corpus() -> list[str]:
+    return sorted(p.name for p in corpus_dir().iterdir() if p.suffix in (".json", ".yaml"))
+
+
+@pytest.mark.corpus_sweep
+@pytest.mark.parametrize("vendor", list(VENDORS))
+@pytest.mark.parametrize("name", _corpus())
+def test_every_corpus_file_round_trips_through_the_judge(name: str, vendor: str) -> None:
+    _check(name, vendor, LIMIT)
