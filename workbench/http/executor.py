@@ -15,7 +15,7 @@ import httpx
 from workbench import wire
 from workbench.http import auth
 from workbench.http.calls import ToolCall
-from workbench.http.request import HttpRequest, MissingPathValue, build_request
+from workbench.http.request import HttpRequest, MissingPathValue, UnsendableArgument, build_request
 from workbench.http.validate import (
     ArgumentContract,
     Checked,
@@ -148,15 +148,18 @@ class Executor:
         arguments = {**call.arguments, **{b.argument: self.options.human[b.argument] for b in tool.bindings
                                           if b.human and b.argument in self.options.human}}
         checked: Checked = check(self.spec, tool, arguments, self.contract(tool))
-        if not checked.ok:
+        if checked.ok:
+            result = self.send(tool, checked.arguments)
+            violations = result.feedback.violations if result.feedback else []  # valid, but not sendable as given
+        else:
+            result = CallResult(tool.name, None, error="validation failed")
+            violations = checked.violations
+        if violations:
             past = self.history.setdefault(tool.name, [])
-            result = CallResult(tool.name, None, error="validation failed",
-                                feedback=feedback(tool.name, call.arguments, checked.violations, list(past)),
-                                repairs=list(call.repairs), coercions=checked.coercions)
-            past.append(checked.violations)
-            return result
-        self.history.pop(tool.name, None)
-        result = self.send(tool, checked.arguments)
+            result.feedback = feedback(tool.name, call.arguments, violations, list(past))
+            past.append(violations)
+        else:
+            self.history.pop(tool.name, None)
         result.repairs, result.coercions = list(call.repairs), checked.coercions
         return result
 
@@ -164,19 +167,26 @@ class Executor:
         options = self.options
         try:
             request = build_request(self.spec, tool, arguments, options.base_url)
+        except UnsendableArgument as exc:
+            return CallResult(tool.name, None, error=f"cannot build the request: {exc}",
+                              feedback=feedback(tool.name, arguments, [exc.violation], []))
         except (MissingPathValue, wire.SerializationError) as exc:
             return CallResult(tool.name, None, error=f"cannot build the request: {exc}")
         applied = auth.apply_auth(self.spec.components.security_schemes,
                                   tool.operation.security if tool.operation.security is not None
                                   else self.spec.security)
-        for name, value in applied.headers.items():
-            request.headers.append((name, value))
+        auth_headers = list(applied.headers.items())
+        if applied.cookies:
+            auth_headers.append(("Cookie", "; ".join(f"{k}={v}" for k, v in applied.cookies.items())))
+        try:
+            request.headers += [(name, wire.header_text(value)) for name, value in auth_headers]
+        except wire.SerializationError as exc:
+            return CallResult(tool.name, None, error=f"the credential cannot be sent in a header: {exc}",
+                              secrets=applied.secrets)
         if applied.query:
             joiner = "&" if "?" in request.url else "?"
             pairs = [pair for k, v in applied.query for pair in wire.serialize_query(k, v)]
             request.url += joiner + wire.join_query(pairs)
-        if applied.cookies:
-            request.headers.append(("Cookie", "; ".join(f"{k}={v}" for k, v in applied.cookies.items())))
         result = CallResult(tool.name, request, secrets=applied.secrets)
         if options.read_only and not safety(tool.operation).read_only:
             result.error = "refused: read-only mode allows no writes"

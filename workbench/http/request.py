@@ -10,6 +10,7 @@ from urllib.parse import quote, urlsplit
 from workbench import wire
 from workbench.spec import Parameter, Server, Spec, SpecVersion
 from workbench.tools.model import Binding, Tool
+from workbench.wire.validate import Violation
 
 _TEMPLATE = re.compile(r"\{([^{}]+)\}")
 
@@ -87,6 +88,12 @@ class _Parts:
     has_whole_body: bool = False
 
     def add(self, binding: Binding, value: Any, param: Parameter | None) -> None:
+        try:
+            self._add(binding, value, param)
+        except wire.SerializationError as exc:
+            raise UnsendableArgument(binding, value, str(exc)) from None
+
+    def _add(self, binding: Binding, value: Any, param: Parameter | None) -> None:
         location = binding.location
         if location == "body":
             self.whole_body, self.has_whole_body = value, True
@@ -125,6 +132,17 @@ class MissingPathValue(ValueError):
     def __init__(self, names: list[str]) -> None:
         super().__init__(f"no value for path parameter(s) {', '.join(names)}")
         self.names = names
+
+
+class UnsendableArgument(wire.SerializationError):
+    """A valid argument that its place on the wire cannot carry (a header with a line break, non-ASCII text
+    in a header): the model hears which argument and why, as for any other invalid value."""
+
+    def __init__(self, binding: Binding, value: Any, reason: str) -> None:
+        where = binding.location.replace("body-field", "body")
+        super().__init__(f"{binding.argument}: {reason}")
+        self.violation = Violation("/" + binding.argument.replace(".", "/"),
+                                   f"a value the {where} can carry ({reason})", value)
 
 
 _UNSET = object()

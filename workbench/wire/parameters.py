@@ -19,7 +19,8 @@ What a caller must know:
   `allow_reserved` lets `:/?@!$'()*,;=` through but still encodes `[ ] # & +` and "%" (pre-encoded
   triples are NOT passed through), so every value still round-trips.
 - Header: simple style, never percent-encoded; items are stripped of surrounding whitespace on parse;
-  CR, LF and NUL are refused.
+  anything but visible ASCII, space and tab (CR, LF, NUL, non-ASCII) is refused (`header_text`: the one
+  rule, for any header value a client sends).
 - Cookie: form style, percent-encoded (`color=blue`, exploded `color=blue&color=black`); `parse_cookie`
   takes the whole Cookie header value (other cookies may be present, "; " or "&" both separate).
 - Exploded form objects (query, cookie, 3.0 form bodies) carry no parameter name: pass `properties`
@@ -49,6 +50,7 @@ __all__ = [
     "SerializationError",
     "Style",
     "collection_format",
+    "header_text",
     "join_query",
     "parse_cookie",
     "parse_header",
@@ -475,10 +477,23 @@ def serialize_header(value: Any, explode: bool = False, style: str = "simple") -
     if value is None:
         return ""
     rule = _rule(style, _HEADER)
-    text = rule.explode_sep.join(v for _, v in _elements("", value, rule, explode, _ident, _ident, rule.list_sep))
-    if any(c in text for c in "\r\n\0"):
-        raise SerializationError("a header value cannot contain CR, LF or NUL")
-    return text
+    return header_text(rule.explode_sep.join(v for _, v in _elements("", value, rule, explode, _ident, _ident,
+                                                                          rule.list_sep)))
+
+
+_HEADER_TEXT = re.compile(r"[\t\x20-\x7e]*")
+
+
+def header_text(text: str) -> str:
+    """`text` when a header can carry it as it is (visible ASCII, space, tab), else SerializationError saying
+    why: CR/LF would end the header, and non-ASCII has no form without an encoding the spec declares."""
+    if _HEADER_TEXT.fullmatch(text):
+        return text
+    bad = next(c for c in text if not _HEADER_TEXT.fullmatch(c))
+    what = {"\r": "CR", "\n": "LF", "\0": "NUL"}.get(bad)
+    if what is None:
+        what = f"the non-ASCII character {bad!r}" if ord(bad) > 0x7e else f"the control character {bad!r}"
+    raise SerializationError(f"a header value must be visible ASCII, spaces and tabs; it cannot contain {what}")
 
 
 def parse_header(text: str, explode: bool = False, kind: Any = "string", item_kind: Any = "string",
