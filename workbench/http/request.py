@@ -108,9 +108,11 @@ class _Parts:
         elif location == "query":
             self.query += wire.serialize_query(binding.name, value, style, explode, reserved)
         elif location == "header":
-            self.headers.append((binding.name, wire.serialize_header(value, explode, style)))
+            text = wire.serialize_header(value, explode, style)
+            self.headers += [(binding.name, text)] if text is not None else []
         elif location == "cookie":
-            self.cookies.append(wire.serialize_cookie(binding.name, value, explode))
+            text = wire.serialize_cookie(binding.name, value, explode)
+            self.cookies += [text] if text is not None else []
 
 
 def _body(spec: Spec, tool: Tool, parts: _Parts) -> tuple[bytes, str] | None:
