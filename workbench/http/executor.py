@@ -74,29 +74,33 @@ class CallResult:
         """The documented shape, secrets masked."""
         request = None
         if self.request is not None:
-            request = {"method": self.request.method, "url": self._mask(self.request.url),
-                       "headers": {k: self._mask(v) for k, v in self.request.headers},
-                       "body": self._mask(_body_text(self.request.body)) if self.request.body is not None else None}
-        out: dict[str, Any] = {"request": request, "status": self.status,
-                               "headers": _multi(self.headers), "body": self.body}
+            request = {"method": self.request.method, "url": self.request.url,
+                       "headers": dict(self.request.headers),
+                       "body": _body_text(self.request.body) if self.request.body is not None else None}
+        out: dict[str, Any] = {"request": request, "status": self.status, "headers": _multi(self.headers),
+                               "body": self.body}
         if self.error:
-            out["error"] = self._mask(self.error)
-        return out
+            out["error"] = self.error
+        return self.masked(out)
 
     def to_text(self, budget: int = TEXT_BUDGET) -> str:
         """Compact, for feeding back to a model: status line, a few useful headers, the body trimmed."""
         if self.feedback is not None:
             return self.feedback.text
         if self.status is None:
-            return f"The call to `{self.tool}` did not complete: {self._mask(self.error or 'no response')}"
-        body = self.body if isinstance(self.body, str) else json.dumps(self.body, ensure_ascii=False, default=str)
+            return f"The call to `{self.tool}` did not complete: {self.masked(self.error or 'no response')}"
+        shown = self.masked({"headers": self.headers, "body": self.body})  # before trimming: no half secrets
+        body = shown["body"] if isinstance(shown["body"], str) else json.dumps(shown["body"], ensure_ascii=False,
+                                                                                default=str)
         if len(body) > budget:
             body = body[:budget] + f"… [{len(body) - budget} more characters]"
-        useful = [f"{k}: {v}" for k, v in self.headers if k.lower() in ("location", "retry-after", "content-type")]
-        return "\n".join([f"HTTP {self.status}", *useful, "", self._mask(body)])
+        useful = [f"{k}: {v}" for k, v in shown["headers"] if k.lower() in ("location", "retry-after", "content-type")]
+        return "\n".join([f"HTTP {self.status}", *useful, "", body])
 
-    def _mask(self, text: str) -> str:
-        return auth.mask(text, self.secrets)
+    def masked(self, value: Any) -> Any:
+        """`value` with every secret of the call masked in every string it holds (the request sent them,
+        and a server may echo them in a header or body): what shows a result goes through here."""
+        return auth.mask_value(value, self.secrets)
 
 
 def _multi(headers: list[tuple[str, str]]) -> dict[str, Any]:
