@@ -63,7 +63,7 @@ def check(spec: Spec, tool: Tool, arguments: dict[str, Any], contract: ArgumentC
     """`arguments` against the original operation; pass the tool's `contract` to skip rebuilding it."""
     contract = contract or argument_contract(spec, tool)
     schema = contract.schema
-    args = _drop_strict_nulls(copy.deepcopy(arguments), schema)
+    args = _drop_strict_nulls(copy.deepcopy(arguments), schema, schema)
     coercions: list[str] = []
     args = _coerce(args, schema, "", coercions, schema)
     violations = []
@@ -73,24 +73,56 @@ def check(spec: Spec, tool: Tool, arguments: dict[str, Any], contract: ArgumentC
     return Checked(args, violations, coercions)
 
 
-def _drop_strict_nulls(args: dict, schema: dict) -> dict:
-    """Strict mode made optional arguments nullable; a null for an argument the spec does not allow to be
-    null means "not given"."""
-    props = schema.get("properties", {})
-    required = set(schema.get("required", []))
-    for name in list(args):
-        if args[name] is None and name not in required and not _allows_null(props.get(name, {})):
-            del args[name]
-    return args
+def _drop_strict_nulls(value: Any, schema: Any, root: dict) -> Any:
+    """Strict mode made every optional property nullable, at every depth (objects in objects, in arrays):
+    a null for a property that is optional and that the spec does not allow to be null means "not given".
+    A null the spec allows (`type: [string, "null"]`, 3.0 `nullable`) is a value and stays, as does a null
+    for a required property (the validator reports it when the spec does not allow it)."""
+    views = _views(schema, root)
+    if isinstance(value, dict):
+        out = {}
+        for name, item in value.items():
+            subs = [view["properties"][name] for view in views if name in (view.get("properties") or {})]
+            if item is None and subs and not any(name in (view.get("required") or ()) for view in views) \
+                    and not any(_allows_null(sub, root) for sub in subs):
+                continue
+            out[name] = _drop_strict_nulls(item, subs[0], root) if subs else item
+        return out
+    items = [view["items"] for view in views if isinstance(view.get("items"), dict)]
+    if isinstance(value, list) and items:
+        return [_drop_strict_nulls(item, items[0], root) for item in value]
+    return value
 
 
-def _allows_null(schema: Any) -> bool:
+def _views(schema: Any, root: dict) -> list[dict]:
+    """The schema and the members of its allOf/anyOf/oneOf, refs followed: every place that can declare a
+    property (and whether it is required) or the items."""
+    schema = _resolve(schema, root)
     if not isinstance(schema, dict):
-        return True
+        return []
+    views = [schema]
+    for key in ("allOf", "anyOf", "oneOf"):
+        for member in schema.get(key) or ():
+            views += _views(member, root)
+    return views
+
+
+def _allows_null(schema: Any, root: dict) -> bool:
+    """Whether the spec's own schema accepts null (before any strict pass made it nullable)."""
+    schema = _resolve(schema, root)
+    if not isinstance(schema, dict):
+        return schema is not False
+    if "enum" in schema and None not in (schema["enum"] or ()):
+        return False
+    if "const" in schema:
+        return schema["const"] is None
     kind = schema.get("type")
-    if kind == "null" or (isinstance(kind, list) and "null" in kind):
-        return True
-    return any(_allows_null(s) for s in schema.get("anyOf", []) + schema.get("oneOf", [])) or not schema
+    if kind is not None and kind != "null" and not (isinstance(kind, list) and "null" in kind):
+        return False
+    if not all(_allows_null(member, root) for member in schema.get("allOf") or ()):
+        return False
+    unions = [*(schema.get("anyOf") or ()), *(schema.get("oneOf") or ())]
+    return not unions or any(_allows_null(member, root) for member in unions)
 
 
 def _resolve(schema: Any, root: dict) -> Any:
