@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from workbench.http.calls import ToolCall
 from workbench.http.executor import CallOptions, Executor
 from workbench.spec import load_spec
@@ -96,3 +98,24 @@ def test_a_nested_null_the_spec_does_not_allow_for_a_required_field_is_still_fee
         "sku": "A-1", "coupon": None, "customer": {"name": None}, "lines": [{"sku": None}]}))
     assert result.status is None and server.requests == []
     assert [v.place for v in result.feedback.violations] == ["/customer/name", "/lines/0/sku"]
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_an_explicit_null_the_spec_allows_is_sent_as_null(write, server, strict):
+    spec = load_spec(write("orders.yaml", SPEC))
+    result = run(spec, server, strict).call(ToolCall("createOrder", {
+        "sku": "A-1", "coupon": None, "note": None, "customer": {"name": "Ann", "phone": None},
+        "lines": [{"sku": "x", "wrap": None}]}))
+    assert result.status == 200, result.feedback.text if result.feedback else result.error
+    assert json.loads(server.requests[0].body) == {"sku": "A-1", "coupon": None, "note": None,
+                                                   "customer": {"name": "Ann", "phone": None},
+                                                   "lines": [{"sku": "x", "wrap": None}]}
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_a_required_3_0_nullable_field_is_sent_as_null(write, server, strict):
+    spec = load_spec(write("notes.yaml", LEGACY))
+    arguments = {"text": "hi", "due": None} | ({"tag": None} if strict else {})
+    result = run(spec, server, strict).call(ToolCall("addNote", arguments))
+    assert result.status == 200, result.feedback.text if result.feedback else result.error
+    assert json.loads(server.requests[0].body) == {"text": "hi", "due": None}

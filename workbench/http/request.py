@@ -54,7 +54,9 @@ def build_request(spec: Spec, tool: Tool, arguments: dict[str, Any], base_url: s
     parts = _Parts(op.path)
     for binding in tool.bindings:
         value = _argument(arguments, binding.argument)
-        if value is not _UNSET and value is not None:
+        # a null left after validation is one the spec allows: a body field carries it (JSON null); a
+        # parameter or a whole body has no form for it and is left out
+        if value is not _UNSET and (value is not None or binding.location == "body-field"):
             parts.add(binding, value, params.get((binding.name, binding.location)))
     base_path, _, fixed_query = parts.path.partition("?")  # `/x?beta=true` path keys: the fixed query is kept
     unfilled = _TEMPLATE.findall(base_path)
