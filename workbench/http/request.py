@@ -128,8 +128,36 @@ def _body(spec: Spec, tool: Tool, parts: _Parts) -> tuple[bytes, str] | None:
     media = tool.media_type or "application/json"
     content = request_body.content.get(media) if request_body else None
     encoding = content.encoding if content else None
+    if content is not None and wire.media_family(media) == "multipart" and isinstance(payload, dict):
+        payload = _binary_fields_as_files(spec, content.schema, payload)
     version = "3.0" if spec.version in (SpecVersion.SWAGGER_2_0, SpecVersion.OPENAPI_3_0) else "3.1"
     return wire.encode_body(payload, media, openapi_version=version, encoding=encoding)
+
+
+def _binary_fields_as_files(spec: Spec, schema: Any, payload: dict) -> dict:
+    """Multipart fields the spec has as binary strings (or arrays of them) go as file parts, with a file
+    name and a content type, whether a person gave a file or the model gave the text."""
+    props = (_resolved(spec, schema) or {}).get("properties") or {}
+    out = {}
+    for name, value in payload.items():
+        sub = _resolved(spec, props.get(name))
+        items = _resolved(spec, sub.get("items")) if isinstance(sub, dict) else None
+        if wire.binary_schema(sub):
+            value = wire.as_file(name, value)
+        elif wire.binary_schema(items) and isinstance(value, list | tuple):
+            value = [wire.as_file(name, item) for item in value]
+        out[name] = value
+    return out
+
+
+def _resolved(spec: Spec, schema: Any) -> Any:
+    for _ in range(32):  # a ref to a ref, never a cycle forever
+        target = spec.resolve_schema(schema["$ref"]) if isinstance(schema, dict) and \
+            isinstance(schema.get("$ref"), str) else None
+        if target is None:
+            break
+        schema = target
+    return schema
 
 
 class MissingPathValue(ValueError):

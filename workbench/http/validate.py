@@ -15,6 +15,7 @@ from workbench.tools.arguments import build_arguments
 from workbench.tools.model import Tool
 from workbench.tools.passes import PassContext
 from workbench.tools.vendors.jsonschema import build as lossless_schema
+from workbench.wire.bodies import binary_schema, file_stand_in
 from workbench.wire.validate import Violation, describe_error  # place: a pointer into the arguments
 
 MAX_ATTEMPTS = 3
@@ -67,7 +68,8 @@ def check(spec: Spec, tool: Tool, arguments: dict[str, Any], contract: ArgumentC
     coercions: list[str] = []
     args = _coerce(args, schema, "", coercions, schema)
     violations = []
-    for error in sorted(contract.validator.iter_errors(args), key=lambda e: list(e.absolute_path)):
+    shown = _files_as_text(args, schema, schema)  # validated as text; the files themselves are sent
+    for error in sorted(contract.validator.iter_errors(shown), key=lambda e: list(e.absolute_path)):
         path = "/" + "/".join(str(p) for p in error.absolute_path) if error.absolute_path else ""
         violations.append(Violation(path, describe_error(error), error.instance))
     return Checked(args, violations, coercions)
@@ -123,6 +125,23 @@ def _allows_null(schema: Any, root: dict) -> bool:
         return False
     unions = [*(schema.get("anyOf") or ()), *(schema.get("oneOf") or ())]
     return not unions or any(_allows_null(member, root) for member in unions)
+
+
+def _files_as_text(value: Any, schema: Any, root: dict) -> Any:
+    """A file (bytes, or `{filename, content, content_type}` as human_values reads an `@path`) where the
+    spec has a binary string, at any depth, with its stand-in text: what the tool schema asks for there is
+    a string, and JSON Schema has no bytes. Elsewhere a file is the wrong value and is reported."""
+    schema = _resolve(schema, root)
+    if not isinstance(schema, dict):
+        return value
+    if binary_schema(schema):
+        return file_stand_in(value)
+    if isinstance(value, dict):
+        props = schema.get("properties") or {}
+        return {k: _files_as_text(v, props.get(k), root) for k, v in value.items()}
+    if isinstance(value, list) and isinstance(schema.get("items"), dict):
+        return [_files_as_text(v, schema["items"], root) for v in value]
+    return value
 
 
 def _resolve(schema: Any, root: dict) -> Any:

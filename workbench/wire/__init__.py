@@ -3,7 +3,7 @@
 (`messages.py`) and the check of a request against its operation (`validate.py`). Imports only
 `workbench.spec`, the standard library and the dependencies."""
 
-from workbench.wire.bodies import decode_body, encode_body
+from workbench.wire.bodies import as_file, binary_schema, decode_body, encode_body, file_stand_in, is_file, media_family
 from workbench.wire.parameters import (
     STYLES,
     SerializationError,
@@ -27,11 +27,16 @@ __all__ = [
     "STYLES",
     "SerializationError",
     "Style",
+    "as_file",
+    "binary_schema",
     "collection_format",
     "decode_body",
     "encode_body",
+    "file_stand_in",
     "header_text",
+    "is_file",
     "join_query",
+    "media_family",
     "parse_cookie",
     "parse_header",
     "parse_path",
