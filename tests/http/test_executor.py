@@ -347,3 +347,31 @@ def test_a_call_into_an_empty_tool_set_says_there_are_no_tools(spec):
     assert toolset.tools == []
     result = Executor(spec, toolset).call(ToolCall("getItem", {}))
     assert result.feedback.text == "There is no tool named `getItem`, and this tool set has no tools."
+
+
+EMPTY = """openapi: 3.1.0
+info: {title: t, version: '1'}
+paths:
+  /boxes/{ids}:
+    get:
+      operationId: getBoxes
+      parameters:
+        - {name: ids, in: path, required: true, schema: {type: array, items: {type: string}}}
+        - {name: tags, in: query, schema: {type: array, items: {type: string}}}
+        - {name: sizes, in: query, explode: false, schema: {type: array, items: {type: integer}}}
+        - {name: X-Flags, in: header, schema: {type: array, items: {type: string}}}
+        - {name: seen, in: cookie, schema: {type: array, items: {type: string}}}
+      responses: {'200': {description: ok}}
+"""
+
+
+def test_an_empty_array_sends_nothing_and_an_empty_path_array_is_feedback(write, server):
+    spec = load_spec(write("empty.yaml", EMPTY))
+    run = Executor(spec, convert(spec), CallOptions(base_url=server.url))
+    result = run.call(ToolCall("getBoxes", {"ids": ["a"], "tags": [], "sizes": [], "X_Flags": [], "seen": []}))
+    assert result.status == 200, result.error
+    (request,) = server.requests
+    assert request.target == "/boxes/a" and request.header("X-Flags") is None and request.header("Cookie") is None
+    refused = run.call(ToolCall("getBoxes", {"ids": []}))
+    assert refused.status is None and len(server.requests) == 1
+    assert [v.place for v in refused.feedback.violations] == ["/ids"] and "at least one item" in refused.feedback.text

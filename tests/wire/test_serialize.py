@@ -99,8 +99,8 @@ NUMBERS = st.one_of(st.integers(), st.integers(min_value=2**53, max_value=2**64)
 
 
 def lists(items):
-    # [""] is sent exactly like [] (the style's "empty" form) and parses as []
-    return st.lists(items, max_size=5).filter(lambda xs: xs != [""])
+    # [] is undefined (RFC 6570): nothing is sent, see test_an_empty_array_is_undefined_and_sends_nothing
+    return st.lists(items, min_size=1, max_size=5)
 
 
 def dicts(values):
@@ -140,7 +140,8 @@ def test_a_path_value_never_injects_a_segment(style, value, explode):
 
 @pytest.mark.parametrize("style", PATH_STYLES)
 @settings(max_examples=100)
-@given(value=st.one_of(NUMBERS, st.booleans()), items=st.lists(st.integers(), max_size=4), explode=st.booleans())
+@given(value=st.one_of(NUMBERS, st.booleans()), items=st.lists(st.integers(), min_size=1, max_size=4),
+       explode=st.booleans())
 def test_typed_scalars_round_trip_everywhere(style, value, items, explode):
     kind = kind_of(value)
     assert parse_path(serialize_path(NAME, value, style, explode), NAME, style, explode, kind) == value
@@ -187,6 +188,26 @@ def test_query_none_and_absent():
     assert parse_query([("other", "1")], "q") is None
     assert parse_query([("other", "1")], "q", kind="array") is None
     assert parse_query([("other", "1")], "q", style="deepObject", kind="object") is None
+
+
+@pytest.mark.parametrize("style, explode", [("form", True), ("form", False), ("spaceDelimited", False),
+                                            ("pipeDelimited", False), ("tabDelimited", False)])
+def test_an_empty_array_is_undefined_and_sends_nothing(style, explode):
+    # RFC 6570 3.2.1: an empty list is undefined, so the parameter is left out (not `tags=`, which reads [""])
+    assert serialize_query("tags", [], style, explode) == []
+    assert join_query(serialize_query("tags", [""], style, explode)) == "tags="
+    assert parse_query(split_query("tags="), "tags", style, explode, "array") == [""]
+    assert parse_query(split_query("other=1"), "tags", style, explode, "array") is None
+
+
+def test_an_empty_array_header_or_cookie_is_not_sent_and_a_path_cannot_be_empty():
+    assert serialize_header([]) is None and serialize_header([], True) is None and serialize_header(None) is None
+    assert serialize_cookie("tags", []) is None and serialize_cookie("tags", [], False) is None
+    assert serialize_header([""]) == "" and parse_header("", kind="array") == [""]
+    assert serialize_cookie("tags", [""]) == "tags=" and parse_cookie("tags=", "tags", kind="array") == [""]
+    for style in PATH_STYLES:
+        with pytest.raises(SerializationError, match="at least one item"):
+            serialize_path("ids", [], style)
 
 
 PRINTABLE = st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x7E), max_size=16)
@@ -294,8 +315,8 @@ def test_path_encoding_details():
     assert serialize_path("v", "1.5", "label") == ".1%2E5"  # "." is label's separator
     assert serialize_path("v", ["a.b", "c"], "label", True) == ".a%2Eb.c"
     assert serialize_path("color", "", "matrix") == ";color"
-    assert serialize_path("color", [], "matrix", True) == ";color"
-    assert parse_path(";color", "color", "matrix", True, "array") == []
+    assert serialize_path("color", [""], "matrix", True) == ";color"
+    assert parse_path(";color", "color", "matrix", True, "array") == [""]
     assert serialize_path("v", ["a,b", "c"]) == "a%2Cb,c"
     with pytest.raises(SerializationError):
         parse_path("blue", "color", "label")

@@ -7,6 +7,7 @@ import base64
 import os
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from workbench.wire import serialize_query
 
@@ -88,3 +89,16 @@ def mask(text: str, secrets: list[str]) -> str:
     for secret in sorted((s for s in secrets if s), key=len, reverse=True):
         text = text.replace(secret, MASK)
     return text
+
+
+def mask_value(value: Any, secrets: list[str]) -> Any:
+    """`mask` through a JSON-like value: every string in it (keys too), in dicts, lists and tuples."""
+    if not any(secrets):
+        return value
+    if isinstance(value, str):
+        return mask(value, secrets)
+    if isinstance(value, dict):
+        return {mask_value(k, secrets): mask_value(v, secrets) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return type(value)(mask_value(v, secrets) for v in value)
+    return value

@@ -15,7 +15,7 @@ import httpx
 from workbench import wire
 from workbench.http import auth
 from workbench.http.calls import ToolCall
-from workbench.http.request import HttpRequest, MissingPathValue, build_request
+from workbench.http.request import HttpRequest, MissingPathValue, UnsendableArgument, build_request
 from workbench.http.validate import (
     ArgumentContract,
     Checked,
@@ -74,29 +74,33 @@ class CallResult:
         """The documented shape, secrets masked."""
         request = None
         if self.request is not None:
-            request = {"method": self.request.method, "url": self._mask(self.request.url),
-                       "headers": {k: self._mask(v) for k, v in self.request.headers},
-                       "body": self._mask(_body_text(self.request.body)) if self.request.body is not None else None}
-        out: dict[str, Any] = {"request": request, "status": self.status,
-                               "headers": _multi(self.headers), "body": self.body}
+            request = {"method": self.request.method, "url": self.request.url,
+                       "headers": dict(self.request.headers),
+                       "body": _body_text(self.request.body) if self.request.body is not None else None}
+        out: dict[str, Any] = {"request": request, "status": self.status, "headers": _multi(self.headers),
+                               "body": self.body}
         if self.error:
-            out["error"] = self._mask(self.error)
-        return out
+            out["error"] = self.error
+        return self.masked(out)
 
     def to_text(self, budget: int = TEXT_BUDGET) -> str:
         """Compact, for feeding back to a model: status line, a few useful headers, the body trimmed."""
         if self.feedback is not None:
             return self.feedback.text
         if self.status is None:
-            return f"The call to `{self.tool}` did not complete: {self._mask(self.error or 'no response')}"
-        body = self.body if isinstance(self.body, str) else json.dumps(self.body, ensure_ascii=False, default=str)
+            return f"The call to `{self.tool}` did not complete: {self.masked(self.error or 'no response')}"
+        shown = self.masked({"headers": self.headers, "body": self.body})  # before trimming: no half secrets
+        body = shown["body"] if isinstance(shown["body"], str) else json.dumps(shown["body"], ensure_ascii=False,
+                                                                                default=str)
         if len(body) > budget:
             body = body[:budget] + f"… [{len(body) - budget} more characters]"
-        useful = [f"{k}: {v}" for k, v in self.headers if k.lower() in ("location", "retry-after", "content-type")]
-        return "\n".join([f"HTTP {self.status}", *useful, "", self._mask(body)])
+        useful = [f"{k}: {v}" for k, v in shown["headers"] if k.lower() in ("location", "retry-after", "content-type")]
+        return "\n".join([f"HTTP {self.status}", *useful, "", body])
 
-    def _mask(self, text: str) -> str:
-        return auth.mask(text, self.secrets)
+    def masked(self, value: Any) -> Any:
+        """`value` with every secret of the call masked in every string it holds (the request sent them,
+        and a server may echo them in a header or body): what shows a result goes through here."""
+        return auth.mask_value(value, self.secrets)
 
 
 def _multi(headers: list[tuple[str, str]]) -> dict[str, Any]:
@@ -148,15 +152,18 @@ class Executor:
         arguments = {**call.arguments, **{b.argument: self.options.human[b.argument] for b in tool.bindings
                                           if b.human and b.argument in self.options.human}}
         checked: Checked = check(self.spec, tool, arguments, self.contract(tool))
-        if not checked.ok:
+        if checked.ok:
+            result = self.send(tool, checked.arguments)
+            violations = result.feedback.violations if result.feedback else []  # valid, but not sendable as given
+        else:
+            result = CallResult(tool.name, None, error="validation failed")
+            violations = checked.violations
+        if violations:
             past = self.history.setdefault(tool.name, [])
-            result = CallResult(tool.name, None, error="validation failed",
-                                feedback=feedback(tool.name, call.arguments, checked.violations, list(past)),
-                                repairs=list(call.repairs), coercions=checked.coercions)
-            past.append(checked.violations)
-            return result
-        self.history.pop(tool.name, None)
-        result = self.send(tool, checked.arguments)
+            result.feedback = feedback(tool.name, call.arguments, violations, list(past))
+            past.append(violations)
+        else:
+            self.history.pop(tool.name, None)
         result.repairs, result.coercions = list(call.repairs), checked.coercions
         return result
 
@@ -164,19 +171,26 @@ class Executor:
         options = self.options
         try:
             request = build_request(self.spec, tool, arguments, options.base_url)
+        except UnsendableArgument as exc:
+            return CallResult(tool.name, None, error=f"cannot build the request: {exc}",
+                              feedback=feedback(tool.name, arguments, [exc.violation], []))
         except (MissingPathValue, wire.SerializationError) as exc:
             return CallResult(tool.name, None, error=f"cannot build the request: {exc}")
         applied = auth.apply_auth(self.spec.components.security_schemes,
                                   tool.operation.security if tool.operation.security is not None
                                   else self.spec.security)
-        for name, value in applied.headers.items():
-            request.headers.append((name, value))
+        auth_headers = list(applied.headers.items())
+        if applied.cookies:
+            auth_headers.append(("Cookie", "; ".join(f"{k}={v}" for k, v in applied.cookies.items())))
+        try:
+            request.headers += [(name, wire.header_text(value)) for name, value in auth_headers]
+        except wire.SerializationError as exc:
+            return CallResult(tool.name, None, error=f"the credential cannot be sent in a header: {exc}",
+                              secrets=applied.secrets)
         if applied.query:
             joiner = "&" if "?" in request.url else "?"
             pairs = [pair for k, v in applied.query for pair in wire.serialize_query(k, v)]
             request.url += joiner + wire.join_query(pairs)
-        if applied.cookies:
-            request.headers.append(("Cookie", "; ".join(f"{k}={v}" for k, v in applied.cookies.items())))
         result = CallResult(tool.name, request, secrets=applied.secrets)
         if options.read_only and not safety(tool.operation).read_only:
             result.error = "refused: read-only mode allows no writes"

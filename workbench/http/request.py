@@ -10,6 +10,7 @@ from urllib.parse import quote, urlsplit
 from workbench import wire
 from workbench.spec import Parameter, Server, Spec, SpecVersion
 from workbench.tools.model import Binding, Tool
+from workbench.wire.validate import Violation
 
 _TEMPLATE = re.compile(r"\{([^{}]+)\}")
 
@@ -53,7 +54,9 @@ def build_request(spec: Spec, tool: Tool, arguments: dict[str, Any], base_url: s
     parts = _Parts(op.path)
     for binding in tool.bindings:
         value = _argument(arguments, binding.argument)
-        if value is not _UNSET and value is not None:
+        # a null left after validation is one the spec allows: a body field carries it (JSON null); a
+        # parameter or a whole body has no form for it and is left out
+        if value is not _UNSET and (value is not None or binding.location == "body-field"):
             parts.add(binding, value, params.get((binding.name, binding.location)))
     base_path, _, fixed_query = parts.path.partition("?")  # `/x?beta=true` path keys: the fixed query is kept
     unfilled = _TEMPLATE.findall(base_path)
@@ -87,6 +90,12 @@ class _Parts:
     has_whole_body: bool = False
 
     def add(self, binding: Binding, value: Any, param: Parameter | None) -> None:
+        try:
+            self._add(binding, value, param)
+        except wire.SerializationError as exc:
+            raise UnsendableArgument(binding, value, str(exc)) from None
+
+    def _add(self, binding: Binding, value: Any, param: Parameter | None) -> None:
         location = binding.location
         if location == "body":
             self.whole_body, self.has_whole_body = value, True
@@ -101,9 +110,11 @@ class _Parts:
         elif location == "query":
             self.query += wire.serialize_query(binding.name, value, style, explode, reserved)
         elif location == "header":
-            self.headers.append((binding.name, wire.serialize_header(value, explode, style)))
+            text = wire.serialize_header(value, explode, style)
+            self.headers += [(binding.name, text)] if text is not None else []
         elif location == "cookie":
-            self.cookies.append(wire.serialize_cookie(binding.name, value, explode))
+            text = wire.serialize_cookie(binding.name, value, explode)
+            self.cookies += [text] if text is not None else []
 
 
 def _body(spec: Spec, tool: Tool, parts: _Parts) -> tuple[bytes, str] | None:
@@ -117,14 +128,53 @@ def _body(spec: Spec, tool: Tool, parts: _Parts) -> tuple[bytes, str] | None:
     media = tool.media_type or "application/json"
     content = request_body.content.get(media) if request_body else None
     encoding = content.encoding if content else None
+    if content is not None and wire.media_family(media) == "multipart" and isinstance(payload, dict):
+        payload = _binary_fields_as_files(spec, content.schema, payload)
     version = "3.0" if spec.version in (SpecVersion.SWAGGER_2_0, SpecVersion.OPENAPI_3_0) else "3.1"
     return wire.encode_body(payload, media, openapi_version=version, encoding=encoding)
+
+
+def _binary_fields_as_files(spec: Spec, schema: Any, payload: dict) -> dict:
+    """Multipart fields the spec has as binary strings (or arrays of them) go as file parts, with a file
+    name and a content type, whether a person gave a file or the model gave the text."""
+    props = (_resolved(spec, schema) or {}).get("properties") or {}
+    out = {}
+    for name, value in payload.items():
+        sub = _resolved(spec, props.get(name))
+        items = _resolved(spec, sub.get("items")) if isinstance(sub, dict) else None
+        if wire.binary_schema(sub):
+            value = wire.as_file(name, value)
+        elif wire.binary_schema(items) and isinstance(value, list | tuple):
+            value = [wire.as_file(name, item) for item in value]
+        out[name] = value
+    return out
+
+
+def _resolved(spec: Spec, schema: Any) -> Any:
+    for _ in range(32):  # a ref to a ref, never a cycle forever
+        target = spec.resolve_schema(schema["$ref"]) if isinstance(schema, dict) and \
+            isinstance(schema.get("$ref"), str) else None
+        if target is None:
+            break
+        schema = target
+    return schema
 
 
 class MissingPathValue(ValueError):
     def __init__(self, names: list[str]) -> None:
         super().__init__(f"no value for path parameter(s) {', '.join(names)}")
         self.names = names
+
+
+class UnsendableArgument(wire.SerializationError):
+    """A valid argument that its place on the wire cannot carry (a header with a line break, non-ASCII text
+    in a header): the model hears which argument and why, as for any other invalid value."""
+
+    def __init__(self, binding: Binding, value: Any, reason: str) -> None:
+        where = binding.location.replace("body-field", "body")
+        super().__init__(f"{binding.argument}: {reason}")
+        self.violation = Violation("/" + binding.argument.replace(".", "/"),
+                                   f"a value the {where} can carry ({reason})", value)
 
 
 _UNSET = object()

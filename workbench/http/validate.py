@@ -15,6 +15,7 @@ from workbench.tools.arguments import build_arguments
 from workbench.tools.model import Tool
 from workbench.tools.passes import PassContext
 from workbench.tools.vendors.jsonschema import build as lossless_schema
+from workbench.wire.bodies import binary_schema, file_stand_in
 from workbench.wire.validate import Violation, describe_error  # place: a pointer into the arguments
 
 MAX_ATTEMPTS = 3
@@ -63,34 +64,84 @@ def check(spec: Spec, tool: Tool, arguments: dict[str, Any], contract: ArgumentC
     """`arguments` against the original operation; pass the tool's `contract` to skip rebuilding it."""
     contract = contract or argument_contract(spec, tool)
     schema = contract.schema
-    args = _drop_strict_nulls(copy.deepcopy(arguments), schema)
+    args = _drop_strict_nulls(copy.deepcopy(arguments), schema, schema)
     coercions: list[str] = []
     args = _coerce(args, schema, "", coercions, schema)
     violations = []
-    for error in sorted(contract.validator.iter_errors(args), key=lambda e: list(e.absolute_path)):
+    shown = _files_as_text(args, schema, schema)  # validated as text; the files themselves are sent
+    for error in sorted(contract.validator.iter_errors(shown), key=lambda e: list(e.absolute_path)):
         path = "/" + "/".join(str(p) for p in error.absolute_path) if error.absolute_path else ""
         violations.append(Violation(path, describe_error(error), error.instance))
     return Checked(args, violations, coercions)
 
 
-def _drop_strict_nulls(args: dict, schema: dict) -> dict:
-    """Strict mode made optional arguments nullable; a null for an argument the spec does not allow to be
-    null means "not given"."""
-    props = schema.get("properties", {})
-    required = set(schema.get("required", []))
-    for name in list(args):
-        if args[name] is None and name not in required and not _allows_null(props.get(name, {})):
-            del args[name]
-    return args
+def _drop_strict_nulls(value: Any, schema: Any, root: dict) -> Any:
+    """Strict mode made every optional property nullable, at every depth (objects in objects, in arrays):
+    a null for a property that is optional and that the spec does not allow to be null means "not given".
+    A null the spec allows (`type: [string, "null"]`, 3.0 `nullable`) is a value and stays, as does a null
+    for a required property (the validator reports it when the spec does not allow it)."""
+    views = _views(schema, root)
+    if isinstance(value, dict):
+        out = {}
+        for name, item in value.items():
+            subs = [view["properties"][name] for view in views if name in (view.get("properties") or {})]
+            if item is None and subs and not any(name in (view.get("required") or ()) for view in views) \
+                    and not any(_allows_null(sub, root) for sub in subs):
+                continue
+            out[name] = _drop_strict_nulls(item, subs[0], root) if subs else item
+        return out
+    items = [view["items"] for view in views if isinstance(view.get("items"), dict)]
+    if isinstance(value, list) and items:
+        return [_drop_strict_nulls(item, items[0], root) for item in value]
+    return value
 
 
-def _allows_null(schema: Any) -> bool:
+def _views(schema: Any, root: dict) -> list[dict]:
+    """The schema and the members of its allOf/anyOf/oneOf, refs followed: every place that can declare a
+    property (and whether it is required) or the items."""
+    schema = _resolve(schema, root)
     if not isinstance(schema, dict):
-        return True
+        return []
+    views = [schema]
+    for key in ("allOf", "anyOf", "oneOf"):
+        for member in schema.get(key) or ():
+            views += _views(member, root)
+    return views
+
+
+def _allows_null(schema: Any, root: dict) -> bool:
+    """Whether the spec's own schema accepts null (before any strict pass made it nullable)."""
+    schema = _resolve(schema, root)
+    if not isinstance(schema, dict):
+        return schema is not False
+    if "enum" in schema and None not in (schema["enum"] or ()):
+        return False
+    if "const" in schema:
+        return schema["const"] is None
     kind = schema.get("type")
-    if kind == "null" or (isinstance(kind, list) and "null" in kind):
-        return True
-    return any(_allows_null(s) for s in schema.get("anyOf", []) + schema.get("oneOf", [])) or not schema
+    if kind is not None and kind != "null" and not (isinstance(kind, list) and "null" in kind):
+        return False
+    if not all(_allows_null(member, root) for member in schema.get("allOf") or ()):
+        return False
+    unions = [*(schema.get("anyOf") or ()), *(schema.get("oneOf") or ())]
+    return not unions or any(_allows_null(member, root) for member in unions)
+
+
+def _files_as_text(value: Any, schema: Any, root: dict) -> Any:
+    """A file (bytes, or `{filename, content, content_type}` as human_values reads an `@path`) where the
+    spec has a binary string, at any depth, with its stand-in text: what the tool schema asks for there is
+    a string, and JSON Schema has no bytes. Elsewhere a file is the wrong value and is reported."""
+    schema = _resolve(schema, root)
+    if not isinstance(schema, dict):
+        return value
+    if binary_schema(schema):
+        return file_stand_in(value)
+    if isinstance(value, dict):
+        props = schema.get("properties") or {}
+        return {k: _files_as_text(v, props.get(k), root) for k, v in value.items()}
+    if isinstance(value, list) and isinstance(schema.get("items"), dict):
+        return [_files_as_text(v, schema["items"], root) for v in value]
+    return value
 
 
 def _resolve(schema: Any, root: dict) -> Any:

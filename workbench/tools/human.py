@@ -12,8 +12,23 @@ from workbench.spec import SpecError
 from workbench.tools.model import Tool
 
 HUMAN_EXTENSION = "x-agent-human"
-_SECRET_NAME = re.compile(r"(^|[_\-.]|(?<=[a-z]))(password|passwd|secret|token|api[_-]?key|apikey|credentials?|"
-                          r"private[_-]?key|client[_-]?secret)($|[_\-.]|(?=[A-Z]))", re.I)
+
+# A name is read as words (`nextPageToken`, `X-Api-Key`, `Config.NotificationToken`); its last word says
+# what the value is (`secret_name` is a name, `api_key_id` an id, `max_tokens` a count), after modifiers
+# that keep the meaning (`password_confirmation`, `password2`).
+_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+_SECRET_WORDS = frozenset(("password", "passwords", "passwd", "passphrase", "secret", "secrets", "credential",
+                           "credentials", "apikey", "token"))
+_SECRET_PAIRS = frozenset((("api", "key"), ("private", "key"), ("access", "key")))
+_MODIFIERS = frozenset(("confirm", "confirmation", "repeat", "again", "value", "plain", "plaintext", "raw"))
+# a token that continues or repeats something (a page, a sync, an idempotent request) or names a device is a
+# value the API itself hands out for the model to pass back, not a credential
+_NOT_SECRET_TOKENS = frozenset(("page", "next", "prev", "previous", "continuation", "continue", "cursor", "sync",
+                                "idempotency", "idempotent", "pagination", "paging", "resume", "start", "starting",
+                                "skip", "delta", "change", "changes", "watch", "marker", "more", "poll", "scroll",
+                                "search", "list", "offset", "after", "before", "since", "notification", "device",
+                                "push"))
+_TEXT_TYPES = frozenset(("string", "null"))
 
 HumanPredicate = Callable[[str, Any], bool]
 
@@ -29,7 +44,25 @@ def default_human(name: str, schema: Any) -> bool:
         if schema.get("type") == "array" and isinstance(schema.get("items"), dict) and \
                 schema["items"].get("format") == "binary":
             return True
-    return bool(_SECRET_NAME.search(name))
+        kind = schema.get("type")
+        if kind is not None and not ({kind} if isinstance(kind, str) else set(kind)) & _TEXT_TYPES:
+            return False  # a flag, a count or a structure named after a secret is not one
+    return secret_name(name)
+
+
+def secret_name(name: str) -> bool:
+    """Whether a name says its value is a secret: a password, a secret, credentials, an API, private or
+    access key, or a token that is not a page, continuation, sync, idempotency or device token."""
+    words = [w.lower() for w in _WORD.findall(name)]
+    while words and (words[-1] in _MODIFIERS or words[-1].isdigit()):
+        words.pop()
+    if not words:
+        return False
+    if tuple(words[-2:]) in _SECRET_PAIRS:
+        return True
+    if words[-1] not in _SECRET_WORDS:
+        return False
+    return words[-1] != "token" or not _NOT_SECRET_TOKENS.intersection(words[:-1])
 
 
 def never_human(name: str, schema: Any) -> bool:

@@ -3,12 +3,13 @@
 (`messages.py`) and the check of a request against its operation (`validate.py`). Imports only
 `workbench.spec`, the standard library and the dependencies."""
 
-from workbench.wire.bodies import decode_body, encode_body
+from workbench.wire.bodies import as_file, binary_schema, decode_body, encode_body, file_stand_in, is_file, media_family
 from workbench.wire.parameters import (
     STYLES,
     SerializationError,
     Style,
     collection_format,
+    header_text,
     join_query,
     parse_cookie,
     parse_header,
@@ -26,10 +27,16 @@ __all__ = [
     "STYLES",
     "SerializationError",
     "Style",
+    "as_file",
+    "binary_schema",
     "collection_format",
     "decode_body",
     "encode_body",
+    "file_stand_in",
+    "header_text",
+    "is_file",
     "join_query",
+    "media_family",
     "parse_cookie",
     "parse_header",
     "parse_path",

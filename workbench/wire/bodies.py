@@ -36,7 +36,7 @@ from workbench.wire.parameters import (
     split_query,
 )
 
-__all__ = ["decode_body", "encode_body"]
+__all__ = ["as_file", "binary_schema", "decode_body", "encode_body", "file_stand_in", "is_file"]
 
 
 def parse_media_type(content_type: str) -> tuple[str, dict[str, str]]:
@@ -74,6 +74,37 @@ def _legacy_form(openapi_version: str | None) -> bool:
     return str(openapi_version or "3.1").startswith(("2", "3.0"))
 
 
+def binary_schema(schema: Any) -> bool:
+    """A (resolved) schema of raw bytes: a string with `format: binary` (Swagger 2 `file` included), or a 3.1
+    `contentMediaType` without a `contentEncoding`. A file goes where it stands."""
+    if not isinstance(schema, Mapping) or schema_kind(schema) != "string":
+        return False
+    return schema.get("format") == "binary" or ("contentMediaType" in schema and "contentEncoding" not in schema)
+
+
+def is_file(value: Any) -> bool:
+    """A file as both sides hold one: `{"filename", "content", "content_type"}` (content type optional)."""
+    return (isinstance(value, Mapping) and "filename" in value and "content" in value
+            and set(value) <= {"filename", "content", "content_type"})
+
+
+def as_file(name: str, value: Any) -> Any:
+    """A value for a binary multipart field as a file part: text or bytes named after the field."""
+    if isinstance(value, str | bytes | bytearray | memoryview):
+        return {"filename": name, "content": value}
+    return value
+
+
+def file_stand_in(value: Any) -> Any:
+    """What stands in for uploaded bytes or a file where a schema says string (JSON Schema has no bytes): the
+    bytes as Latin-1 text, the file's name."""
+    if isinstance(value, bytes | bytearray | memoryview):
+        return bytes(value).decode("latin-1")
+    if is_file(value):
+        return str(value["filename"])
+    return value
+
+
 def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
@@ -100,6 +131,8 @@ def encode_body(value: Any, media_type: str, *, openapi_version: str = "3.1",
     family = media_family(media)
     if family == "json":
         return _json(value).encode("utf-8"), media_type
+    if family in ("text", "binary") and is_file(value):
+        value = value["content"]  # a whole body from a file: its bytes
     if family == "form":
         return _encode_form(value, openapi_version, encoding or {}).encode("ascii"), media_type
     if family == "multipart":
@@ -256,11 +289,6 @@ def _unclaimed_form_pairs(pairs: list[tuple[str, str]], claimed: set[str], free_
     return out
 
 
-def _is_file(value: Any) -> bool:
-    return (isinstance(value, Mapping) and "filename" in value and "content" in value
-            and set(value) <= {"filename", "content", "content_type"})
-
-
 def _quote_param(text: str) -> str:
     """A Content-Disposition parameter as browsers quote it (WHATWG: %22 %0D %0A, no backslashes)."""
     return text.replace('"', "%22").replace("\r", "%0D").replace("\n", "%0A")
@@ -268,7 +296,7 @@ def _quote_param(text: str) -> str:
 
 def _part(name: str, item: Any, content_type: str | None) -> tuple[bytes, bytes]:
     disposition = f'form-data; name="{_quote_param(name)}"'
-    if _is_file(item):
+    if is_file(item):
         content = item["content"]
         content = content.encode("utf-8") if isinstance(content, str) else bytes(content)
         disposition += f'; filename="{_quote_param(str(item["filename"] or ""))}"'

@@ -19,15 +19,17 @@ What a caller must know:
   `allow_reserved` lets `:/?@!$'()*,;=` through but still encodes `[ ] # & +` and "%" (pre-encoded
   triples are NOT passed through), so every value still round-trips.
 - Header: simple style, never percent-encoded; items are stripped of surrounding whitespace on parse;
-  CR, LF and NUL are refused.
+  anything but visible ASCII, space and tab (CR, LF, NUL, non-ASCII) is refused (`header_text`: the one
+  rule, for any header value a client sends).
 - Cookie: form style, percent-encoded (`color=blue`, exploded `color=blue&color=black`); `parse_cookie`
   takes the whole Cookie header value (other cookies may be present, "; " or "&" both separate).
 - Exploded form objects (query, cookie, 3.0 form bodies) carry no parameter name: pass `properties`
   (names, or the schema's `properties` mapping, which also types each value). Without it every pair is
   taken as a property.
-- Empty values: an empty array, an empty object and the array `[""]` are sent as the style's "empty"
-  form (`color=`, `;color`, `.`, "") and parse back as `[]` / `{}`. A None query value yields no pairs;
-  None header/cookie values serialise to "" (send nothing). parse_* returns None when absent.
+- Empty values: an empty array is undefined (RFC 6570 3.2.1), like None: a query yields no pairs, a header
+  or cookie serialises to None (send nothing), and a path, which cannot leave its value out, refuses it.
+  The array `[""]` and an empty object are sent as the style's "empty" form (`color=`, `;color`, `.`, "")
+  and parse back as `[""]` / `{}`. parse_* returns None when absent.
 - Scalars: booleans "true"/"false", ints as ints, floats by `repr` (round-trips). On parse, `kind` /
   `item_kind` ("string", "integer", "number", "boolean", "array", "object", or a 3.1 type list) convert
   text; text that does not fit the kind is returned unchanged (the caller's schema validation reports it).
@@ -49,6 +51,7 @@ __all__ = [
     "SerializationError",
     "Style",
     "collection_format",
+    "header_text",
     "join_query",
     "parse_cookie",
     "parse_header",
@@ -281,8 +284,8 @@ def _elements(name: str, value: Any, rule: Style, explode: bool, kenc: Callable[
         return [(key, list_sep.join(venc(x) for pair in kv for x in pair))]
     if isinstance(value, list | tuple):
         items = [venc(_scalar(v)) for v in value if v is not None]
-        if items in ([], [""]):
-            return [(key, "")]
+        if not items:
+            return []  # undefined: the parameter is left out
         return [(key, i) for i in items] if explode else [(key, list_sep.join(items))]
     return [(key, venc(_scalar(value)))]
 
@@ -303,8 +306,7 @@ def _collect(elements: list[Element], name: str, rule: Style, explode: bool, kin
         if not mine:
             return None
         tokens = mine if explode else [part for token in mine for part in _split(token, list_sep)]
-        items = [dec(t) for t in tokens]
-        return [] if items == [""] else [_convert(i, item_kind) for i in items]
+        return [_convert(dec(t), item_kind) for t in tokens]
     if explode:
         if rule.named:
             pairs = [(dec(k), dec(v)) for k, v in elements if k is not None]
@@ -339,6 +341,8 @@ def serialize_path(name: str, value: Any, style: str = "simple", explode: bool =
     rule = _rule(style, _PATH)
     enc = _encoder(_UNRESERVED - set(rule.prefix + rule.list_sep + rule.explode_sep))
     elements = _elements(name, value, rule, explode, enc, enc, _wire(rule.list_sep))
+    if not elements:
+        raise SerializationError(f"path parameter {name!r} needs at least one item: an empty array has no form")
     text = rule.prefix + _wire(rule.explode_sep).join(
         v if k is None else (f"{k}={v}" if v else k) for k, v in elements)  # matrix: ";color" when empty
     return "%2E" * len(text) if text in (".", "..") else text
@@ -469,16 +473,27 @@ def parse_query(pairs: Iterable[tuple[str, str]], name: str, style: str = "form"
 # header and cookie
 
 
-def serialize_header(value: Any, explode: bool = False, style: str = "simple") -> str:
-    """Simple-style header value, not percent-encoded ("" for None: send no header). `style` also takes
-    space/pipe/tabDelimited for Swagger 2 ssv/pipes/tsv headers."""
-    if value is None:
-        return ""
+def serialize_header(value: Any, explode: bool = False, style: str = "simple") -> str | None:
+    """Simple-style header value, not percent-encoded (None for None or an empty array: send no header).
+    `style` also takes space/pipe/tabDelimited for Swagger 2 ssv/pipes/tsv headers."""
     rule = _rule(style, _HEADER)
-    text = rule.explode_sep.join(v for _, v in _elements("", value, rule, explode, _ident, _ident, rule.list_sep))
-    if any(c in text for c in "\r\n\0"):
-        raise SerializationError("a header value cannot contain CR, LF or NUL")
-    return text
+    elements = [] if value is None else _elements("", value, rule, explode, _ident, _ident, rule.list_sep)
+    return header_text(rule.explode_sep.join(v for _, v in elements)) if elements else None
+
+
+_HEADER_TEXT = re.compile(r"[\t\x20-\x7e]*")
+
+
+def header_text(text: str) -> str:
+    """`text` when a header can carry it as it is (visible ASCII, space, tab), else SerializationError saying
+    why: CR/LF would end the header, and non-ASCII has no form without an encoding the spec declares."""
+    if _HEADER_TEXT.fullmatch(text):
+        return text
+    bad = next(c for c in text if not _HEADER_TEXT.fullmatch(c))
+    what = {"\r": "CR", "\n": "LF", "\0": "NUL"}.get(bad)
+    if what is None:
+        what = f"the non-ASCII character {bad!r}" if ord(bad) > 0x7e else f"the control character {bad!r}"
+    raise SerializationError(f"a header value must be visible ASCII, spaces and tabs; it cannot contain {what}")
 
 
 def parse_header(text: str, explode: bool = False, kind: Any = "string", item_kind: Any = "string",
@@ -493,13 +508,11 @@ def parse_header(text: str, explode: bool = False, kind: Any = "string", item_ki
     return _collect(elements, "", rule, explode, kind, item_kind, properties, _strip, rule.list_sep)
 
 
-def serialize_cookie(name: str, value: Any, explode: bool = True) -> str:
+def serialize_cookie(name: str, value: Any, explode: bool = True) -> str | None:
     """Form-style cookie text (`color=blue`, percent-encoded; exploded arrays `color=a&color=b`, exploded
-    objects `R=100&G=200`); "" for None (send nothing)."""
-    if value is None:
-        return ""
-    rule = STYLES["form"]
-    return "&".join(f"{k}={v}" for k, v in _elements(name, value, rule, explode, _pct, _pct, ","))
+    objects `R=100&G=200`); None for None or an empty array (send nothing)."""
+    elements = [] if value is None else _elements(name, value, STYLES["form"], explode, _pct, _pct, ",")
+    return "&".join(f"{k}={v}" for k, v in elements) if elements else None
 
 
 def parse_cookie(text: str, name: str, explode: bool = True, kind: Any = "string", item_kind: Any = "string",

@@ -27,7 +27,7 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from workbench.spec import Operation, Parameter, Spec, SpecVersion
-from workbench.wire.bodies import decode_body, media_family, parse_media_type
+from workbench.wire.bodies import decode_body, file_stand_in, media_family, parse_media_type
 from workbench.wire.messages import Request
 from workbench.wire.parameters import (
     SerializationError,
@@ -329,15 +329,8 @@ def _raw(param: Parameter, raw_path: Mapping[str, str], pairs: list[tuple[str, s
 def _files_as_text(value: Any, schema: Any) -> Any:
     """Uploaded bytes and file parts where the schema has a (binary) string: their file name or text stands in
     for them, so that they meet `type: string` (JSON Schema has no bytes)."""
-    def text(item: Any) -> Any:
-        if isinstance(item, bytes):
-            return item.decode("latin-1")
-        if isinstance(item, Mapping) and set(item) == {"filename", "content", "content_type"}:
-            return str(item["filename"])
-        return item
-
     if schema_kind(schema) == "string":
-        return text(value)
+        return file_stand_in(value)
     if not (isinstance(value, dict) and isinstance(schema, Mapping)):
         return value
     props = schema.get("properties") or {}
@@ -345,9 +338,9 @@ def _files_as_text(value: Any, schema: Any) -> Any:
     for name, item in value.items():
         sub = props.get(name) if isinstance(props, Mapping) else None
         if schema_kind(sub) == "array" and isinstance(item, list) and isinstance(sub, Mapping):
-            out[name] = [text(i) if schema_kind(sub.get("items")) == "string" else i for i in item]
+            out[name] = [file_stand_in(i) if schema_kind(sub.get("items")) == "string" else i for i in item]
         else:
-            out[name] = text(item) if schema_kind(sub) == "string" else item
+            out[name] = file_stand_in(item) if schema_kind(sub) == "string" else item
     return out
 
 

@@ -1,0 +1,121 @@
+"""Nulls in tool calls: a null the strict pass made possible (OpenAI strict mode: every optional field
+required and nullable) means "not given" at every depth; a null the spec itself allows is a value, and is
+sent as JSON null."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from workbench.http.calls import ToolCall
+from workbench.http.executor import CallOptions, Executor
+from workbench.spec import load_spec
+from workbench.tools import ConvertOptions, convert
+
+SPEC = """openapi: 3.1.0
+info: {title: t, version: '1'}
+paths:
+  /orders:
+    post:
+      operationId: createOrder
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [sku, customer, coupon]
+              properties:
+                sku: {type: string}
+                coupon: {type: [string, 'null']}
+                note: {type: [string, 'null']}
+                gift: {type: boolean}
+                customer:
+                  type: object
+                  required: [name]
+                  properties:
+                    name: {type: string}
+                    email: {type: string}
+                    phone: {type: [string, 'null']}
+                    address:
+                      type: object
+                      properties: {city: {type: string}, zip: {$ref: '#/components/schemas/Zip'}}
+                lines:
+                  type: array
+                  items:
+                    type: object
+                    required: [sku]
+                    properties: {sku: {type: string}, qty: {type: integer}, wrap: {$ref: '#/components/schemas/Wrap'}}
+      responses: {'201': {description: created}}
+components:
+  schemas:
+    Zip: {type: string}
+    Wrap: {type: [boolean, 'null']}
+"""
+
+LEGACY = """openapi: 3.0.3
+info: {title: t, version: '1'}
+paths:
+  /notes:
+    post:
+      operationId: addNote
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [text, due]
+              properties:
+                text: {type: string}
+                due: {type: string, format: date, nullable: true}
+                tag: {type: string}
+      responses: {'201': {description: created}}
+"""
+
+
+def run(spec, server, strict: bool) -> Executor:
+    toolset = convert(spec, ConvertOptions(vendor="openai", strict=strict))
+    return Executor(spec, toolset, CallOptions(base_url=server.url))
+
+
+def test_strict_nulls_mean_not_given_at_every_depth(write, server):
+    spec = load_spec(write("orders.yaml", SPEC))
+    result = run(spec, server, True).call(ToolCall("createOrder", {
+        "sku": "A-1", "coupon": "C", "note": "n", "gift": None,
+        "customer": {"name": "Ann", "email": None, "phone": "1", "address": {"city": None, "zip": None}},
+        "lines": [{"sku": "x", "qty": None, "wrap": True}, {"sku": "y", "qty": 2, "wrap": False}]}))
+    assert result.status == 200, result.feedback.text if result.feedback else result.error
+    assert json.loads(server.requests[0].body) == {
+        "sku": "A-1", "coupon": "C", "note": "n", "customer": {"name": "Ann", "phone": "1", "address": {}},
+        "lines": [{"sku": "x", "wrap": True}, {"sku": "y", "qty": 2, "wrap": False}]}
+
+
+def test_a_nested_null_the_spec_does_not_allow_for_a_required_field_is_still_feedback(write, server):
+    spec = load_spec(write("orders.yaml", SPEC))
+    result = run(spec, server, True).call(ToolCall("createOrder", {
+        "sku": "A-1", "coupon": None, "customer": {"name": None}, "lines": [{"sku": None}]}))
+    assert result.status is None and server.requests == []
+    assert [v.place for v in result.feedback.violations] == ["/customer/name", "/lines/0/sku"]
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_an_explicit_null_the_spec_allows_is_sent_as_null(write, server, strict):
+    spec = load_spec(write("orders.yaml", SPEC))
+    result = run(spec, server, strict).call(ToolCall("createOrder", {
+        "sku": "A-1", "coupon": None, "note": None, "customer": {"name": "Ann", "phone": None},
+        "lines": [{"sku": "x", "wrap": None}]}))
+    assert result.status == 200, result.feedback.text if result.feedback else result.error
+    assert json.loads(server.requests[0].body) == {"sku": "A-1", "coupon": None, "note": None,
+                                                   "customer": {"name": "Ann", "phone": None},
+                                                   "lines": [{"sku": "x", "wrap": None}]}
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_a_required_3_0_nullable_field_is_sent_as_null(write, server, strict):
+    spec = load_spec(write("notes.yaml", LEGACY))
+    arguments = {"text": "hi", "due": None} | ({"tag": None} if strict else {})
+    result = run(spec, server, strict).call(ToolCall("addNote", arguments))
+    assert result.status == 200, result.feedback.text if result.feedback else result.error
+    assert json.loads(server.requests[0].body) == {"text": "hi", "due": None}
