@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import email.utils
 import json
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -244,21 +245,39 @@ class _DeadlineExceeded(Exception):
 
 
 def _exchange(client: httpx.Client, request: HttpRequest, deadline: float) -> tuple[int, list, bytes]:
-    """One request, read with a check of the total deadline between chunks (a server that dribbles a
-    byte at a time never trips a per-read timeout)."""
+    """One request, ended at the total deadline whatever the server does: httpx's timeouts are per read, so a
+    server that dribbles its head or body a byte at a time would never trip them. A watchdog closes the
+    client's connections at the deadline (the read in progress then fails), and the body is read with a
+    check of the deadline between chunks."""
     timeout = max(0.01, deadline - time.monotonic())
-    with client.stream(request.method, request.url, headers=request.headers, content=request.body,
-                       timeout=httpx.Timeout(timeout)) as response:
-        chunks = []
-        for chunk in response.iter_raw():
-            chunks.append(chunk)
-            if time.monotonic() > deadline:
-                raise _DeadlineExceeded
-        data = b"".join(chunks)
-        encoding = response.headers.get("content-encoding")
-        if encoding:
-            data = httpx.Response(response.status_code, headers=response.headers, content=data).content
-        return response.status_code, list(response.headers.multi_items()), data
+    fired = threading.Event()
+
+    def stop() -> None:
+        fired.set()
+        client.close()
+
+    watchdog = threading.Timer(timeout, stop)
+    watchdog.daemon = True
+    watchdog.start()
+    try:
+        with client.stream(request.method, request.url, headers=request.headers, content=request.body,
+                           timeout=httpx.Timeout(timeout)) as response:
+            chunks = []
+            for chunk in response.iter_raw():
+                chunks.append(chunk)
+                if time.monotonic() > deadline:
+                    raise _DeadlineExceeded
+            data = b"".join(chunks)
+            encoding = response.headers.get("content-encoding")
+            if encoding:
+                data = httpx.Response(response.status_code, headers=response.headers, content=data).content
+            return response.status_code, list(response.headers.multi_items()), data
+    except (httpx.HTTPError, RuntimeError):
+        if fired.is_set():
+            raise _DeadlineExceeded from None
+        raise
+    finally:
+        watchdog.cancel()
 
 
 def _header(headers: list[tuple[str, str]], name: str) -> str | None:

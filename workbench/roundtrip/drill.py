@@ -11,6 +11,7 @@ from workbench.config import FaultRule
 from workbench.http.calls import ToolCall
 from workbench.http.executor import CallOptions, Executor
 from workbench.mock.app import MockApp
+from workbench.mock.router import base_path
 from workbench.mock.server import MockServer
 from workbench.policy import safety
 from workbench.spec import Spec
@@ -103,8 +104,9 @@ def _run(spec: Spec, toolset: ToolSet, tool: Tool, arguments: dict, scenario: Sc
     app = MockApp(spec, seed, faults=(rule,))
     idempotent = safety(op).idempotent is True
     with MockServer(spec, app=app) as server:
-        executor = Executor(spec, toolset, CallOptions(base_url=server.url, mock=True, retries=RETRIES,
-                                                       deadline_s=DEADLINE_S))
+        options = CallOptions(base_url=server.url + base_path(spec), mock=True, retries=RETRIES,
+                              deadline_s=DEADLINE_S)
+        executor = Executor(spec, toolset, options)
         started = time.monotonic()
         result = executor.call(ToolCall(tool.name, arguments))
         elapsed = time.monotonic() - started

@@ -69,6 +69,7 @@ class Report:
     drill: list[DrillResult] = field(default_factory=list)
     comparison: Comparison | None = None
     cancelled: bool = False
+    note: str = ""  # what the run could not do (no independent judge for a Swagger 2.0 spec)
 
     def add(self, attempt: Attempt) -> OperationResult:
         if not self.operations or self.operations[-1].tool != attempt.tool:
@@ -107,7 +108,7 @@ class Report:
 
     def to_json(self) -> dict:
         out: dict[str, Any] = {"format": BASELINE_FORMAT, "spec": self.spec, "vendor": self.vendor,
-                               "target": self.target, "seed": self.seed,
+                               "target": self.target, "seed": self.seed, **({"note": self.note} if self.note else {}),
                                "operations": [op.to_json() for op in self.operations], "summary": self.summary()}
         if self.drill:
             out["faults"] = [d.to_json() for d in self.drill]
@@ -117,6 +118,8 @@ class Report:
 
     def to_text(self, verbose: bool = False) -> str:
         lines = [f"round trip: {self.spec} ({self.vendor}, against {self.target}, seed {self.seed})"]
+        if self.note:
+            lines.append(f"note: {self.note}")
         for op in self.operations:
             mark = "ok  " if not op.failures else "FAIL"
             lines.append(f"{mark} {op.tool:40} {op.method.upper():6} {op.path}  {op.passed}/{len(op.attempts)} passed")

@@ -27,6 +27,7 @@ from workbench.http.calls import ToolCall
 from workbench.http.executor import Approver, CallOptions, CallResult, Executor
 from workbench.http.validate import check, original_schema
 from workbench.mock.app import Answer, MockApp
+from workbench.mock.router import base_path
 from workbench.mock.server import MockServer
 from workbench.roundtrip.generate import ArgumentSet, Unsatisfiable, argument_sets, draw, prepare_schema
 from workbench.roundtrip.oracle import Oracle, Verdict, mismatches
@@ -113,14 +114,15 @@ class Target:
     capture: Capture | None
     kind: str  # "mock" | "capture" | "remote"
     allow_writes: bool = True
-    approve: Approver | None = None
+    approve: Approver | None = None  # a destructive call (the executor asks)
+    approve_write: Callable[[Tool], bool] | None = None  # a server of the user's: asked once per write operation
 
 
 @contextmanager
 def mock_target(spec: Spec, seed: int = 0) -> Iterator[Target]:
     capture = Capture(spec, MockApp(spec, seed))
     with MockServer(spec, app=capture) as server:
-        yield Target(server.url, capture, "mock")
+        yield Target(server.url + base_path(spec), capture, "mock")  # the mock serves under the base path
 
 
 @contextmanager
@@ -131,8 +133,14 @@ def capture_target(spec: Spec) -> Iterator[Target]:
 
 
 @contextmanager
-def remote_target(url: str, allow_writes: bool = False, approve: Approver | None = None) -> Iterator[Target]:
-    yield Target(url.rstrip("/"), None, "remote", allow_writes, approve)
+def remote_target(url: str, allow_writes: bool = False,
+                  approve_write: Callable[[Tool], bool] | None = None) -> Iterator[Target]:
+    """A server of the user's: read-only operations only, unless writes are allowed, and then each write
+    operation only when `approve_write` says yes (no one to ask: refused)."""
+    def approve(request: Any, tool: Tool) -> bool:
+        return approve_write is not None and approve_write(tool)
+
+    yield Target(url.rstrip("/"), None, "remote", allow_writes, approve, approve_write)
 
 
 def wire_text(request: Request) -> str:
@@ -183,10 +191,13 @@ def _tool_attempts(spec: Spec, executor: Executor, tool: Tool, target: Target, o
                    count: int, seed: int, budget_s: float) -> Iterator[Attempt]:
     op = tool.operation
     started = time.monotonic()
-    if target.kind == "remote" and not target.allow_writes and not _read_only(tool):
-        yield Attempt(tool.name, op.method, op.path, "", 0, SKIPPED, classification=NOT_RUN,
-                      detail=["a write: not sent to a server of yours without --allow-writes"])
-        return
+    if target.kind == "remote" and not _read_only(tool):
+        why = ("a write: not sent to a server of yours without --allow-writes" if not target.allow_writes else
+               None if target.approve_write is not None and target.approve_write(tool) else
+               "a write that was not approved (no terminal to ask, or the answer was no)")
+        if why:
+            yield Attempt(tool.name, op.method, op.path, "", 0, SKIPPED, classification=NOT_RUN, detail=[why])
+            return
     try:
         sets = argument_sets(tool, count, seed, budget_s)
     except Unsatisfiable as why:

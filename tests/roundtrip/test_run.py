@@ -1,0 +1,223 @@
+"""The round trip end to end: generated calls → the real executor → the real mock on 127.0.0.1, each request
+judged by openapi-core, each failure classified; a serialiser bug the mock shares is caught by the judge;
+baselines; the fault drill; a server of yours; the command's formats and exit codes."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import subprocess
+import sys
+
+import pytest
+
+from workbench.config import WorkbenchConfig
+from workbench.roundtrip import run
+from workbench.roundtrip.report import read_baseline
+from workbench.roundtrip.suite import RoundTripOptions, run_roundtrip
+from workbench.spec import SpecError, load_spec
+from workbench.tools.options import ToolOverrides, build_toolset
+from workbench.wire import parameters
+
+SPEC = """openapi: 3.0.3
+info: {title: Shop, version: "1"}
+servers: [{url: "https://shop.example.invalid/v1"}]
+paths:
+  /items:
+    get:
+      operationId: listItems
+      parameters:
+        - {name: ids, in: query, style: form, explode: false,
+           schema: {type: array, maxItems: 4, items: {type: integer, minimum: 0, maximum: 99}}}
+        - {name: limit, in: query, schema: {type: integer, minimum: 1, maximum: 50}}
+        - {name: X-Trace, in: header, schema: {type: string, maxLength: 20}}
+      responses:
+        "200":
+          description: the items
+          content:
+            application/json:
+              schema: {type: array, items: {$ref: "#/components/schemas/Item"}}
+    post:
+      operationId: createItem
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: {$ref: "#/components/schemas/NewItem"}
+            example: {name: lamp, price: 12.5}
+      responses:
+        "201":
+          description: created
+          content:
+            application/json:
+              schema: {$ref: "#/components/schemas/Item"}
+        "422": {description: invalid}
+  /items/{itemId}:
+    get:
+      operationId: getItem
+      parameters:
+        - {name: itemId, in: path, required: true, schema: {type: integer, minimum: 1}, example: 7}
+      responses:
+        "200":
+          description: one item
+          content:
+            application/json:
+              schema: {$ref: "#/components/schemas/Item"}
+        "404": {description: not found}
+components:
+  schemas:
+    NewItem:
+      type: object
+      required: [name]
+      properties:
+        name: {type: string, minLength: 1, maxLength: 30}
+        price: {type: number, minimum: 0}
+        tags: {type: array, items: {type: string, enum: [new, sale]}}
+    Item:
+      allOf:
+        - $ref: "#/components/schemas/NewItem"
+        - type: object
+          required: [id]
+          properties: {id: {type: integer}}
+"""
+
+
+@pytest.fixture
+def shop(write):
+    path = write("shop.yaml", SPEC)
+    spec = load_spec(path)
+    return path, spec, build_toolset(spec, WorkbenchConfig(), ToolOverrides(vendor="openai"))
+
+
+def roundtrip(shop, **options):
+    path, spec, toolset = shop
+    return run_roundtrip(spec, path, toolset, "openai", RoundTripOptions(count=3, budget_s=20, **options))
+
+
+def test_every_generated_call_passes_the_mock_and_the_judge(shop) -> None:
+    report = roundtrip(shop)
+    summary = report.summary()
+    assert summary["operations"] == 3
+    assert summary["classifications"] == {run.PASSED: summary["sets"]}, report.to_text()
+    kinds = {a.kind for a in report.attempts}
+    assert kinds == {"minimal", "generated", "example"}  # createItem and getItem have examples
+    assert not report.failed
+    assert all(a.request.startswith(("GET /v1/", "POST /v1/")) for a in report.attempts)
+
+
+def test_a_serialiser_bug_the_mock_shares_is_caught_by_the_judge(shop, monkeypatch) -> None:
+    """Planted: form arrays joined by "|" instead of ",". The serialiser and the mock's parser read one
+    table, so the mock agrees with the bug; openapi-core does not, and the failure is the executor's."""
+    broken = dataclasses.replace(parameters.STYLES["form"], list_sep="|")
+    monkeypatch.setitem(parameters.STYLES, "form", broken)
+    report = roundtrip(shop)
+    caught = [a for a in report.attempts if a.classification == run.EXECUTOR]
+    assert caught and all(a.tool == "listItems" for a in caught), report.to_text()
+    for attempt in caught:
+        assert attempt.status == 200  # the mock accepted it
+        assert attempt.disagreement == "the mock accepted what the independent judge refused"
+        assert "%7C" in attempt.request and attempt.oracle
+    assert report.failed
+
+
+def test_a_baseline_lists_new_fixed_and_still_failing(shop, monkeypatch, tmp_path) -> None:
+    clean = roundtrip(shop)
+    saved = tmp_path / "baseline.json"
+    saved.write_text(json.dumps(clean.to_json(), default=str))
+    baseline = read_baseline(saved)
+    assert not roundtrip(shop, ).failure_keys()
+    monkeypatch.setitem(parameters.STYLES, "form", dataclasses.replace(parameters.STYLES["form"], list_sep="|"))
+    path, spec, toolset = shop
+    broken = run_roundtrip(spec, path, toolset, "openai", RoundTripOptions(count=3), baseline=baseline)
+    assert broken.comparison.new and not broken.comparison.fixed
+    assert all(key.startswith("GET /items") and key.endswith(run.EXECUTOR) for key in broken.comparison.new)
+    again = run_roundtrip(spec, path, toolset, "openai", RoundTripOptions(count=3),
+                          baseline=broken.to_json())
+    assert not again.comparison.new and again.comparison.still == broken.comparison.new
+
+
+def test_a_tool_schema_that_lost_a_constraint_is_a_conversion_loss(shop) -> None:
+    path, spec, toolset = shop
+    tool = toolset.tool("getItem")
+    lost = json.loads(json.dumps(tool.parameters))
+    lost["properties"]["itemId"].update(minimum=-5, maximum=0)  # planted: the conversion lost `minimum: 1`
+    tool.parameters = lost
+    report = run_roundtrip(spec, path, toolset, "openai", RoundTripOptions(count=2))
+    losses = [a for a in report.attempts if a.classification == run.CONVERSION]
+    assert losses and {a.tool for a in losses} == {"getItem"}
+    assert all(a.outcome == run.REFUSED and any("/itemId" in d for d in a.detail) for a in losses)
+    assert report.failed
+
+
+def test_an_unsatisfiable_tool_schema_is_reported_as_the_specs(write) -> None:
+    path = write("bad.yaml", SPEC.replace("minLength: 1, maxLength: 30", "minLength: 5, maxLength: 2"))
+    spec = load_spec(path)
+    toolset = build_toolset(spec, WorkbenchConfig(), ToolOverrides(vendor="openai"))
+    report = run_roundtrip(spec, path, toolset, "openai", RoundTripOptions(count=2))
+    create = next(op for op in report.operations if op.tool == "createItem")
+    assert [a.classification for a in create.attempts] == [run.SPEC]
+    assert "no arguments satisfy" in create.attempts[0].detail[0]
+
+
+def test_the_fault_drill_follows_the_policy(shop) -> None:
+    report = roundtrip(shop, faults=True)
+    names = {(d.scenario, d.method.upper()) for d in report.drill}
+    assert ("hang", "GET") in names and ("slow dribble", "GET") in names
+    assert ("503 with Retry-After, then success", "POST") in names
+    assert all(d.matched for d in report.drill), "\n".join(d.to_text() for d in report.drill)
+    by = {(d.scenario, d.method.upper()): d for d in report.drill}
+    assert by[("fail 2 times (503), then success", "GET")].attempts == 3
+    assert by[("503 with Retry-After, then success", "POST")].attempts == 1
+    assert by[("503 with Retry-After, then success", "GET")].elapsed_s >= 1.0
+    assert by[("slow dribble", "GET")].elapsed_s < 2.2  # the deadline holds while the head is dribbled
+
+
+def test_a_server_of_yours_gets_reads_only_unless_writes_are_allowed(shop, server) -> None:
+    report = roundtrip(shop, base_url=server.url + "/v1")
+    create = next(op for op in report.operations if op.tool == "createItem")
+    assert [a.classification for a in create.attempts] == [run.NOT_RUN]
+    assert "--allow-writes" in create.attempts[0].detail[0]
+    assert server.requests and all(r.line.startswith("GET /v1/items") for r in server.requests)
+    asked = []
+    report = roundtrip(shop, base_url=server.url + "/v1", allow_writes=True,
+                       approve_write=lambda tool: asked.append(tool.name) or False)
+    assert asked == ["createItem"]
+    assert [a.outcome for op in report.operations if op.tool == "createItem" for a in op.attempts] == [run.SKIPPED]
+
+
+def workbench(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "workbench", "roundtrip", *args], capture_output=True, text=True,
+                          timeout=120, check=False)
+
+
+def test_the_command_prints_json_saves_a_baseline_and_compares(shop, tmp_path) -> None:
+    path = shop[0]
+    saved = tmp_path / "run.json"
+    done = workbench(str(path), "--format", "json", "--save-baseline", str(saved), "--examples", "2")
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert set(out) >= {"operations", "summary"}
+    first = out["operations"][0]
+    assert set(first) >= {"tool", "method", "path", "sent", "passed", "failures"}
+    assert out["summary"]["passed"] == out["summary"]["sets"]
+    assert json.loads(saved.read_text())["operations"] == out["operations"]
+    compared = workbench(str(path), "--baseline", str(saved), "--examples", "2")
+    assert compared.returncode == 0 and "0 new, 0 fixed, 0 still failing" in compared.stdout
+    junit = workbench(str(path), "--format", "junit", "--examples", "1")
+    assert junit.returncode == 0 and junit.stdout.startswith("<?xml") and 'failures="0"' in junit.stdout
+
+
+def test_the_command_refuses_bad_input_in_one_line(shop, write) -> None:
+    not_a_baseline = write("nope.json", '{"a": 1}')
+    done = workbench(str(shop[0]), "--baseline", str(not_a_baseline))
+    assert done.returncode == 2 and "nope.json" in done.stderr and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    swagger = write("v2.yaml", "swagger: '2.0'\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n"
+                    "      operationId: getA\n      responses: {'200': {description: ok}}\n")
+    done = workbench(str(swagger))
+    assert done.returncode == 0 and "--oracle-spec" in done.stdout
+
+
+def test_a_read_baseline_error_names_the_file(tmp_path) -> None:
+    with pytest.raises(SpecError, match="not JSON"):
+        read_baseline(tmp_path.joinpath("x.json")) if tmp_path.joinpath("x.json").write_text("{") else None

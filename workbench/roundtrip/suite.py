@@ -1,0 +1,72 @@
+"""One round trip as a user runs it: the target started, every tool's argument sets sent and judged, the
+fault drill on request, the result gathered into a `Report` (and compared with a baseline)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from workbench.roundtrip.drill import drill
+from workbench.roundtrip.oracle import Oracle, read_document
+from workbench.roundtrip.report import Report, compare
+from workbench.roundtrip.run import PASSED, Attempt, attempts, human_fixtures, mock_target, remote_target
+from workbench.spec import Spec, SpecError
+from workbench.tools.model import Tool, ToolSet
+
+
+@dataclass
+class RoundTripOptions:
+    count: int = 3  # generated argument sets per tool (plus the minimal set and the example set)
+    seed: int = 0
+    base_url: str | None = None  # a server of the user's instead of the mock
+    allow_writes: bool = False
+    approve_write: Callable[[Tool], bool] | None = None  # asked per write operation against a server of yours
+    faults: bool = False  # run the fault drill after the round trip (mock only)
+    budget_s: float = 10.0  # per operation
+    oracle_document: Path | None = None  # an OpenAPI 3.x copy of a Swagger 2.0 spec for the judge
+
+
+def judge_document(spec_path: Path, given: Path | None) -> tuple[dict | None, str]:
+    """The document the judge reads, and a note when there is none: the spec itself for OpenAPI 3.x; for
+    Swagger 2.0 a converted copy the user gives (a converter we did not write, such as swagger2openapi)."""
+    path = given or spec_path
+    try:
+        document = read_document(path)
+    except (OSError, ValueError) as exc:
+        raise SpecError(f"the judge cannot read the document: {exc}", str(path)) from None
+    if not isinstance(document, dict):
+        raise SpecError("the judge's document is not a mapping", str(path))
+    if "swagger" in document:
+        note = ("Swagger 2.0: the independent judge needs an OpenAPI 3 copy (--oracle-spec FILE, e.g. made by "
+                "swagger2openapi); requests are checked by the mock only")
+        return None, note
+    return document, ""
+
+
+def run_roundtrip(spec: Spec, spec_path: Path, toolset: ToolSet, vendor: str, options: RoundTripOptions,
+                  on_attempt: Callable[[Attempt], None] | None = None,
+                  progress: Callable[[int, int], None] | None = None,
+                  cancelled: Callable[[], bool] | None = None, baseline: dict | None = None) -> Report:
+    document, note = judge_document(spec_path, options.oracle_document)
+    target_cm = (remote_target(options.base_url, options.allow_writes, options.approve_write) if options.base_url
+                 else mock_target(spec, options.seed))
+    report = Report(spec_path.name, vendor, options.base_url or "the mock", options.seed, note=note)
+    passing: dict[str, dict[str, Any]] = {}
+    with target_cm as target:
+        oracle = Oracle(document, target.url) if document is not None else None
+        for attempt in attempts(spec, toolset, target, oracle, count=options.count, seed=options.seed,
+                                budget_s=options.budget_s, progress=progress, cancelled=cancelled):
+            report.add(attempt)
+            if attempt.classification == PASSED and attempt.kind == "minimal":
+                tool = toolset.tool(attempt.tool)
+                passing.setdefault(attempt.tool, {**attempt.arguments, **human_fixtures(spec, tool, options.seed)})
+            if on_attempt is not None:
+                on_attempt(attempt)
+        report.cancelled = bool(cancelled and cancelled())
+    if options.faults and not options.base_url and not report.cancelled:
+        report.drill = drill(spec, toolset, passing, options.seed)
+    if baseline is not None:
+        report.comparison = compare(report, baseline)
+    return report
