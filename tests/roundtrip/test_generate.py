@@ -116,7 +116,7 @@ def test_generated_sets_are_valid_for_the_tool_and_reproducible(name: str, vendo
         sets = argument_sets(tool, 2, seed=7, budget=5)
         if index < 3:
             assert [s.arguments for s in sets] == [s.arguments for s in argument_sets(tool, 2, seed=7, budget=5)]
-        for argument_set in sets:
+        for argument_set in (s for s in sets if s.kind != "example"):  # examples are the spec's, not the tool's
             errors = [e.message for e in validator.iter_errors(argument_set.arguments)]
             assert not errors, f"{tool.name} {argument_set.kind} {argument_set.arguments}: {errors}"
             assert set(argument_set.arguments) <= set(tool.parameters.get("properties", {}))

@@ -277,11 +277,17 @@ def argument_sets(tool: Tool, count: int = 3, seed: int = 0, budget: float = 10.
     """One minimal set, `count` generated sets (fewer when the schema has fewer values) and the spec's
     example set (where it has one) for `tool`. Raises `Unsatisfiable` when the tool's schema yields no value at all."""
     schema = prepare(tool)
-    generated = draw(schema, count, seed, budget)
-    try:
-        smallest = draw(minimal(schema), 1, seed, budget)
-    except Unsatisfiable:
-        smallest = []  # a required-only set may be impossible (minProperties); the generated sets stand
+    generated = draw(schema, count + 1, seed, budget)
+    # hypothesis tries the simplest value first: with only required arguments it is the minimal set
+    required = set(schema.get("required", []))
+    if set(generated[0]) <= required:
+        smallest, generated = generated[:1], generated[1:count + 1]
+    else:
+        try:
+            smallest = draw(minimal(schema), 1, seed, budget)
+        except Unsatisfiable:
+            smallest = []  # a required-only set may be impossible (minProperties); the generated sets stand
+        generated = generated[:count]
     sets = [ArgumentSet("minimal", value) for value in smallest]
     sets += [ArgumentSet("generated", value) for value in generated if value not in smallest]
     example = example_arguments(tool)

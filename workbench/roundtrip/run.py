@@ -213,7 +213,13 @@ def _tool_attempts(spec: Spec, executor: Executor, tool: Tool, target: Target, o
                           detail=[f"the operation's time budget ({budget_s:g} s) was spent"])
             break
         attempt = _one(spec, executor, tool, argument_set, index, human, target, oracle)
-        attempt.classification = classify(attempt, target.kind, _dialect(validator, argument_set))
+        if argument_set.kind == "example":  # the spec's own values: not the generator's, not the tool's form
+            attempt.classification = classify(attempt, target.kind, [])
+            if attempt.classification == CONVERSION:
+                attempt.classification = SPEC
+                attempt.detail.insert(0, f"the spec's examples fail its own schema ({op.origin})")
+        else:
+            attempt.classification = classify(attempt, target.kind, _dialect(validator, argument_set))
         yield attempt
 
 
