@@ -148,7 +148,7 @@ def test_match_path_takes_raw_segments_and_ignores_what_follows_the_path_key():
 def test_a_recursive_multipart_body_and_an_authorization_parameter(corpus):
     spec = load_spec(corpus / "readme-v3.0-schema-circular.json")
     op = operation(spec, "put", "/circular")
-    assert [p.name for p in op.parameters] == ["Authorization"]  # declared required: OpenAPI says to ignore it
+    assert op.parameters == ()  # a required Authorization header is declared: OpenAPI says to ignore it
     part = {"contentDisposition": {"fileName": "a.txt", "size": 3}, "parent": {"parent": {}}}
     body, content_type = encode_body({"file": part, "typename": "x"}, "multipart/form-data")
     assert check_request(spec, op, Request("PUT", "/circular", headers=(("Content-Type", content_type),),
