@@ -166,8 +166,9 @@ VALID_BOX_CALLS = [
     ("get_folders_id_items", {"folder_id": "0", "limit": 10, "offset": 20, "sort": "name", "direction": "ASC"}),
     ("post_files_upload_sessions_id_commit", {
         "upload_session_id": "D5E3F7", "digest": "sha=fpRyg5eVQletdZqEKaFlqwBXJzM=",
-        "parts": [{"part_id": "6F2D3486", "offset": 0, "size": 3222784,
-                   "sha1": "134b65991ed521fcfe4724b7d814ab8ded5185dc"}]}),
+        # an optional body with a required field: one `body` argument
+        "body": {"parts": [{"part_id": "6F2D3486", "offset": 0, "size": 3222784,
+                            "sha1": "134b65991ed521fcfe4724b7d814ab8ded5185dc"}]}}),
 ]
 
 

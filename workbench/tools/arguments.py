@@ -95,9 +95,7 @@ class _Arguments:
 
     def add_body(self, spec: Spec, body, schema: Schema, flatten_depth: int) -> None:
         resolved = _resolved(spec, schema)
-        flat = (isinstance(resolved, dict) and isinstance(resolved.get("properties"), dict)
-                and not any(k in resolved for k in ("oneOf", "anyOf", "allOf")))
-        if not flat:
+        if not _opens(resolved, body.required):
             self.add_whole_body(body, schema)
             return
         body_required = set(resolved.get("required") or []) if body.required else set()
@@ -144,15 +142,30 @@ def _body_fields(spec: Spec, schema: Schema, prefix: tuple[str, ...], required: 
             continue  # set by the server: never asked of the model
         path = (*prefix, prop)
         inner = _resolved(spec, sub) if isinstance(sub, dict) else {}
-        opens = (depth > 0 and isinstance(inner, dict) and isinstance(inner.get("properties"), dict)
-                 and inner["properties"] and not any(k in inner for k in ("oneOf", "anyOf", "allOf")))
-        if opens:
+        if depth > 0 and _opens(inner, prop in required) and inner["properties"]:
             # a field inside is required only when its parent object is
             inner_required = set(inner.get("required") or []) if prop in required else set()
             fields += _body_fields(spec, inner, path, inner_required, depth - 1)
         else:
             fields.append((path, copy.deepcopy(sub) if isinstance(sub, dict) else {}, prop in required))
     return fields
+
+
+def _opens(schema: Any, required: bool) -> bool:
+    """Whether an object (the body, or an object inside it) can become flat arguments, one per property.
+    Flat arguments say only "this field is required" or not, so an optional object whose own required
+    fields are asked of the caller stays one argument: its schema keeps "once given, give these too"."""
+    if not (isinstance(schema, dict) and isinstance(schema.get("properties"), dict)
+            and not any(k in schema for k in ("oneOf", "anyOf", "allOf"))):
+        return False
+    return required or not _asked_required(schema)
+
+
+def _asked_required(schema: Schema) -> list[str]:
+    """The required properties the caller supplies (readOnly ones are the server's)."""
+    props = schema.get("properties") or {}
+    return [name for name in schema.get("required") or []
+            if not (isinstance(props.get(name), dict) and props[name].get("readOnly") is True)]
 
 
 def _parameter_schema(param) -> Schema:

@@ -1,0 +1,83 @@
+"""The argument object as the model sees it, checked on small inline specs: what a flat argument list can
+and cannot say, and the executor's validator agreeing with the tool schema."""
+
+from __future__ import annotations
+
+import pytest
+
+from workbench.http.validate import check
+from workbench.spec import load_spec
+from workbench.tools import VENDORS, ConvertOptions, convert
+
+OPTIONAL_BODY = """openapi: 3.1.0
+info: {title: t, version: '1'}
+paths:
+  /notes:
+    post:
+      operationId: addNote
+      parameters:
+        - {name: dryRun, in: query, schema: {type: boolean}}
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [text, id]
+              properties:
+                id: {type: string, readOnly: true}
+                text: {type: string}
+                tags: {type: array, items: {type: string}}
+                author:
+                  type: object
+                  required: [name]
+                  properties: {name: {type: string}, email: {type: string}}
+      responses: {'200': {description: ok}}
+  /labels:
+    post:
+      operationId: addLabel
+      requestBody:
+        content:
+          application/json:
+            schema: {type: object, properties: {name: {type: string}, colour: {type: string}}}
+      responses: {'200': {description: ok}}
+"""
+
+
+def _tool(write, name: str, **options):
+    spec = load_spec(write("s.yaml", OPTIONAL_BODY))
+    return spec, convert(spec, ConvertOptions(**options)).tool(name)
+
+
+@pytest.mark.parametrize("vendor", tuple(VENDORS))
+def test_an_optional_body_with_required_fields_stays_one_argument_that_keeps_them(write, vendor):
+    """Flattened, an optional body's fields would all be optional: `{tags: [..]}` alone would pass though the
+    body then lacks `text`. So it stays one optional `body` argument whose schema still requires `text`."""
+    _, tool = _tool(write, "addNote", vendor=vendor)
+    assert set(tool.parameters["properties"]) == {"dryRun", "body"}
+    assert "required" not in tool.parameters
+    assert [(b.argument, b.location, b.required) for b in tool.bindings][1:] == [("body", "body", False)]
+    body = tool.parameters["properties"]["body"]
+    assert [r.lower() for r in body["required"]] == ["text"]
+
+
+def test_the_validator_asks_for_the_required_fields_once_an_optional_body_is_given(write):
+    spec, tool = _tool(write, "addNote")
+    assert check(spec, tool, {}).ok and check(spec, tool, {"body": {"text": "hi"}}).ok
+    missing = check(spec, tool, {"body": {"tags": ["a"]}})
+    assert [v.place for v in missing.violations] == ["/body"] and "text" in missing.violations[0].expected
+
+
+def test_an_optional_object_inside_a_flattened_body_is_not_opened_when_it_has_required_fields(write):
+    """flatten_depth opens nested objects; an optional one with required fields stays one argument."""
+    spec = load_spec(write("s.yaml", OPTIONAL_BODY.replace("      requestBody:\n        content:",
+                                                           "      requestBody:\n        required: true\n"
+                                                           "        content:", 1)))
+    tool = convert(spec, ConvertOptions(flatten_depth=1)).tool("addNote")
+    assert set(tool.parameters["properties"]) == {"dryRun", "text", "tags", "author"}
+    assert tool.parameters["required"] == ["text"]
+    assert tool.parameters["properties"]["author"]["required"] == ["name"]
+
+
+def test_an_optional_body_without_required_fields_is_still_flattened(write):
+    _, tool = _tool(write, "addLabel")
+    assert set(tool.parameters["properties"]) == {"name", "colour"}
