@@ -81,3 +81,36 @@ def test_an_optional_object_inside_a_flattened_body_is_not_opened_when_it_has_re
 def test_an_optional_body_without_required_fields_is_still_flattened(write):
     _, tool = _tool(write, "addLabel")
     assert set(tool.parameters["properties"]) == {"name", "colour"}
+
+
+EMPTY_VALUES = """openapi: 3.0.3
+info: {title: t, version: '1'}
+paths:
+  /search:
+    get:
+      operationId: search
+      parameters:
+        - {name: q, in: query, required: true, schema: {type: string}}
+        - {name: note, in: query, schema: {type: string, nullable: true}}
+        - {name: blank, in: query, allowEmptyValue: true, schema: {type: string}}
+        - {name: code, in: query, schema: {type: string, minLength: 3}}
+        - {name: sort, in: query, schema: {type: string, enum: [asc, desc]}}
+        - {name: ref, in: query, schema: {$ref: '#/components/schemas/Word'}}
+        - {name: limit, in: query, schema: {type: integer}}
+        - {name: X-Tag, in: header, schema: {type: string}}
+      responses: {'200': {description: ok}}
+components:
+  schemas:
+    Word: {type: string}
+"""
+
+
+def test_string_query_parameters_take_no_empty_value_unless_allow_empty_value(write):
+    spec = load_spec(write("s.yaml", EMPTY_VALUES))
+    tool = convert(spec, ConvertOptions(vendor="jsonschema")).tool("search")
+    props = tool.parameters["properties"]
+    assert {name for name, sub in props.items() if sub.get("minLength") == 1} == {"q", "note", "ref"}
+    assert props["code"]["minLength"] == 3 and "minLength" not in props["blank"]
+    assert not check(spec, tool, {"q": "x", "blank": ""}).violations
+    empty = check(spec, tool, {"q": "", "note": "", "ref": ""})
+    assert [v.place for v in empty.violations] == ["/note", "/q", "/ref"]

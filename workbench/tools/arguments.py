@@ -85,7 +85,7 @@ class _Arguments:
 
     def add_parameter(self, spec: Spec, param) -> None:
         arg = self.name(param.name, param.location, f"{param.location} parameter {param.name!r}")
-        self.add(arg, _parameter_schema(param), Binding(arg, param.location, param.name, required=param.required),
+        self.add(arg, _parameter_schema(spec, param), Binding(arg, param.location, param.name, required=param.required),
                  param.location)
         nested_shape = _nested_shape(spec, param)
         if nested_shape:
@@ -168,17 +168,35 @@ def _asked_required(schema: Schema) -> list[str]:
             if not (isinstance(props.get(name), dict) and props[name].get("readOnly") is True)]
 
 
-def _parameter_schema(param) -> Schema:
+def _parameter_schema(spec: Spec, param) -> Schema:
     schema = param.schema
     if schema is None and param.content:
         media = next(iter(param.content.values()))
         schema = media.schema
     schema = copy.deepcopy(schema) if isinstance(schema, dict) else {}
+    if _must_not_be_empty(spec, param):
+        schema["minLength"] = 1
     if param.description:
         schema["description"] = param.description
     if param.deprecated:
         schema["deprecated"] = True
     return schema
+
+
+def _must_not_be_empty(spec: Spec, param) -> bool:
+    """A string query parameter without `allowEmptyValue: true` (false by default) takes no empty value:
+    the schema says so with `minLength: 1`, unless a longer minLength, an enum, a const or a pattern
+    already settles it."""
+    if param.location != "query" or param.allow_empty_value or param.content:
+        return False
+    schema = _resolved(spec, param.schema)
+    if not isinstance(schema, dict):
+        return False
+    kind = schema.get("type")
+    if kind != "string" and not (isinstance(kind, list) and "string" in kind):
+        return False
+    settled = any(k in schema for k in ("enum", "const", "pattern"))
+    return not settled and not (isinstance(schema.get("minLength"), int) and schema["minLength"] >= 1)
 
 
 def _nested_shape(spec: Spec, param) -> str | None:
