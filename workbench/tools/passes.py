@@ -279,10 +279,20 @@ def _merge_properties(mine: Any, value: Any) -> Any:
     for name, sub in value.items():
         if name in props and isinstance(props[name], dict) and isinstance(sub, dict):
             both = _merge(props[name], sub)
+            if both is not None:
+                _flags_of_every_member(both, props[name], sub)
             props[name] = both if both is not None else {"allOf": [props[name], sub]}
         else:
             props[name] = sub
     return props
+
+
+def _flags_of_every_member(merged: Schema, mine: Schema, value: Schema) -> None:
+    """A property is readOnly (writeOnly) only if every member that defines it says so: one member's
+    flag must not take a property another member asks for out of the request (or the response)."""
+    for flag in ("readOnly", "writeOnly"):
+        if merged.get(flag) is True and not (mine.get(flag) is True and value.get(flag) is True):
+            del merged[flag]
 
 
 def _merge_required(mine: Any, value: Any) -> Any:
