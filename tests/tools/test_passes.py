@@ -1,7 +1,8 @@
-"""Schema passes on small inline specs: the allOf merge."""
+"""Schema passes on small inline specs: the allOf merge, spec errors repaired."""
 
 from __future__ import annotations
 
+import jsonschema
 import pytest
 
 from workbench.spec import load_spec
@@ -45,3 +46,49 @@ def test_allof_keeps_a_property_read_only_only_if_every_member_defining_it_says_
     assert "allOf" not in body
     assert set(body["properties"]) == {"id", "type", "name"}
     assert sorted(body["required"]) == ["id", "type"]
+
+
+SPEC_ERRORS = """openapi: 3.1.0
+info: {title: t, version: '1'}
+paths:
+  /things:
+    post:
+      operationId: addThing
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                trace: {$ref: '#/components/headers/Trace'}
+                size: {type: number, minimum: 0, exclusiveMinimum: true, maximum: 9, exclusiveMaximum: false}
+                part: {$ref: '#/components/schemas/Part'}
+      responses: {'200': {description: ok}}
+components:
+  headers:
+    Trace: {description: a trace id, required: true, schema: {type: string, maxLength: 36}}
+  schemas:
+    Part: {type: integer, maximum: 5, exclusiveMaximum: true}
+"""
+
+
+@pytest.mark.parametrize("vendor", ["jsonschema", "openai", "anthropic", "gemini", "mcp"])
+def test_spec_errors_are_repaired_into_valid_tool_schemas_with_warnings(write, vendor):
+    """A $ref to a Header Object used as a schema, and boolean exclusive bounds in a 3.1 document: the tool
+    schema is valid JSON Schema and the set says what was repaired."""
+    spec = load_spec(write("s.yaml", SPEC_ERRORS))
+    toolset = convert(spec, ConvertOptions(vendor=vendor, json_schema_form=vendor == "gemini"))
+    tool = toolset.tool("addThing")
+    jsonschema.Draft202012Validator.check_schema(tool.parameters)
+    messages = [w.message for w in toolset.warnings if w.tool == tool.name]
+    assert any("#/components/headers/Trace names a header object" in m for m in messages), messages
+    assert any("boolean exclusiveMinimum" in m for m in messages) and any("boolean exclusiveMaximum" in m
+                                                                         for m in messages), messages
+    props = tool.parameters["properties"]
+    assert {k: props["size"][k] for k in ("exclusiveMinimum", "maximum")} == {"exclusiveMinimum": 0, "maximum": 9}
+    if vendor == "gemini":
+        assert props["trace"]["type"] == "string" and props["part"]["exclusiveMaximum"] == 5
+    else:
+        assert tool.parameters["$defs"]["_components_headers_Trace"]["type"] == "string"
+        assert tool.parameters["$defs"]["Part"] == {"type": "integer", "exclusiveMaximum": 5}
