@@ -114,3 +114,26 @@ def test_string_query_parameters_take_no_empty_value_unless_allow_empty_value(wr
     assert not check(spec, tool, {"q": "x", "blank": ""}).violations
     empty = check(spec, tool, {"q": "", "note": "", "ref": ""})
     assert [v.place for v in empty.violations] == ["/note", "/q", "/ref"]
+
+
+COLON_PATH = """openapi: 3.1.0
+info: {title: t, version: '1'}
+paths:
+  /v1/organizations/:organizationId:
+    get:
+      operationId: getOrganization
+      parameters:
+        - {name: organizationId, in: path, required: true, schema: {type: string}}
+      responses: {'200': {description: ok}}
+"""
+
+
+def test_a_path_parameter_written_as_a_colon_segment_is_a_warning_naming_the_path_and_parameter(write):
+    spec = load_spec(write("s.yaml", COLON_PATH))
+    toolset = convert(spec, ConvertOptions())
+    tool = toolset.tool("getOrganization")
+    assert tool.operation.path == "/v1/organizations/:organizationId"  # not rewritten
+    (warning,) = [w for w in toolset.warnings if w.tool == tool.name and ":organizationId" in w.message]
+    assert "'organizationId'" in warning.message and "/v1/organizations/:organizationId" in warning.message
+    quiet = convert(load_spec(write("t.yaml", COLON_PATH.replace(":organizationId:", "{organizationId}:"))))
+    assert not [w for w in quiet.warnings if "organizationId" in w.message]

@@ -40,6 +40,10 @@ def build_arguments(spec: Spec, op: Operation,
     args = _Arguments(shape.nested)
     for param in sorted(op.parameters, key=lambda p: _LOCATION_ORDER.get(p.location, 9)):
         args.add_parameter(spec, param)
+    for name in op.colon_parameters():
+        args.warnings.append(f"path parameter {name!r} is written :{name} in {op.path}, not {{{name}}}: the "
+                             "request goes to the literal path and the argument reaches nothing (the spec "
+                             f"would need {{{name}}})")
     media_type = None
     body = op.request_body
     if body is not None and body.content:
