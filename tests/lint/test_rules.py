@@ -79,6 +79,15 @@ def test_path_params_mismatch(write):
     assert ("path-params-mismatch", "/paths/~1things~1{id}/get/parameters/0") in findings
 
 
+def test_path_colon_parameter_fires_on_a_colon_segment_and_is_quiet_on_a_template(write):
+    param = ("      parameters: [{name: org, in: path, required: true, description: the organisation's slug, "
+             "schema: {type: string}}]\n")
+    findings = run(write, op("/orgs/:org", extra=param))
+    assert [p for r, p in findings if r == "path-colon-parameter"] == ["/paths/~1orgs~1:org/get"]
+    assert [r for r, _ in run(write, op("/orgs/{org}", extra=param))] == []
+    assert [r for r, _ in run(write, op("/orgs/:org"))] == []  # no such path parameter: a literal segment
+
+
 def test_parameter_description_reported_once_at_a_shared_component(write):
     text = HEAD.replace("components:\n", "components:\n  parameters:\n    Limit: {name: limit, in: query}\n")
     text += "paths:\n" + op("/a", op_id="getA", extra="      parameters: [{$ref: '#/components/parameters/Limit'}]\n")

@@ -226,3 +226,29 @@ components:
     assert names == {"/a": ["alpha", "common"], "/b": ["beta", "common"]}
     shared = [p for op in spec.operations for p in op.parameters if p.name == "common"]
     assert shared[0] is shared[1]  # one definition, read once
+
+
+@pytest.mark.parametrize("head", [OAS30, SWAGGER])
+def test_accept_content_type_and_authorization_headers_are_ignored(write, head):
+    """OpenAPI: header parameters named Accept, Content-Type or Authorization SHALL be ignored (any case);
+    each one is reported once as an info problem, and other headers stay."""
+    schema = "type: string" if head is SWAGGER else "schema: {type: string}"
+    spec = load_spec(write("s.yaml", head + f"""
+paths:
+  /a:
+    parameters:
+      - {{name: accept, in: header, {schema}}}
+    post:
+      parameters:
+        - {{name: Content-Type, in: header, required: true, {schema}}}
+        - {{name: AUTHORIZATION, in: header, {schema}}}
+        - {{name: authorization, in: query, {schema}}}
+        - {{name: X-Trace, in: header, {schema}}}
+      responses: {{'200': {{description: ok}}}}
+"""))
+    (operation,) = spec.operations
+    assert [(p.name, p.location) for p in operation.parameters] == [("authorization", "query"), ("X-Trace", "header")]
+    ignored = [p for p in spec.problems if p.code == "parameter-ignored"]
+    assert [p.pointer for p in ignored] == ["/paths/~1a/parameters/0", "/paths/~1a/post/parameters/0",
+                                            "/paths/~1a/post/parameters/1"]
+    assert {p.severity.label for p in ignored} == {"info"}

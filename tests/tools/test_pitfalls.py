@@ -100,7 +100,7 @@ paths:
           in: query
           schema: {type: boolean}
       requestBody:
-        required: false  # 5: an optional body with required fields
+        required: false  # 5: an optional body with required fields: one optional `body` argument
         content:
           application/json:
             schema: {$ref: '#/components/schemas/Item'}
@@ -515,6 +515,11 @@ def non_null(node: Any, root: dict) -> Any:
     return node
 
 
+def item_body(tool: Tool) -> dict:
+    """createItem's optional body argument (an Item), dereferenced and without strict mode's null."""
+    return non_null(props(tool)["body"], tool.parameters)
+
+
 def types(node: dict) -> set[str]:
     """The non-null types of a schema, lower-cased (Gemini writes `STRING`, strict OpenAI `[string, null]`)."""
     kind = node.get("type")
@@ -627,11 +632,13 @@ def test_pitfall_04_header_and_cookie_parameters_are_exposed(spec, vendor):
 @pytest.mark.parametrize("vendor", ALL_VENDORS)
 def test_pitfall_05_optional_body_and_query_are_not_required(spec, vendor):
     """createItem: an optional query `dryRun` and an optional body (whose schema has required fields): no
-    argument is required. (OpenAI strict spells optional as required + nullable: see pitfall 15.)"""
+    argument is required, and the body stays one argument whose schema still requires `name` once it is
+    given. (OpenAI strict spells optional as required + nullable: see pitfall 15.)"""
     tool = by_id(convert_all(spec, vendor), "createItem")
-    assert {"dryRun", "name", "quantity", "metadata"} <= set(props(tool))
+    assert set(props(tool)) == {"dryRun", "body"}
     assert tool.parameters.get("required", []) == []
     assert not [b for b in tool.bindings if b.required]
+    assert [r.lower() for r in item_body(tool)["required"]] == ["name"]
 
 
 @pytest.mark.parametrize("vendor", ALL_VENDORS)
@@ -640,7 +647,8 @@ def test_pitfall_05_nested_groups_are_required_only_when_something_inside_is(spe
     create = by_id(toolset, "createItem")
     assert set(props(create)) == {"query", "body"}
     assert create.parameters.get("required", []) == []
-    assert props(create)["query"].get("required", []) == [] and props(create)["body"].get("required", []) == []
+    assert props(create)["query"].get("required", []) == []
+    assert [r.lower() for r in deref(props(create)["body"], create.parameters)["required"]] == ["name"]
 
     listing = by_id(toolset, "listItems")
     assert set(props(listing)) == {"query", "header", "cookie"}
@@ -894,10 +902,13 @@ def test_pitfall_15_strict_mode_transforms_optional_properties(spec, vendor):
                 assert sorted(node.get("required", [])) == sorted(node.get("properties", {})), (tool.name, node)
     create = by_id(toolset, "createItem")
     root = create.parameters
-    for optional in ("dryRun", "name", "quantity", "price", "metadata"):
+    for optional in ("dryRun", "body"):
         assert optional in root["required"] and admits_null(root["properties"][optional]), optional
-    assert root["properties"]["name"]["type"] == ["string", "null"]
-    metadata = non_null(root["properties"]["metadata"], root)
+    item = item_body(create)
+    for optional in ("quantity", "price", "metadata"):
+        assert optional in item["required"] and admits_null(item["properties"][optional]), optional
+    assert item["properties"]["name"]["type"] == "string"  # required once the body is given
+    metadata = non_null(item["properties"]["metadata"], root)
     assert "$defs" in root and metadata["additionalProperties"] is False
     assert metadata["required"] == ["notes"] and admits_null(metadata["properties"]["notes"])
     listing = by_id(toolset, "listItems")  # a required argument stays non-nullable
@@ -967,9 +978,9 @@ def test_pitfall_18_read_only_properties_are_not_arguments(spec, swagger, vendor
     asked for them, at the top of the body or nested in a $ref'd object."""
     create = by_id(convert_all(spec, vendor, strict=strict), "createItem")
     root = create.parameters
-    assert "id" not in props(create) and "id" not in root.get("required", [])
-    assert not [b for b in create.bindings if b.name == "id"]
-    metadata = non_null(props(create)["metadata"], root)
+    item = item_body(create)
+    assert "id" not in item["properties"] and "id" not in item.get("required", [])
+    metadata = non_null(item["properties"]["metadata"], root)
     assert "createdAt" not in metadata["properties"], metadata
     assert "createdAt" not in metadata.get("required", []), metadata
     assert not [node for node in subschemas(root) if node.get("readOnly") is True]
@@ -984,15 +995,17 @@ def test_pitfall_19_integer_arguments_stay_integer(spec, swagger, vendor, strict
     (never widened to "number"), so the model is told integer-ness up front."""
     integer = "INTEGER" if vendor == "gemini" else "integer"
 
-    def check(toolset: ToolSet, operation_id: str, argument: str) -> None:
+    def check(toolset: ToolSet, operation_id: str, *argument: str) -> None:
         index = next(i for i, t in enumerate(toolset.tools) if t.operation.operation_id == operation_id)
         schema = native_schema(vendor, toolset.native[index])
-        prop = non_null(schema["properties"][argument], schema)
+        prop = schema
+        for name in argument:
+            prop = non_null(prop["properties"][name], schema)
         assert prop["type"] in (integer, [integer, "null"]), (operation_id, argument, prop)
 
     toolset = convert_all(spec, vendor, strict=strict)
     check(toolset, "listItems", "pageSize")
-    check(toolset, "createItem", "quantity")
+    check(toolset, "createItem", "body", "quantity")
     check(toolset, "updateItem", "quantity")  # 3.0 nullable integer
     check(toolset, "scheduleReport", "total")
     path = by_operation(toolset, "get", "/users/{userId}/posts/{postId}")

@@ -148,7 +148,7 @@ def test_match_path_takes_raw_segments_and_ignores_what_follows_the_path_key():
 def test_a_recursive_multipart_body_and_an_authorization_parameter(corpus):
     spec = load_spec(corpus / "readme-v3.0-schema-circular.json")
     op = operation(spec, "put", "/circular")
-    assert [p.name for p in op.parameters] == ["Authorization"]  # declared required: OpenAPI says to ignore it
+    assert op.parameters == ()  # a required Authorization header is declared: OpenAPI says to ignore it
     part = {"contentDisposition": {"fileName": "a.txt", "size": 3}, "parent": {"parent": {}}}
     body, content_type = encode_body({"file": part, "typename": "x"}, "multipart/form-data")
     assert check_request(spec, op, Request("PUT", "/circular", headers=(("Content-Type", content_type),),
@@ -166,8 +166,9 @@ VALID_BOX_CALLS = [
     ("get_folders_id_items", {"folder_id": "0", "limit": 10, "offset": 20, "sort": "name", "direction": "ASC"}),
     ("post_files_upload_sessions_id_commit", {
         "upload_session_id": "D5E3F7", "digest": "sha=fpRyg5eVQletdZqEKaFlqwBXJzM=",
-        "parts": [{"part_id": "6F2D3486", "offset": 0, "size": 3222784,
-                   "sha1": "134b65991ed521fcfe4724b7d814ab8ded5185dc"}]}),
+        # an optional body with a required field: one `body` argument
+        "body": {"parts": [{"part_id": "6F2D3486", "offset": 0, "size": 3222784,
+                            "sha1": "134b65991ed521fcfe4724b7d814ab8ded5185dc"}]}}),
 ]
 
 

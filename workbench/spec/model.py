@@ -143,6 +143,13 @@ class Operation:
     def label(self) -> str:
         return f"{self.method.upper()} {self.path}"
 
+    def colon_parameters(self) -> tuple[str, ...]:
+        """Path parameters written as `:name` segments (`/orgs/:orgId`) instead of `{name}`: not template
+        variables in OpenAPI, so a request goes to the literal `:orgId` and the argument reaches nothing."""
+        segments = {segment[1:] for segment in self.path.split("/") if segment.startswith(":")}
+        return tuple(p.name for p in self.parameters
+                     if p.location == "path" and p.name in segments and f"{{{p.name}}}" not in self.path)
+
 
 @dataclass(frozen=True, slots=True)
 class PathItem:

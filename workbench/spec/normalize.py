@@ -8,6 +8,9 @@ What changes on the way (everything else is carried over as written):
   formData parameters → a request body per `consumes` type; `type: file` → binary; `collectionFormat` →
   style/explode; `host`+`basePath`+`schemes` → servers; `produces` → response content maps;
 - path-level parameters merge with operation-level ones by (name, in), the operation's winning;
+- header parameters named `Accept`, `Content-Type` or `Authorization` are ignored, as OpenAPI 3 says
+  (the media types and security schemes own those headers; Swagger 2.0 is read the same way), each
+  reported once as an info problem `parameter-ignored`;
 - YAML 1.1 booleans (`yes`, `on`, …) are read as booleans only where OpenAPI means a boolean.
 """
 
@@ -16,7 +19,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from workbench.spec.errors import Problem, SpecError
+from workbench.spec.errors import Problem, Severity, SpecError
 from workbench.spec.model import (
     HTTP_METHODS,
     Components,
@@ -67,6 +70,8 @@ _COLLECTION_FORMATS = {
     "tsv": ("tabDelimited", "tabDelimited", False),
     "multi": ("form", "form", True),
 }
+# Header parameters OpenAPI says SHALL be ignored: the media types and the security schemes own them.
+IGNORED_HEADERS = frozenset(("accept", "content-type", "authorization"))
 _OAUTH2_FLOWS = {"implicit": "implicit", "password": "password", "application": "clientCredentials",
                  "accessCode": "authorizationCode"}
 
@@ -394,6 +399,11 @@ class Normalizer:
     def _read_parameter(self, raw: dict, document: SourceDocument, pointer: str) -> Parameter | RequestBodyPart | None:
         name, location = raw.get("name"), raw.get("in")
         if not isinstance(name, str) or not isinstance(location, str):
+            return None
+        if location == "header" and name.lower() in IGNORED_HEADERS:
+            self.problems.append(Problem("parameter-ignored", f"header parameter {name!r} is ignored: OpenAPI "
+                                         "leaves that header to the media types and security schemes",
+                                         document.name, pointer, severity=Severity.INFO))
             return None
         origin = Origin(document, pointer)
         if self.swagger and location in ("body", "formData"):

@@ -40,6 +40,10 @@ def build_arguments(spec: Spec, op: Operation,
     args = _Arguments(shape.nested)
     for param in sorted(op.parameters, key=lambda p: _LOCATION_ORDER.get(p.location, 9)):
         args.add_parameter(spec, param)
+    for name in op.colon_parameters():
+        args.warnings.append(f"path parameter {name!r} is written :{name} in {op.path}, not {{{name}}}: the "
+                             "request goes to the literal path and the argument reaches nothing (the spec "
+                             f"would need {{{name}}})")
     media_type = None
     body = op.request_body
     if body is not None and body.content:
@@ -85,7 +89,7 @@ class _Arguments:
 
     def add_parameter(self, spec: Spec, param) -> None:
         arg = self.name(param.name, param.location, f"{param.location} parameter {param.name!r}")
-        self.add(arg, _parameter_schema(param), Binding(arg, param.location, param.name, required=param.required),
+        self.add(arg, _parameter_schema(spec, param), Binding(arg, param.location, param.name, required=param.required),
                  param.location)
         nested_shape = _nested_shape(spec, param)
         if nested_shape:
@@ -95,9 +99,7 @@ class _Arguments:
 
     def add_body(self, spec: Spec, body, schema: Schema, flatten_depth: int) -> None:
         resolved = _resolved(spec, schema)
-        flat = (isinstance(resolved, dict) and isinstance(resolved.get("properties"), dict)
-                and not any(k in resolved for k in ("oneOf", "anyOf", "allOf")))
-        if not flat:
+        if not _opens(resolved, body.required):
             self.add_whole_body(body, schema)
             return
         body_required = set(resolved.get("required") or []) if body.required else set()
@@ -144,9 +146,7 @@ def _body_fields(spec: Spec, schema: Schema, prefix: tuple[str, ...], required: 
             continue  # set by the server: never asked of the model
         path = (*prefix, prop)
         inner = _resolved(spec, sub) if isinstance(sub, dict) else {}
-        opens = (depth > 0 and isinstance(inner, dict) and isinstance(inner.get("properties"), dict)
-                 and inner["properties"] and not any(k in inner for k in ("oneOf", "anyOf", "allOf")))
-        if opens:
+        if depth > 0 and _opens(inner, prop in required) and inner["properties"]:
             # a field inside is required only when its parent object is
             inner_required = set(inner.get("required") or []) if prop in required else set()
             fields += _body_fields(spec, inner, path, inner_required, depth - 1)
@@ -155,17 +155,52 @@ def _body_fields(spec: Spec, schema: Schema, prefix: tuple[str, ...], required: 
     return fields
 
 
-def _parameter_schema(param) -> Schema:
+def _opens(schema: Any, required: bool) -> bool:
+    """Whether an object (the body, or an object inside it) can become flat arguments, one per property.
+    Flat arguments say only "this field is required" or not, so an optional object whose own required
+    fields are asked of the caller stays one argument: its schema keeps "once given, give these too"."""
+    if not (isinstance(schema, dict) and isinstance(schema.get("properties"), dict)
+            and not any(k in schema for k in ("oneOf", "anyOf", "allOf"))):
+        return False
+    return required or not _asked_required(schema)
+
+
+def _asked_required(schema: Schema) -> list[str]:
+    """The required properties the caller supplies (readOnly ones are the server's)."""
+    props = schema.get("properties") or {}
+    return [name for name in schema.get("required") or []
+            if not (isinstance(props.get(name), dict) and props[name].get("readOnly") is True)]
+
+
+def _parameter_schema(spec: Spec, param) -> Schema:
     schema = param.schema
     if schema is None and param.content:
         media = next(iter(param.content.values()))
         schema = media.schema
     schema = copy.deepcopy(schema) if isinstance(schema, dict) else {}
+    if _must_not_be_empty(spec, param):
+        schema["minLength"] = 1
     if param.description:
         schema["description"] = param.description
     if param.deprecated:
         schema["deprecated"] = True
     return schema
+
+
+def _must_not_be_empty(spec: Spec, param) -> bool:
+    """A string query parameter without `allowEmptyValue: true` (false by default) takes no empty value:
+    the schema says so with `minLength: 1`, unless a longer minLength, an enum, a const or a pattern
+    already settles it."""
+    if param.location != "query" or param.allow_empty_value or param.content:
+        return False
+    schema = _resolved(spec, param.schema)
+    if not isinstance(schema, dict):
+        return False
+    kind = schema.get("type")
+    if kind != "string" and not (isinstance(kind, list) and "string" in kind):
+        return False
+    settled = any(k in schema for k in ("enum", "const", "pattern"))
+    return not settled and not (isinstance(schema.get("minLength"), int) and schema["minLength"] >= 1)
 
 
 def _nested_shape(spec: Spec, param) -> str | None:

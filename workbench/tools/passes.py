@@ -63,12 +63,44 @@ def def_name(ref: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]", "_", name.replace("~1", "/").replace("~0", "~")) or "def"
 
 
+# -- spec errors that would make a tool schema invalid ------------------------------------------------------
+
+# A `$ref` to one of these names an object that holds a schema, not a schema (a Header Object, a Parameter).
+_HOLDS_A_SCHEMA = re.compile(r"#/components/(headers|parameters)/[^/]+\Z")
+
+
+def schema_target(ctx: PassContext, ref: str, warn: Callable[[str], None]) -> Schema | None:
+    """What a schema `$ref` stands for: the spec's schema; for a ref to a Header or Parameter Object used
+    as a schema (a spec error), that object's own `schema`, said as a warning."""
+    target = ctx.spec.resolve_schema(ref)
+    match = _HOLDS_A_SCHEMA.search(ref)
+    if match and isinstance(target, dict):
+        kind = match.group(1)[:-1]
+        warn(f"$ref {ref} names a {kind} object, not a schema: its `schema` is used")
+        inner = target.get("schema")
+        return inner if isinstance(inner, dict) else {}
+    return target
+
+
+def repair_invalid(node: Schema, warn: Callable[[str], None]) -> Schema:
+    """One schema node with spec errors that JSON Schema 2020-12 rejects repaired, each said as a warning:
+    a boolean `exclusiveMinimum`/`exclusiveMaximum` (3.0's form, in a 3.1 document) is read as 3.0 reads it."""
+    for bound, exclusive in (("minimum", "exclusiveMinimum"), ("maximum", "exclusiveMaximum")):
+        value = node.get(exclusive)
+        if isinstance(value, bool):
+            node = {k: v for k, v in node.items() if k != exclusive}
+            if value and isinstance(node.get(bound), (int, float)):
+                node[exclusive] = node.pop(bound)
+            warn(f"a boolean {exclusive} is OpenAPI 3.0's form (JSON Schema wants a number): read as 3.0 reads it")
+    return node
+
+
 # -- resolving refs -------------------------------------------------------------------------------------
 
 def resolve_into_defs(schema: Schema, ctx: PassContext) -> Schema:
     """Rewrite model refs to `#/$defs/<name>` and collect their targets in `ctx.defs` (recursion stays a
     cycle of refs, which vendors that follow refs handle)."""
-    cache: dict[str, tuple[Schema, set[str], str | None]] = ctx.shared.setdefault("rewritten", {})
+    cache: dict[str, tuple[Schema, tuple[str, ...], list[str]]] = ctx.shared.setdefault("rewritten", {})
     refs: dict[str, str] = ctx.shared.setdefault("refs", {})
     pending: list[str] = []
 
@@ -77,7 +109,8 @@ def resolve_into_defs(schema: Schema, ctx: PassContext) -> Schema:
             ctx.defs[name] = {}  # reserved before processing: cycles end here
             pending.append(name)
 
-    def rewrite(node: Schema) -> Schema:
+    def rewrite(node: Schema, warn: Callable[[str], None] = ctx.warn) -> Schema:
+        node = repair_invalid(node, warn)
         ref = node.get("$ref")
         if isinstance(ref, str) and not ref.startswith("#/$defs/"):
             name = def_name(ref)
@@ -90,15 +123,16 @@ def resolve_into_defs(schema: Schema, ctx: PassContext) -> Schema:
     while pending:
         name = pending.pop()
         if name not in cache:
-            target = ctx.spec.resolve_schema(refs[name])
-            problem = None
+            problems: list[str] = []
+            target = schema_target(ctx, refs[name], problems.append)
             if target is None:
-                problem = f"$ref {refs[name]} could not be resolved; the argument accepts any value"
+                problems.append(f"$ref {refs[name]} could not be resolved; the argument accepts any value")
                 target = {}
-            body = walk(target, rewrite)  # walk builds new containers: the model's schema is never changed
-            cache[name] = (body, _def_refs(body), problem)
-        body, inner, problem = cache[name]
-        if problem:
+            # walk builds new containers: the model's schema is never changed
+            body = walk(target, lambda node, say=problems.append: rewrite(node, say))
+            cache[name] = (body, _def_refs(body), problems)
+        body, inner, problems = cache[name]
+        for problem in problems:
             ctx.warn(problem)
         for other in inner:
             need(other)
@@ -118,6 +152,7 @@ def inline_refs(schema: Schema, ctx: PassContext, depth: int = 3) -> Schema:
     def expand(node: Any, stack: tuple[str, ...]) -> Any:
         if not isinstance(node, dict):
             return node
+        node = repair_invalid(node, ctx.warn)
         budget[0] -= 1
         ref = node.get("$ref")
         if isinstance(ref, str):
@@ -132,7 +167,7 @@ def inline_refs(schema: Schema, ctx: PassContext, depth: int = 3) -> Schema:
                 note = siblings.get("description", "")
                 return {**siblings, "type": "object",
                         "description": f"{note} ({RECURSION_NOTE if 'recursive' in cut else 'shape omitted'})".strip()}
-            target = ctx.spec.resolve_schema(ref)
+            target = schema_target(ctx, ref, ctx.warn)
             if target is None:
                 ctx.warn(f"$ref {ref} could not be resolved; the argument accepts any value")
                 return siblings
@@ -232,7 +267,8 @@ def merge_all_of(ctx: PassContext) -> Callable[[Schema], Schema]:
 def _read_through(member: Any, ctx: PassContext) -> Schema:
     if isinstance(member, dict) and isinstance(member.get("$ref"), str):
         ref = member["$ref"]
-        target = ctx.defs.get(ref[len("#/$defs/"):]) if ref.startswith("#/$defs/") else ctx.spec.resolve_schema(ref)
+        target = (ctx.defs.get(ref[len("#/$defs/"):]) if ref.startswith("#/$defs/")
+                  else schema_target(ctx, ref, ctx.warn))
         rest = {k: v for k, v in member.items() if k != "$ref"}
         if isinstance(target, dict):
             inner = merge_all_of(ctx)(copy.deepcopy(target))
@@ -279,10 +315,20 @@ def _merge_properties(mine: Any, value: Any) -> Any:
     for name, sub in value.items():
         if name in props and isinstance(props[name], dict) and isinstance(sub, dict):
             both = _merge(props[name], sub)
+            if both is not None:
+                _flags_of_every_member(both, props[name], sub)
             props[name] = both if both is not None else {"allOf": [props[name], sub]}
         else:
             props[name] = sub
     return props
+
+
+def _flags_of_every_member(merged: Schema, mine: Schema, value: Schema) -> None:
+    """A property is readOnly (writeOnly) only if every member that defines it says so: one member's
+    flag must not take a property another member asks for out of the request (or the response)."""
+    for flag in ("readOnly", "writeOnly"):
+        if merged.get(flag) is True and not (mine.get(flag) is True and value.get(flag) is True):
+            del merged[flag]
 
 
 def _merge_required(mine: Any, value: Any) -> Any:

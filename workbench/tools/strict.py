@@ -23,8 +23,12 @@ def _is_object(node: Schema) -> bool:
 
 
 def nullable(schema: Schema) -> Schema:
-    """The schema, also admitting null (as strict mode spells an optional property)."""
+    """The schema, also admitting null (as strict mode spells an optional property). A schema that already
+    admits null (`type: null`, a type list or an `anyOf` member with null) is returned as it is: never a
+    second null."""
     kind = schema.get("type")
+    if kind == "null" or _has_null_member(schema):
+        return schema
     if isinstance(kind, str):
         out = {**schema, "type": [kind, "null"]}
         if isinstance(schema.get("enum"), list) and None not in schema["enum"]:
@@ -33,6 +37,12 @@ def nullable(schema: Schema) -> Schema:
     if isinstance(kind, list):
         return schema if "null" in kind else {**schema, "type": [*kind, "null"]}
     return {"anyOf": [schema, {"type": "null"}]}
+
+
+def _has_null_member(schema: Schema) -> bool:
+    members = schema.get("anyOf")
+    return "type" not in schema and isinstance(members, list) and any(
+        isinstance(m, dict) and m.get("type") == "null" for m in members)
 
 
 def inline_ref_with_keywords(ctx: PassContext) -> Callable[[Schema], Schema]:

@@ -31,6 +31,15 @@ def path_params_mismatch(spec, context):
                              param.origin.pointer)
 
 
+@rule("path-colon-parameter", "error", "parameters", "path parameters are written {name}, not :name")
+def path_colon_parameter(spec, context):
+    for op in spec.operations:
+        for name in op.colon_parameters():
+            yield Report(f"{op.label()}: :{name} is not a template variable (OpenAPI writes {{{name}}}): the "
+                         f"path parameter {name!r} reaches nothing and the request goes to the literal path",
+                         op.origin.document, op.origin.pointer)
+
+
 @rule("servers-missing", "warn", "safety", "the spec names its servers (or host)")
 def servers_missing(spec, context):
     if not spec.servers or all(s.url in ("", "/") for s in spec.servers):

@@ -1,0 +1,139 @@
+"""The argument object as the model sees it, checked on small inline specs: what a flat argument list can
+and cannot say, and the executor's validator agreeing with the tool schema."""
+
+from __future__ import annotations
+
+import pytest
+
+from workbench.http.validate import check
+from workbench.spec import load_spec
+from workbench.tools import VENDORS, ConvertOptions, convert
+
+OPTIONAL_BODY = """openapi: 3.1.0
+info: {title: t, version: '1'}
+paths:
+  /notes:
+    post:
+      operationId: addNote
+      parameters:
+        - {name: dryRun, in: query, schema: {type: boolean}}
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [text, id]
+              properties:
+                id: {type: string, readOnly: true}
+                text: {type: string}
+                tags: {type: array, items: {type: string}}
+                author:
+                  type: object
+                  required: [name]
+                  properties: {name: {type: string}, email: {type: string}}
+      responses: {'200': {description: ok}}
+  /labels:
+    post:
+      operationId: addLabel
+      requestBody:
+        content:
+          application/json:
+            schema: {type: object, properties: {name: {type: string}, colour: {type: string}}}
+      responses: {'200': {description: ok}}
+"""
+
+
+def _tool(write, name: str, **options):
+    spec = load_spec(write("s.yaml", OPTIONAL_BODY))
+    return spec, convert(spec, ConvertOptions(**options)).tool(name)
+
+
+@pytest.mark.parametrize("vendor", tuple(VENDORS))
+def test_an_optional_body_with_required_fields_stays_one_argument_that_keeps_them(write, vendor):
+    """Flattened, an optional body's fields would all be optional: `{tags: [..]}` alone would pass though the
+    body then lacks `text`. So it stays one optional `body` argument whose schema still requires `text`."""
+    _, tool = _tool(write, "addNote", vendor=vendor)
+    assert set(tool.parameters["properties"]) == {"dryRun", "body"}
+    assert "required" not in tool.parameters
+    assert [(b.argument, b.location, b.required) for b in tool.bindings][1:] == [("body", "body", False)]
+    body = tool.parameters["properties"]["body"]
+    assert [r.lower() for r in body["required"]] == ["text"]
+
+
+def test_the_validator_asks_for_the_required_fields_once_an_optional_body_is_given(write):
+    spec, tool = _tool(write, "addNote")
+    assert check(spec, tool, {}).ok and check(spec, tool, {"body": {"text": "hi"}}).ok
+    missing = check(spec, tool, {"body": {"tags": ["a"]}})
+    assert [v.place for v in missing.violations] == ["/body"] and "text" in missing.violations[0].expected
+
+
+def test_an_optional_object_inside_a_flattened_body_is_not_opened_when_it_has_required_fields(write):
+    """flatten_depth opens nested objects; an optional one with required fields stays one argument."""
+    spec = load_spec(write("s.yaml", OPTIONAL_BODY.replace("      requestBody:\n        content:",
+                                                           "      requestBody:\n        required: true\n"
+                                                           "        content:", 1)))
+    tool = convert(spec, ConvertOptions(flatten_depth=1)).tool("addNote")
+    assert set(tool.parameters["properties"]) == {"dryRun", "text", "tags", "author"}
+    assert tool.parameters["required"] == ["text"]
+    assert tool.parameters["properties"]["author"]["required"] == ["name"]
+
+
+def test_an_optional_body_without_required_fields_is_still_flattened(write):
+    _, tool = _tool(write, "addLabel")
+    assert set(tool.parameters["properties"]) == {"name", "colour"}
+
+
+EMPTY_VALUES = """openapi: 3.0.3
+info: {title: t, version: '1'}
+paths:
+  /search:
+    get:
+      operationId: search
+      parameters:
+        - {name: q, in: query, required: true, schema: {type: string}}
+        - {name: note, in: query, schema: {type: string, nullable: true}}
+        - {name: blank, in: query, allowEmptyValue: true, schema: {type: string}}
+        - {name: code, in: query, schema: {type: string, minLength: 3}}
+        - {name: sort, in: query, schema: {type: string, enum: [asc, desc]}}
+        - {name: ref, in: query, schema: {$ref: '#/components/schemas/Word'}}
+        - {name: limit, in: query, schema: {type: integer}}
+        - {name: X-Tag, in: header, schema: {type: string}}
+      responses: {'200': {description: ok}}
+components:
+  schemas:
+    Word: {type: string}
+"""
+
+
+def test_string_query_parameters_take_no_empty_value_unless_allow_empty_value(write):
+    spec = load_spec(write("s.yaml", EMPTY_VALUES))
+    tool = convert(spec, ConvertOptions(vendor="jsonschema")).tool("search")
+    props = tool.parameters["properties"]
+    assert {name for name, sub in props.items() if sub.get("minLength") == 1} == {"q", "note", "ref"}
+    assert props["code"]["minLength"] == 3 and "minLength" not in props["blank"]
+    assert not check(spec, tool, {"q": "x", "blank": ""}).violations
+    empty = check(spec, tool, {"q": "", "note": "", "ref": ""})
+    assert [v.place for v in empty.violations] == ["/note", "/q", "/ref"]
+
+
+COLON_PATH = """openapi: 3.1.0
+info: {title: t, version: '1'}
+paths:
+  /v1/organizations/:organizationId:
+    get:
+      operationId: getOrganization
+      parameters:
+        - {name: organizationId, in: path, required: true, schema: {type: string}}
+      responses: {'200': {description: ok}}
+"""
+
+
+def test_a_path_parameter_written_as_a_colon_segment_is_a_warning_naming_the_path_and_parameter(write):
+    spec = load_spec(write("s.yaml", COLON_PATH))
+    toolset = convert(spec, ConvertOptions())
+    tool = toolset.tool("getOrganization")
+    assert tool.operation.path == "/v1/organizations/:organizationId"  # not rewritten
+    (warning,) = [w for w in toolset.warnings if w.tool == tool.name and ":organizationId" in w.message]
+    assert "'organizationId'" in warning.message and "/v1/organizations/:organizationId" in warning.message
+    quiet = convert(load_spec(write("t.yaml", COLON_PATH.replace(":organizationId:", "{organizationId}:"))))
+    assert not [w for w in quiet.warnings if "organizationId" in w.message]

@@ -1,0 +1,79 @@
+"""Strict mode's output: valid JSON Schema, and never a second null for a schema that already admits one."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import jsonschema
+import pytest
+
+from tests.catalogue import corpus_file
+from workbench.spec import load_spec
+from workbench.tools import ConvertOptions, convert
+
+ALREADY_NULLABLE = """openapi: 3.1.0
+info: {title: t, version: '1'}
+paths:
+  /a:
+    post:
+      operationId: send
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                nothing: {type: 'null'}
+                listed: {type: [string, 'null']}
+                union: {anyOf: [{type: integer}, {type: 'null'}]}
+                legacy: {$ref: '#/components/schemas/Legacy'}
+                plain: {type: string}
+      responses: {'200': {description: ok}}
+components:
+  schemas:
+    Legacy: {type: object, properties: {n: {type: [integer, 'null'], enum: [1, 2, null]}}}
+"""
+
+
+def type_lists(node: Any) -> Iterator[list]:
+    if isinstance(node, dict):
+        if isinstance(node.get("type"), list):
+            yield node["type"]
+        for value in node.values():
+            yield from type_lists(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from type_lists(value)
+
+
+def assert_valid(schema: dict) -> None:
+    jsonschema.Draft202012Validator.check_schema(schema)
+    duplicated = [kinds for kinds in type_lists(schema) if len(kinds) != len(set(kinds))]
+    assert not duplicated, duplicated
+
+
+@pytest.mark.parametrize("vendor", ["openai", "anthropic"])
+def test_strict_mode_never_adds_a_second_null(write, vendor):
+    spec = load_spec(write("s.yaml", ALREADY_NULLABLE))
+    tool = convert(spec, ConvertOptions(vendor=vendor, strict=True)).tool("send")
+    assert_valid(tool.parameters)
+    props = tool.parameters["properties"]
+    if vendor == "openai":
+        assert props["nothing"] == {"type": "null"} and props["listed"]["type"] == ["string", "null"]
+        assert props["union"] == {"anyOf": [{"type": "integer"}, {"type": "null"}]}
+        assert props["plain"]["type"] == ["string", "null"]
+        assert tool.parameters["$defs"]["Legacy"]["properties"]["n"]["enum"] == [1, 2, None]
+
+
+@pytest.mark.parametrize("name", ["box-openapi.json", "twilio-verify-v2.yaml", "readme-v3.1-train-travel.yaml",
+                                  "readme-v3.0-readme.yaml", "readme-v3.0-polymorphism.json",
+                                  "pagerduty-scim.json"])
+@pytest.mark.parametrize("vendor", ["openai", "anthropic"])
+def test_every_strict_tool_schema_of_corpus_files_is_valid_json_schema(corpus, name, vendor):
+    spec = load_spec(corpus_file(name))
+    toolset = convert(spec, ConvertOptions(vendor=vendor, strict=True))
+    assert toolset.tools
+    for tool in toolset.tools:
+        assert_valid(tool.parameters)
