@@ -188,10 +188,10 @@ def _parameter_schema(spec: Spec, param) -> Schema:
 
 
 def _must_not_be_empty(spec: Spec, param) -> bool:
-    """A string query parameter without `allowEmptyValue: true` (false by default) takes no empty value:
-    the schema says so with `minLength: 1`, unless a longer minLength, an enum, a const or a pattern
-    already settles it."""
-    if param.location != "query" or param.allow_empty_value or param.content:
+    """A string query parameter without `allowEmptyValue: true` (false by default) takes no empty value, and
+    a path parameter never does (`/pets/{id}` with "" is `/pets/`, another route): the schema says so with
+    `minLength: 1`, unless a longer minLength, an enum, a const or a pattern already settles it."""
+    if param.content or not (param.location == "path" or (param.location == "query" and not param.allow_empty_value)):
         return False
     schema = _resolved(spec, param.schema)
     if not isinstance(schema, dict):
