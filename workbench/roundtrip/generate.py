@@ -1,9 +1,11 @@
 """Argument sets a model could send: values valid against a TOOL's own schema, made by hypothesis-jsonschema.
 
 hypothesis-jsonschema reads drafts 4-7 and has known limits (docs/mock-and-roundtrip.md), so a tool schema
-is prepared first: local `$ref`s are inlined, recursion to a fixed depth (deeper, an optional property is
-left out and an array stays empty: `false` in JSON Schema terms); 2020-12 keywords are written in their
-draft 7 form; the OpenAPI formats get strategies of their own; `\\d`, `\\w` and `\\s` in patterns mean
+is prepared first: an object that declares properties gets no undeclared ones (a model sends what a
+schema names; invented keys with nested values are what a form body cannot carry; allOf members stay open);
+local `$ref`s are inlined, recursion to a fixed depth (deeper, an optional property is left out and an
+array stays empty: `false` in JSON Schema terms); 2020-12 keywords are written in their draft 7 form; the
+OpenAPI formats get strategies of their own; `\\d`, `\\w` and `\\s` in patterns mean
 ASCII only (Python's `re` reads them as Unicode, servers rarely do); strings bound to headers and cookies
 are printable ASCII without surrounding spaces. A schema the generator cannot satisfy is reported as such
 (`Unsatisfiable`), never skipped.
@@ -108,7 +110,7 @@ class _Preparer:
             node = node[part]
         return node
 
-    def prepare(self, node: Any, stack: tuple[str, ...] = ()) -> Any:
+    def prepare(self, node: Any, stack: tuple[str, ...] = (), close: bool = True) -> Any:
         if not isinstance(node, dict):
             return node
         ref = node.get("$ref")
@@ -116,22 +118,27 @@ class _Preparer:
             if stack.count(ref) >= RECURSION_DEPTH:
                 return False  # cut: an optional property is left out, an array stays empty
             rest = {k: v for k, v in node.items() if k != "$ref"}
-            inner = self.prepare(self.target(ref), (*stack, ref))
+            inner = self.prepare(self.target(ref), (*stack, ref), close and not rest)
             if not rest:
                 return inner
-            return {"allOf": [inner, self.prepare(rest, stack)]}
+            return {"allOf": [inner, self.prepare(rest, stack, False)]}
         out: dict[str, Any] = {}
         for key, value in node.items():
             if key in _ANNOTATIONS or key.startswith("x-"):
                 continue
             out.update(self._keyword(key, value, node, stack))
+        if close and isinstance(node.get("properties"), dict) and not any(
+                k in node for k in ("additionalProperties", "patternProperties", "allOf")):
+            out["additionalProperties"] = False  # a model sends the properties a schema declares
         return out
 
     def _keyword(self, key: str, value: Any, node: dict, stack: tuple[str, ...]) -> dict[str, Any]:
         sub = self.prepare
         if key in ("properties", "patternProperties"):
             return {key: {name: sub(v, stack) for name, v in value.items()}}
-        if key in ("allOf", "anyOf", "oneOf"):
+        if key == "allOf":  # members stay open: each names only part of the properties
+            return {key: [sub(v, stack, False) for v in value]}
+        if key in ("anyOf", "oneOf"):
             return {key: [sub(v, stack) for v in value]}
         if key in ("items", "additionalProperties", "not", "contains", "propertyNames", "if", "then", "else"):
             return {key: sub(value, stack)}

@@ -57,6 +57,7 @@ FORM_OBJECT = "openapi-core misreads exploded form-style objects in 3.0 form bod
 WILDCARD_BODY = "openapi-core does not decode a body declared under a wildcard media type (*/*)"
 MULTIPART_BODY = ("openapi-core does not decode multipart parts to their schema's types (a number stays text, a "
                   "3.0 binary part stays bytes)")
+PATH_NEWLINE = "openapi-core's path templates cannot read a line break in a path value (it is dropped)"
 BODY = "<body>"  # the key of a limit on the whole request body
 
 # Formats whose unmarshalled value is compared as a Python object; any other format is read as the string it
@@ -158,7 +159,9 @@ class Oracle:
         judge_parameters, judge_body = self._judge_for(template)
         parameters = judge_parameters.unmarshal(request)
         decoded_body = judge_body.unmarshal(WerkzeugOpenAPIRequest(WerkzeugRequest(environ)))
-        errors, unjudged, body_judged = [], {}, True
+        errors, unjudged, body_judged = [], {}, BODY not in limits
+        if BODY in limits:
+            unjudged[BODY] = limits[BODY]
         for error in [*parameters.errors, *decoded_body.errors]:
             names = _about(error)
             if BODY in limits and not isinstance(error, ParameterValidationError):
@@ -177,7 +180,9 @@ class Oracle:
         is judged against the operation it was made for (and openapi-core does not walk every path of a large
         document per request: 25 ms a request on the GitHub description)."""
         if template not in self._judges:
-            document = {**self.document, "paths": {template: (self.document.get("paths") or {}).get(template, {})}}
+            # a fragment or query some specs write into path keys (`/files/{id}#get_shared_link`) is not sent
+            key = template.split("#", 1)[0].split("?", 1)[0] or "/"
+            document = {**self.document, "paths": {key: (self.document.get("paths") or {}).get(template, {})}}
             # Not checked by openapi-spec-validator: it refuses whole real documents for a duplicate `required`
             # entry somewhere (openai-openapi.yaml), and checking the document is the linter's job.
             app = OpenAPI.from_dict(document, config=Config(spec_validator_cls=None))
@@ -268,9 +273,10 @@ def _about(error: Exception) -> set[str]:
     return names
 
 
-def same(sent: Any, decoded: Any) -> bool:
+def same(sent: Any, decoded: Any, absent_ok: bool = False) -> bool:
     """`decoded` (the judge's unmarshalled value) means `sent`: formats come back as Python objects, and
-    properties a server fills from `default` are extra."""
+    properties a server fills from `default` are extra. With `absent_ok` (a form body, which cannot carry
+    them), a property sent as null, {} or [] may be absent."""
     if isinstance(decoded, uuid.UUID):
         return isinstance(sent, str) and _parses(lambda: uuid.UUID(sent) == decoded)
     if isinstance(decoded, datetime.datetime):
@@ -281,9 +287,12 @@ def same(sent: Any, decoded: Any) -> bool:
         return isinstance(sent, str | bytes) and decoded in (
             sent if isinstance(sent, bytes) else sent.encode(), _b64(sent))
     if isinstance(sent, dict):
-        return isinstance(decoded, dict) and all(k in decoded and same(v, decoded[k]) for k, v in sent.items())
+        return isinstance(decoded, dict) and all(
+            same(v, decoded[k], absent_ok) if k in decoded else absent_ok and v in (None, {}, [])
+            for k, v in sent.items())
     if isinstance(sent, list):
-        return isinstance(decoded, list) and len(sent) == len(decoded) and all(map(same, sent, decoded))
+        return isinstance(decoded, list) and len(sent) == len(decoded) and all(
+            same(a, b, absent_ok) for a, b in zip(sent, decoded, strict=True))
     if isinstance(sent, bool) or isinstance(decoded, bool):
         return sent is decoded
     if isinstance(sent, int | float) and isinstance(decoded, int | float):
@@ -307,13 +316,19 @@ def mismatches(tool: Tool, arguments: dict, verdict: Verdict) -> list[str]:
             for key in binding.body_path[:-1]:
                 node = node.setdefault(key, {})
             node[binding.body_path[-1]] = value
+        elif binding.location == "path" and isinstance(value, str) and ("\n" in value or "\r" in value):
+            verdict.unjudged[binding.name] = PATH_NEWLINE
         elif verdict.parameters is not None:
             decoded = getattr(verdict.parameters, binding.location).get(binding.name, "<absent>")
-            if value == [] and decoded == "<absent>":
-                continue  # an empty list is undefined in RFC 6570: nothing is sent, by design
+            if value in ([], None) and decoded == "<absent>":
+                continue  # an empty list is undefined in RFC 6570, a parameter cannot carry null: not sent
             if not same(value, decoded):
                 out.append(f"{binding.location} {binding.name}: sent {value!r}, the server read {decoded!r}")
-    if sent_body != {} and verdict.body_judged and not same(sent_body, verdict.body):
+    json_body = (tool.media_type or "").split(";")[0].strip().lower().endswith(("/json", "+json"))
+    if sent_body in ("", b"") and verdict.body is None:
+        return out  # an empty body is no body
+    decoded_body = {} if verdict.body is None and not json_body and isinstance(sent_body, dict) else verdict.body
+    if sent_body != {} and verdict.body_judged and not same(sent_body, decoded_body, absent_ok=not json_body):
         out.append(f"body: sent {sent_body!r}, the server read {verdict.body!r}")
     return out
 
