@@ -16,6 +16,7 @@ The whole corpus is a sweep (`make test-corpus`); one large file stays in the de
 from __future__ import annotations
 
 import fnmatch
+import json
 from collections import Counter
 
 import pytest
@@ -23,6 +24,7 @@ import pytest
 from tests.catalogue import GITHUB, corpus_dir, corpus_file, judged_document
 from workbench.config import WorkbenchConfig
 from workbench.roundtrip import run
+from workbench.roundtrip.suite import RoundTripOptions, run_roundtrip
 from workbench.spec import load_spec
 from workbench.tools.options import ToolOverrides, build_toolset
 
@@ -80,3 +82,32 @@ def _corpus() -> list[str]:
 @pytest.mark.parametrize("name", _corpus())
 def test_every_corpus_file_round_trips_through_the_judge(name: str, vendor: str) -> None:
     _check(name, vendor, LIMIT)
+
+
+MEDIUM = 2_000_000  # bytes: the round trip against the mock covers the small and medium corpus files (Box is medium)
+
+
+def _small_and_medium() -> list[str]:
+    return [name for name in _corpus() if corpus_file(name).stat().st_size <= MEDIUM]
+
+
+@pytest.mark.corpus_sweep
+@pytest.mark.parametrize("name", _small_and_medium())
+def test_every_small_and_medium_corpus_file_round_trips_through_the_mock(name: str, tmp_path) -> None:
+    """`workbench roundtrip` as a user runs it (openai tools, the mock, the judge): every failure classified,
+    and none a conversion loss or an executor bug unless `KNOWN` says why."""
+    path = corpus_file(name)
+    spec = load_spec(path)
+    toolset = build_toolset(spec, WorkbenchConfig(), VENDORS["openai"])
+    toolset.tools = toolset.tools[:LIMIT]
+    converted = tmp_path / "judged.json"
+    converted.write_text(json.dumps(judged_document(path)))
+    report = run_roundtrip(spec, path, toolset, "openai", RoundTripOptions(count=3, budget_s=5,
+                                                                           oracle_document=converted))
+    assert all(a.classification in run.CLASSIFICATIONS for a in report.attempts)
+    failing = [a for a in report.attempts if a.classification in run.FAILING and not any(
+        key[:2] == (name, "mock") and key[3] == a.classification and fnmatch.fnmatchcase(a.tool, key[2])
+        for key in KNOWN)]
+    assert not failing, f"{name}: {len(failing)} failures ({report.summary()['classifications']}):\n" + "\n".join(
+        f"{a.classification} {a.tool} [{a.kind}]\n    " + a.request.replace("\n", "\n    ")[:600] + "\n    => "
+        + "\n    => ".join(d[:400] for d in [*a.oracle, *a.detail]) for a in failing[:10])

@@ -99,6 +99,8 @@ paths:
         - {name: ref, in: query, schema: {$ref: '#/components/schemas/Word'}}
         - {name: limit, in: query, schema: {type: integer}}
         - {name: X-Tag, in: header, schema: {type: string}}
+        - {name: ids, in: query, required: true, schema: {type: array, items: {type: integer}}}
+        - {name: tags, in: query, schema: {type: array, items: {type: string}}}
       responses: {'200': {description: ok}}
 components:
   schemas:
@@ -113,9 +115,11 @@ def test_string_query_parameters_take_no_empty_value_unless_allow_empty_value(wr
     # a path parameter is never empty: "" would make /search/ , another route
     assert {name for name, sub in props.items() if sub.get("minLength") == 1} == {"scope", "q", "note", "ref"}
     assert props["code"]["minLength"] == 3 and "minLength" not in props["blank"]
-    assert not check(spec, tool, {"scope": "a", "q": "x", "blank": ""}).violations
-    empty = check(spec, tool, {"scope": "", "q": "", "note": "", "ref": ""})
-    assert [v.place for v in empty.violations] == ["/note", "/q", "/ref", "/scope"]
+    # a required list cannot be empty either: an empty list sends nothing, and the parameter would be missing
+    assert props["ids"]["minItems"] == 1 and "minItems" not in props["tags"]
+    assert not check(spec, tool, {"scope": "a", "q": "x", "blank": "", "ids": [1], "tags": []}).violations
+    empty = check(spec, tool, {"scope": "", "q": "", "note": "", "ref": "", "ids": []})
+    assert [v.place for v in empty.violations] == ["/ids", "/note", "/q", "/ref", "/scope"]
 
 
 COLON_PATH = """openapi: 3.1.0

@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,7 +21,11 @@ def env_name(scheme: str) -> str:
     return "WORKBENCH_AUTH_" + re.sub(r"[^A-Za-z0-9]+", "_", scheme).strip("_").upper()
 
 
-def secret_for(scheme: str) -> str | None:
+def secret_for(scheme: str, given: Mapping[str, str] | None = None) -> str | None:
+    """The secret given for this run (the round trip's stand-ins for the mock), else the environment's,
+    else the OS keyring's."""
+    if given and given.get(scheme):
+        return given[scheme]
     value = os.environ.get(env_name(scheme))
     if value:
         return value
@@ -41,7 +46,8 @@ class AppliedAuth:
     missing: list[str] = field(default_factory=list)  # schemes the operation wants but no secret was found
 
 
-def apply_auth(schemes: dict[str, dict], requirements: tuple[dict, ...]) -> AppliedAuth:
+def apply_auth(schemes: dict[str, dict], requirements: tuple[dict, ...],
+               given: Mapping[str, str] | None = None) -> AppliedAuth:
     """Satisfy the first security requirement whose secrets are all available (OpenAPI semantics: any
     one requirement object suffices; within it, all schemes apply)."""
     applied = AppliedAuth()
@@ -53,7 +59,7 @@ def apply_auth(schemes: dict[str, dict], requirements: tuple[dict, ...]) -> Appl
         attempt = AppliedAuth()
         for name in requirement:
             scheme = schemes.get(name)
-            secret = secret_for(name)
+            secret = secret_for(name, given)
             if scheme is None or secret is None:
                 attempt.missing.append(name)
                 continue

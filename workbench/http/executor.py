@@ -49,6 +49,7 @@ class CallOptions:
     mock: bool = False  # the target is our mock: no approval needed
     read_only: bool = False  # refuse every write outright
     human: dict[str, Any] = field(default_factory=dict)  # the human part of the arguments
+    credentials: dict[str, str] = field(default_factory=dict, repr=False)  # scheme → secret, before the env's
     transport: httpx.BaseTransport | None = None  # for an in-process server; normally the network
 
 
@@ -181,7 +182,7 @@ class Executor:
             return CallResult(tool.name, None, error=f"cannot build the request: {exc}")
         applied = auth.apply_auth(self.spec.components.security_schemes,
                                   tool.operation.security if tool.operation.security is not None
-                                  else self.spec.security)
+                                  else self.spec.security, options.credentials)
         auth_headers = list(applied.headers.items())
         if applied.cookies:
             auth_headers.append(("Cookie", "; ".join(f"{k}={v}" for k, v in applied.cookies.items())))

@@ -14,6 +14,7 @@ from workbench.mock.app import MockApp
 from workbench.mock.router import base_path
 from workbench.mock.server import MockServer
 from workbench.policy import safety
+from workbench.roundtrip.run import stand_in_credentials
 from workbench.spec import Spec
 from workbench.tools.model import Tool, ToolSet
 
@@ -105,7 +106,7 @@ def _run(spec: Spec, toolset: ToolSet, tool: Tool, arguments: dict, scenario: Sc
     idempotent = safety(op).idempotent is True
     with MockServer(spec, app=app) as server:
         options = CallOptions(base_url=server.url + base_path(spec), mock=True, retries=RETRIES,
-                              deadline_s=DEADLINE_S)
+                              deadline_s=DEADLINE_S, credentials=stand_in_credentials(spec))
         executor = Executor(spec, toolset, options)
         started = time.monotonic()
         result = executor.call(ToolCall(tool.name, arguments))

@@ -56,6 +56,7 @@ SERVER = "server disagreement"  # a server of the user's refused what the spec a
 NOT_RUN = "not run"
 CLASSIFICATIONS = (PASSED, GENERATOR, CONVERSION, EXECUTOR, MOCK, SPEC, SERVER, NOT_RUN)
 FAILING = frozenset({CONVERSION, EXECUTOR})  # what fails a run (exit 1)
+ONE_OF_OVERLAP = "is valid under each of"  # jsonschema's words for a value that matches several oneOf members
 
 
 @dataclass
@@ -150,6 +151,12 @@ def wire_text(request: Request) -> str:
     return f"{request.method} {target}\n{head}" + (f"\n\n{body[:2000]}" if body else "")
 
 
+def stand_in_credentials(spec: Spec) -> dict[str, str]:
+    """A made-up secret for every security scheme, for our own servers (the mock checks that credentials
+    are there, not what they are); a server of yours gets the real ones from the environment or keyring."""
+    return {name: "roundtrip:stand-in" for name in spec.components.security_schemes}
+
+
 def human_fixtures(spec: Spec, tool: Tool, seed: int) -> dict[str, Any]:
     """Values for the arguments a person supplies (secrets, files), generated from the original schema."""
     humans = [b for b in tool.bindings if b.human]
@@ -175,7 +182,8 @@ def attempts(spec: Spec, toolset: ToolSet, target: Target, oracle: Oracle | None
     """Every tool's argument sets through the executor to `target`, each attempt classified, as they come.
     `budget_s` bounds the time spent on one operation."""
     options = CallOptions(base_url=target.url, mock=target.kind != "remote", retries=0, deadline_s=10.0,
-                          approve=target.approve)
+                          approve=target.approve,
+                          credentials=stand_in_credentials(spec) if target.kind != "remote" else {})
     executor = Executor(spec, toolset, options)
     for index, tool in enumerate(toolset.tools):
         if cancelled is not None and cancelled():
@@ -297,7 +305,8 @@ def _answer_detail(result: CallResult) -> list[str]:
 def classify(attempt: Attempt, target: str, dialect: list[str]) -> str:
     """Who is at fault for one attempt (never left unclassified):
     - the generator made something the tool schema does not mean → generator dialect;
-    - the executor raised → executor bug; it refused a set the tool schema allows → conversion loss;
+    - the executor raised → executor bug; it refused a set the tool schema allows → conversion loss, unless
+      only because the value matches several members of the spec's oneOf (spec self-contradiction);
     - the independent judge refused (or misread) what the executor sent, which passed its own check against
       the original operation → executor bug (wrong wire), whatever the mock said;
     - the judge accepted and the mock refused or failed → mock limitation; a server of yours → server
@@ -312,6 +321,9 @@ def classify(attempt: Attempt, target: str, dialect: list[str]) -> str:
     if attempt.outcome == CRASHED:
         return EXECUTOR
     if attempt.outcome == REFUSED:
+        if attempt.detail and all(ONE_OF_OVERLAP in d for d in attempt.detail):
+            attempt.detail.insert(0, "the spec's oneOf members overlap: one value matches several of them")
+            return SPEC
         return CONVERSION
     server_refused = attempt.status is None or attempt.status >= 400
     if attempt.oracle:

@@ -180,11 +180,23 @@ def _parameter_schema(spec: Spec, param) -> Schema:
     schema = copy.deepcopy(schema) if isinstance(schema, dict) else {}
     if _must_not_be_empty(spec, param):
         schema["minLength"] = 1
+    if _required_list(spec, param):
+        schema["minItems"] = 1  # an empty list sends nothing (RFC 6570): a required one would be missing
     if param.description:
         schema["description"] = param.description
     if param.deprecated:
         schema["deprecated"] = True
     return schema
+
+
+def _required_list(spec: Spec, param) -> bool:
+    """A required array parameter: on the wire an empty list is no parameter at all."""
+    schema = _resolved(spec, param.schema)
+    if not param.required or param.content or not isinstance(schema, dict):
+        return False
+    kind = schema.get("type")
+    is_array = kind == "array" or (isinstance(kind, list) and "array" in kind)
+    return is_array and not (isinstance(schema.get("minItems"), int) and schema["minItems"] >= 1)
 
 
 def _must_not_be_empty(spec: Spec, param) -> bool:
