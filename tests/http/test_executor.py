@@ -374,4 +374,4 @@ def test_an_empty_array_sends_nothing_and_an_empty_path_array_is_feedback(write,
     assert request.target == "/boxes/a" and request.header("X-Flags") is None and request.header("Cookie") is None
     refused = run.call(ToolCall("getBoxes", {"ids": []}))
     assert refused.status is None and len(server.requests) == 1
-    assert [v.place for v in refused.feedback.violations] == ["/ids"] and "at least one item" in refused.feedback.text
+    assert [v.place for v in refused.feedback.violations] == ["/ids"] and "minItems 1" in refused.feedback.text
