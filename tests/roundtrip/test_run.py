@@ -221,3 +221,50 @@ def test_the_command_refuses_bad_input_in_one_line(shop, write) -> None:
 def test_a_read_baseline_error_names_the_file(tmp_path) -> None:
     with pytest.raises(SpecError, match="not JSON"):
         read_baseline(tmp_path.joinpath("x.json")) if tmp_path.joinpath("x.json").write_text("{") else None
+
+
+SECURED = SPEC.replace('servers: [{url: "https://shop.example.invalid/v1"}]', '''servers: [{url: "https://shop.example.invalid/v1"}]
+security: [{key: []}]
+components:
+  securitySchemes:
+    key: {type: apiKey, in: header, name: X-Api-Key}''').replace("components:\n  schemas:", "  schemas:")
+
+
+def test_a_server_of_yours_never_sees_its_secret_in_the_report(write, server, monkeypatch) -> None:
+    """The real credential (from the environment) goes on the wire, and is masked in every form of the
+    report, the server's echo of it included."""
+    from tests.servers import Reply
+
+    secret = "sk-live-TOPSECRET-42"
+    monkeypatch.setenv("WORKBENCH_AUTH_KEY", secret)
+    server.responder = lambda recorded: Reply(
+        400, body=json.dumps({"error": f"bad key {recorded.header('X-Api-Key')}"}).encode())
+    path = write("secured.yaml", SECURED)
+    spec = load_spec(path)
+    toolset = build_toolset(spec, WorkbenchConfig(), ToolOverrides(vendor="openai"))
+    report = run_roundtrip(spec, path, toolset, "openai", RoundTripOptions(count=1, base_url=server.url + "/v1"))
+    assert server.requests and all(r.header("X-Api-Key") == secret for r in server.requests)
+    assert {a.classification for a in report.attempts if a.request} == {run.SERVER}
+    for text in (json.dumps(report.to_json(), default=str), report.to_text(verbose=True)):
+        assert secret not in text and "X-Api-Key: ********" in text and "bad key ********" in text
+    assert secret not in report.to_junit()
+
+
+def test_a_write_to_a_server_of_yours_is_asked_for_once_per_operation(shop, server) -> None:
+    asked = []
+    report = roundtrip(shop, base_url=server.url + "/v1", allow_writes=True,
+                       approve_write=lambda tool: asked.append(tool.name) or True)
+    assert asked == ["createItem"]
+    sent = [r for r in server.requests if r.line.startswith("POST")]
+    create = next(op for op in report.operations if op.tool == "createItem")
+    assert len(sent) == create.sent == len(create.attempts) >= 2
+
+
+def test_an_unreachable_server_or_a_foreign_baseline_is_one_line(shop, tmp_path) -> None:
+    done = workbench(str(shop[0]), "--base-url", "http://127.0.0.1:9")
+    assert done.returncode == 2 and "cannot reach the server" in done.stderr and "Traceback" not in done.stderr
+    saved = tmp_path / "b.json"
+    assert workbench(str(shop[0]), "--examples", "1", "--save-baseline", str(saved)).returncode == 0
+    done = workbench(str(shop[0]), "--examples", "1", "--seed", "5", "--baseline", str(saved))
+    assert done.returncode == 2 and "--seed 0 (this run: 5)" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1

@@ -46,38 +46,57 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from workbench.edit.save import write_atomically
     from workbench.roundtrip.report import read_baseline
-    from workbench.roundtrip.suite import RoundTripOptions, run_roundtrip
+    from workbench.roundtrip.suite import check_baseline, run_roundtrip
 
-    if args.examples < 0:
-        raise SpecError("--examples must be 0 or more", "<command line>")
+    if args.examples < 0 or args.op_budget <= 0:
+        raise SpecError("--examples must be 0 or more, --time-budget more than 0", "<command line>")
+    if args.faults and args.base_url:
+        raise SpecError("--faults drills the executor against the mock's faults: not with --base-url",
+                        "<command line>")
     spec = common.load(args, args.spec)
     config = common.config(args, args.spec)
     toolset = build_toolset(spec, config, overrides(args))
     baseline = read_baseline(Path(args.baseline)) if args.baseline else None
-
-    def ask(tool) -> bool:
-        if not sys.stdin.isatty():
-            return False
-        answer = input(f"{tool.operation.method.upper()} {tool.operation.path} ({tool.name}) writes to "
-                       f"{args.base_url}. Send generated calls to it? [y/N] ")
-        return answer.strip().lower() in ("y", "yes")
-
-    options = RoundTripOptions(count=args.examples, seed=args.seed if args.seed is not None else config.mock.seed,
-                               base_url=args.base_url, allow_writes=args.allow_writes,
-                               approve_write=ask if args.allow_writes else None, faults=args.faults,
-                               budget_s=args.op_budget,
-                               oracle_document=Path(args.oracle_spec) if args.oracle_spec else None)
+    options = _options(args, config)
 
     def live(attempt) -> None:
         if args.format == "text" and sys.stderr.isatty():
             print(f"\r{attempt.tool[:60]:60}", end="", file=sys.stderr, flush=True)
 
+    if baseline is not None:
+        check_baseline(baseline, toolset.vendor, options)
+    if args.base_url:
+        reachable(args.base_url)
     report = run_roundtrip(spec, Path(args.spec), toolset, toolset.vendor, options, on_attempt=live,
                            baseline=baseline)
     if args.format == "text" and sys.stderr.isatty():
         print("\r" + " " * 60 + "\r", end="", file=sys.stderr)
+    _emit(args, report)
+    return common.EXIT_FINDINGS if report.failed else common.EXIT_OK
+
+
+def _options(args: argparse.Namespace, config):
+    from workbench.roundtrip.suite import RoundTripOptions
+
+    def ask(tool) -> bool:  # on stderr: stdout holds the report (JSON, JUnit)
+        if not sys.stdin.isatty():
+            return False
+        print(f"{tool.operation.method.upper()} {tool.operation.path} ({tool.name}) writes to {args.base_url}. "
+              "Send generated calls to it? [y/N] ", end="", file=sys.stderr, flush=True)
+        answer = sys.stdin.readline()  # "" at end of input: no
+        return answer.strip().lower() in ("y", "yes")
+
+    return RoundTripOptions(count=args.examples, seed=args.seed if args.seed is not None else config.mock.seed,
+                            base_url=args.base_url, allow_writes=args.allow_writes,
+                            approve_write=ask if args.allow_writes else None, faults=args.faults,
+                            budget_s=args.op_budget,
+                            oracle_document=Path(args.oracle_spec) if args.oracle_spec else None)
+
+
+def _emit(args: argparse.Namespace, report) -> None:
+    from workbench.edit.save import write_atomically
+
     if args.save_baseline:
         try:
             write_atomically(Path(args.save_baseline), json.dumps(report.to_json(), indent=1, ensure_ascii=False,
@@ -90,4 +109,13 @@ def run(args: argparse.Namespace) -> int:
         print(report.to_junit(), end="")
     else:
         print(report.to_text(verbose=args.verbose))
-    return common.EXIT_FINDINGS if report.failed else common.EXIT_OK
+
+
+def reachable(url: str) -> None:
+    """A server of yours that does not answer at all is one line, not a run of failures."""
+    import httpx
+
+    try:
+        httpx.request("HEAD", url, timeout=5)
+    except (httpx.TransportError, httpx.InvalidURL, httpx.UnsupportedProtocol) as exc:
+        raise SpecError(f"cannot reach the server: {type(exc).__name__}: {exc}", url) from None

@@ -6,6 +6,7 @@ from __future__ import annotations
 import email.utils
 import functools
 import json
+import os
 import ssl
 import threading
 import time
@@ -213,43 +214,45 @@ class Executor:
         started = time.monotonic()
         deadline = started + options.deadline_s
         retryable = idempotent or options.retry_non_idempotent
-        with httpx.Client(transport=options.transport, follow_redirects=True, verify=_tls()) as client:
-            for attempt in range(1, options.retries + 2):
-                result.attempts = attempt
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    result.error = f"deadline of {options.deadline_s:g} s exceeded"
-                    break
-                try:
-                    status, headers, data = _exchange(client, request, deadline)
-                except _DeadlineExceeded:
-                    result.error = f"deadline of {options.deadline_s:g} s exceeded"
-                    break
-                except httpx.HTTPError as exc:
-                    result.error = f"{type(exc).__name__}: {exc}"
-                    if retryable and attempt <= options.retries and isinstance(exc, httpx.TransportError):
-                        time.sleep(min(0.2 * 2 ** (attempt - 1), max(0.0, deadline - time.monotonic())))
-                        continue
-                    break
-                result.status, result.headers, result.error = status, headers, None
-                result.body = _parse_body(data, _header(headers, "content-type"))
-                if status in RETRY_STATUSES and retryable and attempt <= options.retries:
-                    wait = _retry_after(_header(headers, "retry-after"), attempt)
-                    if time.monotonic() + wait < deadline:
-                        time.sleep(wait)
-                        continue
+        for attempt in range(1, options.retries + 2):
+            result.attempts = attempt
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                result.error = f"deadline of {options.deadline_s:g} s exceeded"
                 break
+            try:  # a client per attempt: the deadline's watchdog closes it, and no later attempt uses it
+                with httpx.Client(transport=options.transport, follow_redirects=True, verify=_tls()) as client:
+                    status, headers, data = _exchange(client, request, deadline)
+            except _DeadlineExceeded:
+                result.error = f"deadline of {options.deadline_s:g} s exceeded"
+                break
+            except (httpx.HTTPError, httpx.InvalidURL, RuntimeError) as exc:
+                result.error = f"{type(exc).__name__}: {exc}"
+                if retryable and attempt <= options.retries and isinstance(exc, httpx.TransportError):
+                    time.sleep(min(0.2 * 2 ** (attempt - 1), max(0.0, deadline - time.monotonic())))
+                    continue
+                break
+            result.status, result.headers, result.error = status, headers, None
+            result.body = _parse_body(data, _header(headers, "content-type"))
+            if status in RETRY_STATUSES and retryable and attempt <= options.retries:
+                wait = _retry_after(_header(headers, "retry-after"), attempt)
+                if time.monotonic() + wait < deadline:
+                    time.sleep(wait)
+                    continue
+            break
         result.elapsed_s = time.monotonic() - started
         return result
 
 
-@functools.cache
 def _tls() -> ssl.SSLContext:
-    """One TLS context for every call (httpx's default: certifi's bundle), built once: loading the certificates
-    takes about 50 ms, and httpx would do it for every client."""
-    import certifi
+    """httpx's own default TLS context (certifi's bundle, or SSL_CERT_FILE / SSL_CERT_DIR when set), built
+    once per setting: loading the certificates takes about 50 ms, and httpx would do it for every client."""
+    return _tls_for(os.environ.get("SSL_CERT_FILE"), os.environ.get("SSL_CERT_DIR"))
 
-    return ssl.create_default_context(cafile=certifi.where())
+
+@functools.cache
+def _tls_for(cert_file: str | None, cert_dir: str | None) -> ssl.SSLContext:
+    return httpx.create_ssl_context()
 
 
 class _DeadlineExceeded(Exception):
@@ -289,7 +292,7 @@ def _exchange(client: httpx.Client, request: HttpRequest, deadline: float) -> tu
             raise _DeadlineExceeded from None
         raise
     finally:
-        watchdog.cancel()
+        watchdog.cancel()  # firing late is harmless: this attempt's client is not used again
 
 
 def _header(headers: list[tuple[str, str]], name: str) -> str | None:

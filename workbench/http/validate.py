@@ -16,7 +16,7 @@ from workbench.tools.model import Tool
 from workbench.tools.passes import PassContext
 from workbench.tools.vendors.jsonschema import build as lossless_schema
 from workbench.wire.bodies import binary_schema, file_stand_in
-from workbench.wire.validate import Violation, describe_error  # place: a pointer into the arguments
+from workbench.wire.validate import FORMAT_CHECKER, Violation, describe_error  # place: a pointer into the arguments
 
 MAX_ATTEMPTS = 3
 
@@ -57,7 +57,7 @@ class ArgumentContract:
 def argument_contract(spec: Spec, tool: Tool) -> ArgumentContract:
     schema = original_schema(spec, tool)
     return ArgumentContract(schema, jsonschema.Draft202012Validator(
-        schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER))
+        schema, format_checker=FORMAT_CHECKER))
 
 
 def check(spec: Spec, tool: Tool, arguments: dict[str, Any], contract: ArgumentContract | None = None) -> Checked:

@@ -153,7 +153,9 @@ class _Preparer:
             return {"dependencies": {name: sub(v, stack) for name, v in value.items()}}
         if key == "pattern" and isinstance(value, str):
             return {key: ascii_pattern(value)}
-        if key == "format" and value in _INT_RANGES and node.get("type") in ("integer", ["integer", "null"]):
+        kinds = node.get("type")
+        if key == "format" and value in _INT_RANGES and (kinds == "integer" or (isinstance(kinds, list) and
+                                                                               "integer" in kinds)):
             low, high = _INT_RANGES[value]
             return {"minimum": max(low, node.get("minimum", low)), "maximum": min(high, node.get("maximum", high))}
         return {key: value}

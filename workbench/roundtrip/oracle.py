@@ -140,8 +140,10 @@ class Verdict:
 class Oracle:
     """Built once per document; `judge` is called per request."""
 
-    def __init__(self, document: dict, base_url: str) -> None:
+    def __init__(self, document: dict, base_url: str, base_uri: str = "") -> None:
+        """`base_uri`: where the document lives (a `file:` URI), for its references to other files."""
         self.base_url = base_url.rstrip("/")
+        self.base_uri = base_uri
         document = _with_server(document, self.base_url)
         self.document = document
         self.v30 = str(document.get("openapi", "")).startswith("3.0")
@@ -191,7 +193,7 @@ class Oracle:
             document = {**self.document, "paths": {key: (self.document.get("paths") or {}).get(template, {})}}
             # Not checked by openapi-spec-validator: it refuses whole real documents for a duplicate `required`
             # entry somewhere (openai-openapi.yaml), and checking the document is the linter's job.
-            app = OpenAPI.from_dict(document, config=Config(spec_validator_cls=None))
+            app = OpenAPI.from_dict(document, config=Config(spec_validator_cls=None), base_uri=self.base_uri)
             parameters = (V30RequestParametersUnmarshaller if self.v30 else V31RequestParametersUnmarshaller)(
                 app.spec, extra_format_unmarshallers=self._as_text)
             body = (V30RequestBodyUnmarshaller if self.v30 else V31RequestBodyUnmarshaller)(

@@ -70,8 +70,9 @@ class Report:
     comparison: Comparison | None = None
     cancelled: bool = False
     note: str = ""  # what the run could not do (no independent judge for a Swagger 2.0 spec)
+    count: int = 3  # generated sets per tool (with the seed and the vendor: which sets a baseline holds)
 
-    def add(self, attempt: Attempt) -> OperationResult:
+    def add(self, attempt: Attempt) -> OperationResult:  # attempts come tool by tool
         if not self.operations or self.operations[-1].tool != attempt.tool:
             self.operations.append(OperationResult(attempt.tool, attempt.method, attempt.path))
         self.operations[-1].attempts.append(attempt)
@@ -108,7 +109,8 @@ class Report:
 
     def to_json(self) -> dict:
         out: dict[str, Any] = {"format": BASELINE_FORMAT, "spec": self.spec, "vendor": self.vendor,
-                               "target": self.target, "seed": self.seed, **({"note": self.note} if self.note else {}),
+                               "target": self.target, "seed": self.seed, "count": self.count,
+                               **({"note": self.note} if self.note else {}),
                                "operations": [op.to_json() for op in self.operations], "summary": self.summary()}
         if self.drill:
             out["faults"] = [d.to_json() for d in self.drill]
@@ -121,7 +123,7 @@ class Report:
         if self.note:
             lines.append(f"note: {self.note}")
         for op in self.operations:
-            mark = "ok  " if not op.failures else "FAIL"
+            mark = "FAIL" if op.failures else "ok  " if op.sent else "--  "
             lines.append(f"{mark} {op.tool:40} {op.method.upper():6} {op.path}  {op.passed}/{len(op.attempts)} passed")
             for a in op.failures if not verbose else [a for a in op.attempts if a.classification != PASSED]:
                 lines.append(f"     [{a.classification}] {a.kind}#{a.index} status {a.status}"

@@ -12,6 +12,7 @@ unsatisfiable, not judged) and its `classification` (who is at fault, `classify`
 
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 import time
@@ -34,6 +35,7 @@ from workbench.roundtrip.oracle import Oracle, Verdict, mismatches
 from workbench.spec import Spec
 from workbench.tools.model import Tool, ToolSet
 from workbench.wire.messages import Request
+from workbench.wire.validate import FORMAT_CHECKER
 
 # what became of one argument set
 ACCEPTED = "accepted"  # sent; the oracle accepted it and read back what was sent (and the server agreed)
@@ -56,6 +58,7 @@ SERVER = "server disagreement"  # a server of the user's refused what the spec a
 NOT_RUN = "not run"
 CLASSIFICATIONS = (PASSED, GENERATOR, CONVERSION, EXECUTOR, MOCK, SPEC, SERVER, NOT_RUN)
 FAILING = frozenset({CONVERSION, EXECUTOR})  # what fails a run (exit 1)
+JUDGE = "<judge>"  # the key of an attempt's `unjudged` when the judge itself failed
 ONE_OF_OVERLAP = "is valid under each of"  # jsonschema's words for a value that matches several oneOf members
 
 
@@ -75,11 +78,14 @@ class Attempt:
     unjudged: dict[str, str] = field(default_factory=dict)
     classification: str = PASSED
     disagreement: str = ""  # the oracle and the mock disagree: how
+    judged: bool = False  # the independent judge read the request
 
     @property
     def key(self) -> str:
-        """Names the case in a baseline: the same seed makes the same sets in the same order."""
-        return f"{self.method.upper()} {self.path} {self.kind}#{self.index}"
+        """Names the case in a baseline by what was sent (the same seed makes the same sets), not by its
+        place, which shifts when a set is added or a budget runs out."""
+        digest = hashlib.sha1(json.dumps(self.arguments, sort_keys=True, default=str).encode()).hexdigest()[:12]
+        return f"{self.method.upper()} {self.path} {self.kind}:{digest}"
 
     def to_json(self) -> dict:
         return {"tool": self.tool, "kind": self.kind, "index": self.index, "outcome": self.outcome,
@@ -138,10 +144,17 @@ def remote_target(url: str, allow_writes: bool = False,
                   approve_write: Callable[[Tool], bool] | None = None) -> Iterator[Target]:
     """A server of the user's: read-only operations only, unless writes are allowed, and then each write
     operation only when `approve_write` says yes (no one to ask: refused)."""
-    def approve(request: Any, tool: Tool) -> bool:
-        return approve_write is not None and approve_write(tool)
+    answers: dict[str, bool] = {}
 
-    yield Target(url.rstrip("/"), None, "remote", allow_writes, approve, approve_write)
+    def once(tool: Tool) -> bool:  # asked once per operation, whatever the number of argument sets
+        if tool.name not in answers:
+            answers[tool.name] = approve_write is not None and approve_write(tool)
+        return answers[tool.name]
+
+    def approve(request: Any, tool: Tool) -> bool:
+        return once(tool)
+
+    yield Target(url.rstrip("/"), None, "remote", allow_writes, approve, once if approve_write else None)
 
 
 def wire_text(request: Request) -> str:
@@ -198,7 +211,6 @@ def attempts(spec: Spec, toolset: ToolSet, target: Target, oracle: Oracle | None
 def _tool_attempts(spec: Spec, executor: Executor, tool: Tool, target: Target, oracle: Oracle | None,
                    count: int, seed: int, budget_s: float) -> Iterator[Attempt]:
     op = tool.operation
-    started = time.monotonic()
     if target.kind == "remote" and not _read_only(tool):
         why = ("a write: not sent to a server of yours without --allow-writes" if not target.allow_writes else
                None if target.approve_write is not None and target.approve_write(tool) else
@@ -214,9 +226,10 @@ def _tool_attempts(spec: Spec, executor: Executor, tool: Tool, target: Target, o
         return
     human = human_fixtures(spec, tool, seed)
     validator = jsonschema.Draft202012Validator(tool.parameters,
-                                                format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
+                                                format_checker=FORMAT_CHECKER)
+    started = time.monotonic()  # the budget for sending starts once the sets are made
     for index, argument_set in enumerate(sets):
-        if time.monotonic() - started > budget_s:
+        if index and time.monotonic() - started > budget_s:
             yield Attempt(tool.name, op.method, op.path, argument_set.kind, index, SKIPPED, classification=NOT_RUN,
                           detail=[f"the operation's time budget ({budget_s:g} s) was spent"])
             break
@@ -258,21 +271,26 @@ def _one(spec: Spec, executor: Executor, tool: Tool, argument_set: ArgumentSet, 
         return attempt
     attempt.status = result.status
     received = target.capture.take() if target.capture is not None else []
-    request = received[0] if received else _as_wire(result, target.url)
+    request = received[0] if received else _as_wire(result)
     if request is None or (target.capture is not None and not received):
-        violations = result.feedback.violations if result.feedback else []
-        attempt.detail = [f"{v.place or '/'}: {v.expected} (given {v.given!r:.80})" for v in violations] or \
-            [result.error or "nothing was sent"]
+        _not_sent(attempt, result)
         return attempt
-    attempt.request = wire_text(request)
-    attempt.detail = _answer_detail(result)
+    # everything shown of an attempt is masked: with --base-url the credentials are real
+    attempt.request = result.masked(wire_text(request))
+    attempt.detail = result.masked(_answer_detail(result))
     if oracle is not None:
-        verdict: Verdict = oracle.judge(request.method,
-                                        request.path + (f"?{request.query}" if request.query else ""),
-                                        list(request.headers), request.body or b"", op.path)
-        sent = check(spec, tool, arguments, executor.contract(tool)).arguments
-        attempt.oracle = verdict.errors or mismatches(tool, sent, verdict)
-        attempt.unjudged = verdict.unjudged
+        attempt.judged = True
+        try:
+            verdict: Verdict = oracle.judge(request.method,
+                                            request.path + (f"?{request.query}" if request.query else ""),
+                                            list(request.headers), request.body or b"", op.path)
+        except Exception as error:  # the judge's own failure on an odd document: said, not fatal
+            attempt.unjudged = {JUDGE: f"the judge failed: {type(error).__name__}: {str(error)[:200]}"}
+            attempt.judged = False
+        else:
+            sent = check(spec, tool, arguments, executor.contract(tool)).arguments
+            attempt.oracle = result.masked(verdict.errors or mismatches(tool, sent, verdict))
+            attempt.unjudged = verdict.unjudged
     refused_by_server = target.kind != "capture" and (result.status is None or result.status >= 400)
     if oracle is None and not refused_by_server:
         attempt.outcome = SENT
@@ -281,12 +299,23 @@ def _one(spec: Spec, executor: Executor, tool: Tool, argument_set: ArgumentSet, 
     return attempt
 
 
-def _as_wire(result: CallResult, base_url: str) -> Request | None:
+def _not_sent(attempt: Attempt, result: CallResult) -> None:
+    """Nothing went out: refused by the executor's check of the arguments, or unwritable on the wire (the
+    conversion's fault), or not sent for another reason (no approval, a credential the wire cannot carry, a
+    server of yours that did not answer: not run)."""
+    violations = result.feedback.violations if result.feedback else []
+    attempt.detail = result.masked([f"{v.place or '/'}: {v.expected} (given {v.given!r:.80})" for v in violations]
+                                   or [result.error or "nothing was sent"])
+    if not violations and not (result.error or "").startswith("cannot build the request"):
+        attempt.outcome = SKIPPED
+
+
+def _as_wire(result: CallResult) -> Request | None:
     """The executor's request as a wire `Request` (for a server of the user's, where nothing captures it)."""
     if result.request is None or result.status is None:
         return None
     return Request.from_url(result.request.method, result.request.url, result.request.headers,
-                            result.request.body, base_url="")
+                            result.request.body)
 
 
 def _answer_detail(result: CallResult) -> list[str]:
@@ -315,11 +344,11 @@ def classify(attempt: Attempt, target: str, dialect: list[str]) -> str:
         return NOT_RUN
     if attempt.outcome == UNSATISFIABLE:
         return SPEC
+    if attempt.outcome == CRASHED:  # whatever the arguments: a tool call never raises
+        return EXECUTOR
     if dialect:
         attempt.detail = [*attempt.detail, *(f"the tool schema does not allow: {d}" for d in dialect)]
         return GENERATOR
-    if attempt.outcome == CRASHED:
-        return EXECUTOR
     if attempt.outcome == REFUSED:
         if attempt.detail and all(ONE_OF_OVERLAP in d for d in attempt.detail):
             attempt.detail.insert(0, "the spec's oneOf members overlap: one value matches several of them")
@@ -331,7 +360,7 @@ def classify(attempt: Attempt, target: str, dialect: list[str]) -> str:
             attempt.disagreement = "the mock accepted what the independent judge refused"
         return EXECUTOR
     if server_refused and target == "mock":
-        if attempt.outcome == REJECTED and not attempt.unjudged:
+        if attempt.judged and not attempt.unjudged:
             attempt.disagreement = "the independent judge accepted what the mock refused"
         return MOCK
     if server_refused and target == "remote":

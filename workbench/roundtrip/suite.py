@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from workbench.roundtrip.drill import drill
 from workbench.roundtrip.oracle import Oracle, read_document
 from workbench.roundtrip.report import Report, compare
@@ -34,8 +36,9 @@ def judge_document(spec_path: Path, given: Path | None) -> tuple[dict | None, st
     path = given or spec_path
     try:
         document = read_document(path)
-    except (OSError, ValueError) as exc:
-        raise SpecError(f"the judge cannot read the document: {exc}", str(path)) from None
+    except (OSError, ValueError, yaml.YAMLError) as exc:
+        first = (str(exc).strip().splitlines() or [""])[0]
+        raise SpecError(f"the judge cannot read the document: {first}", str(path)) from None
     if not isinstance(document, dict):
         raise SpecError("the judge's document is not a mapping", str(path))
     if "swagger" in document:
@@ -45,6 +48,16 @@ def judge_document(spec_path: Path, given: Path | None) -> tuple[dict | None, st
     return document, ""
 
 
+def check_baseline(baseline: dict, vendor: str, options: RoundTripOptions) -> None:
+    """A baseline compares only with a run of the same sets: same seed, count and vendor (one line if not)."""
+    made = {"seed": baseline.get("seed"), "examples": baseline.get("count"), "vendor": baseline.get("vendor")}
+    now = {"seed": options.seed, "examples": options.count, "vendor": vendor}
+    differ = [f"--{k} {made[k]} (this run: {now[k]})" for k in now if made[k] is not None and made[k] != now[k]]
+    if differ:
+        raise SpecError("the baseline was made with " + ", ".join(differ) + ": its sets are not this run's",
+                        "<baseline>")
+
+
 def run_roundtrip(spec: Spec, spec_path: Path, toolset: ToolSet, vendor: str, options: RoundTripOptions,
                   on_attempt: Callable[[Attempt], None] | None = None,
                   progress: Callable[[int, int], None] | None = None,
@@ -52,10 +65,12 @@ def run_roundtrip(spec: Spec, spec_path: Path, toolset: ToolSet, vendor: str, op
     document, note = judge_document(spec_path, options.oracle_document)
     target_cm = (remote_target(options.base_url, options.allow_writes, options.approve_write) if options.base_url
                  else mock_target(spec, options.seed))
-    report = Report(spec_path.name, vendor, options.base_url or "the mock", options.seed, note=note)
+    report = Report(spec_path.name, vendor, options.base_url or "the mock", options.seed, note=note,
+                    count=options.count)
     passing: dict[str, dict[str, Any]] = {}
+    judged_path = (options.oracle_document or spec_path).resolve()
     with target_cm as target:
-        oracle = Oracle(document, target.url) if document is not None else None
+        oracle = Oracle(document, target.url, judged_path.as_uri()) if document is not None else None
         for attempt in attempts(spec, toolset, target, oracle, count=options.count, seed=options.seed,
                                 budget_s=options.budget_s, progress=progress, cancelled=cancelled):
             report.add(attempt)

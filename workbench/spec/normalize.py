@@ -9,8 +9,10 @@ What changes on the way (everything else is carried over as written):
   style/explode; `host`+`basePath`+`schemes` → servers; `produces` → response content maps;
 - path-level parameters merge with operation-level ones by (name, in), the operation's winning;
 - header parameters named `Accept`, `Content-Type` or `Authorization` are ignored, as OpenAPI 3 says
-  (the media types and security schemes own those headers; Swagger 2.0 is read the same way), each
-  reported once as an info problem `parameter-ignored`;
+  (the media types and security schemes own those headers), each reported once as an info problem
+  `parameter-ignored`; Swagger 2.0 says nothing of the kind and many 2.0 documents declare `Authorization`
+  as a parameter instead of a security definition, so there only `Accept` and `Content-Type` are ignored
+  (`consumes` and `produces` own them);
 - YAML 1.1 booleans (`yes`, `on`, …) are read as booleans only where OpenAPI means a boolean.
 """
 
@@ -400,7 +402,8 @@ class Normalizer:
         name, location = raw.get("name"), raw.get("in")
         if not isinstance(name, str) or not isinstance(location, str):
             return None
-        if location == "header" and name.lower() in IGNORED_HEADERS:
+        if location == "header" and name.lower() in IGNORED_HEADERS and not (self.swagger and
+                                                                           name.lower() == "authorization"):
             self.problems.append(Problem("parameter-ignored", f"header parameter {name!r} is ignored: OpenAPI "
                                          "leaves that header to the media types and security schemes",
                                          document.name, pointer, severity=Severity.INFO))

@@ -14,6 +14,7 @@ header parameters named Accept, Content-Type or Authorization are ignored, as Op
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from collections.abc import Mapping
@@ -45,6 +46,22 @@ _LOCATION_ORDER = {"path": 0, "query": 1, "header": 2, "cookie": 3}
 _IGNORED_HEADERS = frozenset(("accept", "content-type", "authorization"))
 _TEMPLATE = re.compile(r"\{([^{}]+)\}")
 _REF_URI = "urn:workbench:ref:"
+
+
+def _openapi_formats() -> jsonschema.FormatChecker:
+    """JSON Schema's format checks plus OpenAPI's integer formats (an int32 above 2^31 is a value the server
+    refuses): the one format checker for the executor's argument check, the mock's request check and the
+    round trip."""
+    checker = copy.deepcopy(jsonschema.Draft202012Validator.FORMAT_CHECKER)
+    for name, bits in (("int32", 31), ("int64", 63)):
+        def check(value: Any, bits: int = bits) -> bool:
+            return not isinstance(value, int) or isinstance(value, bool) or -(2**bits) <= value < 2**bits
+
+        checker.checks(name)(check)
+    return checker
+
+
+FORMAT_CHECKER = _openapi_formats()
 
 
 @dataclass(frozen=True)
@@ -80,7 +97,7 @@ class SchemaStore:
         root = self._rewrite(schema if isinstance(schema, Mapping | bool) else {}, refs)
         self._add(refs)
         return jsonschema.Draft202012Validator(root, registry=self.registry,
-                                               format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
+                                               format_checker=FORMAT_CHECKER)
 
     def resolved(self, schema: Any) -> Any:
         """A schema with its top-level `$ref` chain followed (siblings of a `$ref` kept over the target)."""
