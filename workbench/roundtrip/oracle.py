@@ -60,6 +60,7 @@ FORM_OBJECT = "openapi-core misreads exploded form-style objects in 3.0 form bod
 WILDCARD_BODY = "openapi-core does not decode a body declared under a wildcard media type (*/*)"
 MULTIPART_BODY = ("openapi-core does not decode multipart parts to their schema's types (a number stays text, a "
                   "3.0 binary part stays bytes)")
+PATH_SLASH = "WSGI decodes %2F in the path before routing: a path value holding a slash cannot be judged"
 PATH_NEWLINE = "openapi-core's path templates cannot read a line break in a path value (it is dropped)"
 BODY = "<body>"  # the key of a limit on the whole request body
 
@@ -169,9 +170,12 @@ class Oracle:
         errors, unjudged, body_judged = [], {}, BODY not in limits
         if BODY in limits:
             unjudged[BODY] = limits[BODY]
+        slash = "%2f" in path.lower()
         for error in [*parameters.errors, *decoded_body.errors]:
             names = _about(error)
-            if BODY in limits and not isinstance(error, ParameterValidationError):
+            if slash and type(error).__name__ in ("PathNotFound", "OperationNotFound", "ServerNotFound"):
+                unjudged["<path>"] = PATH_SLASH
+            elif BODY in limits and not isinstance(error, ParameterValidationError):
                 unjudged[BODY] = limits[BODY]
                 body_judged = False
             elif names and all(n in limits for n in names):
@@ -356,6 +360,9 @@ def mismatches(tool: Tool, arguments: dict, verdict: Verdict) -> list[str]:
 def _parameter_mismatch(binding: Any, value: Any, verdict: Verdict) -> list[str]:
     if binding.location == "path" and isinstance(value, str) and ("\n" in value or "\r" in value):
         verdict.unjudged[binding.name] = PATH_NEWLINE
+        return []
+    if binding.location == "path" and isinstance(value, str) and "/" in value:
+        verdict.unjudged[binding.name] = PATH_SLASH
         return []
     if verdict.parameters is None:
         return []

@@ -59,6 +59,7 @@ NOT_RUN = "not run"
 CLASSIFICATIONS = (PASSED, GENERATOR, CONVERSION, EXECUTOR, MOCK, SPEC, SERVER, NOT_RUN)
 FAILING = frozenset({CONVERSION, EXECUTOR})  # what fails a run (exit 1)
 JUDGE = "<judge>"  # the key of an attempt's `unjudged` when the judge itself failed
+UNRESOLVED = "could not be resolved"  # the judge's words for a discriminator value that names no schema
 ONE_OF_OVERLAP = "is valid under each of"  # jsonschema's words for a value that matches several oneOf members
 
 
@@ -350,11 +351,12 @@ def classify(attempt: Attempt, target: str, dialect: list[str]) -> str:
         attempt.detail = [*attempt.detail, *(f"the tool schema does not allow: {d}" for d in dialect)]
         return GENERATOR
     if attempt.outcome == REFUSED:
-        if attempt.detail and all(ONE_OF_OVERLAP in d for d in attempt.detail):
-            attempt.detail.insert(0, "the spec's oneOf members overlap: one value matches several of them")
-            return SPEC
-        return CONVERSION
+        return _refused(attempt)
     server_refused = attempt.status is None or attempt.status >= 400
+    if attempt.oracle and all(UNRESOLVED in o for o in attempt.oracle):
+        attempt.detail.insert(0, "the spec's discriminator names a schema that does not exist (no mapping, "
+                                 "and no schema of that name)")
+        return SPEC
     if attempt.oracle:
         if target == "mock" and not server_refused:
             attempt.disagreement = "the mock accepted what the independent judge refused"
@@ -366,6 +368,15 @@ def classify(attempt: Attempt, target: str, dialect: list[str]) -> str:
     if server_refused and target == "remote":
         return SERVER
     return PASSED
+
+
+def _refused(attempt: Attempt) -> str:
+    """The executor refused a set the tool schema allows: the conversion lost a rule of the operation,
+    unless the only rule is that the value may match just one member of a oneOf whose members overlap."""
+    if attempt.detail and all(ONE_OF_OVERLAP in d for d in attempt.detail):
+        attempt.detail.insert(0, "the spec's oneOf members overlap: one value matches several of them")
+        return SPEC
+    return CONVERSION
 
 
 def captured_attempts(spec: Spec, toolset: ToolSet, document: dict | None, **options: Any) -> Iterator[Attempt]:
