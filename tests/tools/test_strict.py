@@ -77,3 +77,23 @@ def test_every_strict_tool_schema_of_corpus_files_is_valid_json_schema(corpus, n
     assert toolset.tools
     for tool in toolset.tools:
         assert_valid(tool.parameters)
+
+
+def test_strict_mode_keeps_the_range_an_integer_format_means(write):
+    """OpenAI strict mode has no int32/int64 format: the format goes, its range stays as bounds."""
+
+    spec = load_spec(write("s.yaml", """openapi: 3.0.3
+info: {title: t, version: '1'}
+paths:
+  /a:
+    get:
+      operationId: getA
+      parameters:
+        - {name: timeout, in: header, schema: {type: integer, format: int32}}
+        - {name: page, in: query, schema: {type: integer, format: int64, minimum: 1}}
+      responses: {'200': {description: ok}}
+"""))
+    props = convert(spec, ConvertOptions(vendor="openai", strict=True)).tool("getA").parameters["properties"]
+    timeout, page = props["timeout"], props["page"]
+    assert "format" not in timeout and (timeout["minimum"], timeout["maximum"]) == (-(2**31), 2**31 - 1)
+    assert (page["minimum"], page["maximum"]) == (1, 2**63 - 1)

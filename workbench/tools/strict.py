@@ -73,10 +73,18 @@ def openai_strict(ctx: PassContext) -> Callable[[Schema], Schema]:
         fmt = node.get("format")
         if isinstance(fmt, str) and fmt not in OPENAI_STRICT_FORMATS:
             node = {k: v for k, v in node.items() if k != "format"}
-            node["description"] = f"{node.get('description', '')} (format {fmt})".strip()
+            if fmt in _INTEGER_RANGES:  # the range is what int32/int64 means: bounds strict mode keeps
+                low, high = _INTEGER_RANGES[fmt]
+                node["minimum"] = max(low, node["minimum"]) if isinstance(node.get("minimum"), int | float) else low
+                node["maximum"] = min(high, node["maximum"]) if isinstance(node.get("maximum"), int | float) else high
+            else:
+                node["description"] = f"{node.get('description', '')} (format {fmt})".strip()
         return node
 
     return node_pass
+
+
+_INTEGER_RANGES = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
 
 
 def anthropic_strict(ctx: PassContext) -> Callable[[Schema], Schema]:
