@@ -338,6 +338,10 @@ def mismatches(tool: Tool, arguments: dict, verdict: Verdict) -> list[str]:
     with the human part), except those it could not judge."""
     out = []
     sent_body: Any = {}
+    if any(b.location == "path" and isinstance(arguments.get(b.argument), str) and "/" in arguments[b.argument]
+           for b in tool.bindings):  # the route itself is past the judge: no parameter can be compared
+        verdict.unjudged["<path>"] = PATH_SLASH
+        verdict.parameters = None
     for binding in tool.bindings:
         if binding.argument not in arguments or binding.name in verdict.unjudged:
             continue
