@@ -130,3 +130,30 @@ def test_prepare_leaves_the_tool_schema_alone() -> None:
     before = repr(tool.parameters)
     prepare(tool)
     assert repr(tool.parameters) == before
+
+
+def test_a_generator_that_does_not_finish_is_stopped_in_any_thread() -> None:
+    """hypothesis-jsonschema can take very long on some unions (openai-openapi's createEvalRun in strict mode):
+    the generator is stopped hard, in the main thread by an alarm, elsewhere by abandoning its helper."""
+    import threading
+    import time
+
+    from workbench.roundtrip.generate import GeneratorStalled, _bounded
+
+    started = time.monotonic()
+    with pytest.raises(GeneratorStalled):
+        _bounded(lambda: time.sleep(5), 0.3)
+    assert time.monotonic() - started < 2
+    assert _bounded(lambda: 7, 1) == 7
+    seen = []
+
+    def elsewhere() -> None:
+        try:
+            _bounded(lambda: time.sleep(5), 0.3)
+        except GeneratorStalled as stalled:
+            seen.append(str(stalled))
+
+    worker = threading.Thread(target=elsewhere)
+    worker.start()
+    worker.join(3)
+    assert seen == ["the generator did not finish in 0.3 s"]

@@ -17,8 +17,11 @@ spec's own examples, where every argument has one — see `example_arguments`).
 from __future__ import annotations
 
 import base64
+import signal
+import threading
 import time
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,6 +60,54 @@ FORMATS = _formats()
 
 class Unsatisfiable(Exception):
     """The generator found no value for a schema (it may be contradictory, or beyond the generator)."""
+
+
+class GeneratorStalled(Unsatisfiable):
+    """The generator did not finish in its hard time limit (hypothesis-jsonschema can take very long merging
+    some unions): the generator's limit, not the spec's fault."""
+
+
+class _Stop(BaseException):  # raised by the alarm: not an Exception, so no library code swallows it
+    pass
+
+
+def _bounded(work: Callable[[], Any], seconds: float) -> Any:
+    """`work()` stopped after `seconds`: by an alarm in the main thread (the command line); in another
+    thread (the window's jobs) it runs in a helper thread that is abandoned when late."""
+    if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
+        fired = []
+
+        def alarm(signum: int, frame: Any) -> None:
+            fired.append(True)
+            raise _Stop
+
+        previous = signal.signal(signal.SIGALRM, alarm)
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+        try:
+            return work()
+        except BaseException:  # hypothesis may wrap the alarm's exception in one of its own
+            if fired:
+                raise GeneratorStalled(f"the generator did not finish in {seconds:g} s") from None
+            raise
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["value"] = work()
+        except BaseException as error:  # handed to the caller
+            box["error"] = error
+
+    helper = threading.Thread(target=run, name="argument-generator", daemon=True)
+    helper.start()
+    helper.join(seconds)
+    if helper.is_alive():
+        raise GeneratorStalled(f"the generator did not finish in {seconds:g} s")
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
 
 
 @dataclass(frozen=True)
@@ -236,8 +287,13 @@ def minimal(schema: Any) -> Any:
 
 
 def draw(schema: Any, count: int, seed: int = 0, budget: float = 10.0) -> list[Any]:
-    """Up to `count` distinct values valid for `schema`, reproducible for one seed; stops at `budget`
-    seconds. Raises `Unsatisfiable` when none could be made."""
+    """Up to `count` distinct values valid for `schema`, reproducible for one seed; stops taking more at
+    `budget` seconds, and is stopped hard at twice that (`GeneratorStalled`). Raises `Unsatisfiable` when
+    none could be made."""
+    return _bounded(lambda: _draw(schema, count, seed, budget), budget * 2 + 1)
+
+
+def _draw(schema: Any, count: int, seed: int, budget: float) -> list[Any]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # hypothesis-jsonschema warns about patterns it cannot read
         strategy = from_schema(schema, custom_formats=FORMATS, allow_x00=False)

@@ -30,7 +30,14 @@ from workbench.http.validate import check, original_schema
 from workbench.mock.app import Answer, MockApp
 from workbench.mock.router import base_path
 from workbench.mock.server import MockServer
-from workbench.roundtrip.generate import ArgumentSet, Unsatisfiable, argument_sets, draw, prepare_schema
+from workbench.roundtrip.generate import (
+    ArgumentSet,
+    GeneratorStalled,
+    Unsatisfiable,
+    argument_sets,
+    draw,
+    prepare_schema,
+)
 from workbench.roundtrip.oracle import Oracle, Verdict, mismatches
 from workbench.spec import Spec
 from workbench.tools.model import Tool, ToolSet
@@ -221,6 +228,10 @@ def _tool_attempts(spec: Spec, executor: Executor, tool: Tool, target: Target, o
             return
     try:
         sets = argument_sets(tool, count, seed, budget_s)
+    except GeneratorStalled as why:
+        yield Attempt(tool.name, op.method, op.path, "", 0, UNSATISFIABLE, classification=GENERATOR,
+                      detail=[f"no arguments were made: {why}"])
+        return
     except Unsatisfiable as why:
         yield Attempt(tool.name, op.method, op.path, "", 0, UNSATISFIABLE, classification=SPEC,
                       detail=[f"no arguments satisfy the tool's schema: {why}"])
