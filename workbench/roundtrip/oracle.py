@@ -61,7 +61,7 @@ WILDCARD_BODY = "openapi-core does not decode a body declared under a wildcard m
 MULTIPART_BODY = ("openapi-core does not decode multipart parts to their schema's types (a number stays text, a "
                   "3.0 binary part stays bytes)")
 PATH_SLASH = "WSGI decodes %2F in the path before routing: a path value holding a slash cannot be judged"
-PATH_NEWLINE = "openapi-core's path templates cannot read a line break in a path value (it is dropped)"
+PATH_NEWLINE = "openapi-core's path templates cannot read a line break or tab in a path value (it is dropped)"
 BODY = "<body>"  # the key of a limit on the whole request body
 
 # Formats whose unmarshalled value is compared as a Python object; any other format is read as the string it
@@ -362,7 +362,7 @@ def mismatches(tool: Tool, arguments: dict, verdict: Verdict) -> list[str]:
 
 
 def _parameter_mismatch(binding: Any, value: Any, verdict: Verdict) -> list[str]:
-    if binding.location == "path" and isinstance(value, str) and ("\n" in value or "\r" in value):
+    if binding.location == "path" and isinstance(value, str) and any(c in value for c in "\n\r\t"):
         verdict.unjudged[binding.name] = PATH_NEWLINE
         return []
     if binding.location == "path" and isinstance(value, str) and "/" in value:
