@@ -28,17 +28,11 @@ sys.path.insert(0, str(REPO))
 
 from workbench.config import WorkbenchConfig  # noqa: E402
 from workbench.roundtrip import run  # noqa: E402
-from workbench.roundtrip.oracle import read_document  # noqa: E402
 from workbench.spec import load_spec  # noqa: E402
 from workbench.tools.options import ToolOverrides, build_toolset  # noqa: E402
 
 VENDORS = {"openai": ToolOverrides(vendor="openai"), "openai-strict": ToolOverrides(vendor="openai", strict=True),
            "anthropic": ToolOverrides(vendor="anthropic")}
-
-
-def document_for(path: Path) -> dict:
-    document = read_document(path)
-    return peers.swagger_to_openapi(path) if "swagger" in document else document
 
 
 def main() -> None:
@@ -59,7 +53,7 @@ def main() -> None:
     for path in files:
         spec = load_spec(path)
         try:
-            document = document_for(path)
+            document = peers.judged_document(path)
         except Exception as error:
             print(f"{path.name:44} cannot be judged: {error}")
             document = None

@@ -392,6 +392,16 @@ def swagger_to_openapi(path: Path, timeout: float = 120) -> dict:
     return json.loads(done.stdout) if done.stdout.lstrip().startswith("{") else _yaml(done.stdout)
 
 
+def judged_document(path: Path) -> dict:
+    """The document the round trip's judge reads for `path`: as written for OpenAPI 3.x, converted by
+    swagger2openapi for Swagger 2.0 (never by our own normaliser)."""
+    sys.path.insert(0, str(REPO))
+    from workbench.roundtrip.oracle import read_document
+
+    document = read_document(path)
+    return swagger_to_openapi(path) if "swagger" in document else document
+
+
 def _yaml(text: str) -> Any:
     import yaml
 

@@ -83,17 +83,11 @@ paths:
 
 
 def judged_document(path: Path) -> dict:
-    """The document the round-trip judge reads for a corpus file: as written for OpenAPI 3.x, converted by
-    swagger2openapi (installed into bench/.peers on first use, from the npm registry) for Swagger 2.0 —
-    never by our own normaliser."""
+    """The document the round-trip judge reads for a corpus file (bench/peers.py: as written for OpenAPI 3.x,
+    converted by swagger2openapi, installed into bench/.peers on first use, for Swagger 2.0)."""
     import sys
 
-    from workbench.roundtrip.oracle import read_document
-
-    document = read_document(path)
-    if "swagger" not in document:
-        return document
     sys.path.insert(0, str(REPO / "bench"))
     import peers
 
-    return peers.swagger_to_openapi(path)
+    return peers.judged_document(path)

@@ -218,9 +218,11 @@ def test_the_command_refuses_bad_input_in_one_line(shop, write) -> None:
     assert done.returncode == 0 and "--oracle-spec" in done.stdout
 
 
-def test_a_read_baseline_error_names_the_file(tmp_path) -> None:
-    with pytest.raises(SpecError, match="not JSON"):
-        read_baseline(tmp_path.joinpath("x.json")) if tmp_path.joinpath("x.json").write_text("{") else None
+def test_a_read_baseline_error_names_the_file(write) -> None:
+    broken = write("x.json", "{")
+    with pytest.raises(SpecError, match="not JSON") as raised:
+        read_baseline(broken)
+    assert "x.json" in str(raised.value)
 
 
 SECURED = SPEC.replace('servers: [{url: "https://shop.example.invalid/v1"}]', '''servers: [{url: "https://shop.example.invalid/v1"}]

@@ -70,6 +70,7 @@ class CallResult:
     repairs: list[str] = field(default_factory=list)
     coercions: list[str] = field(default_factory=list)
     secrets: list[str] = field(default_factory=list, repr=False)
+    arguments: dict[str, Any] | None = field(default=None, repr=False)  # as checked and sent (human part too)
 
     @property
     def ok(self) -> bool:
@@ -159,6 +160,7 @@ class Executor:
         checked: Checked = check(self.spec, tool, arguments, self.contract(tool))
         if checked.ok:
             result = self.send(tool, checked.arguments)
+            result.arguments = checked.arguments
             violations = result.feedback.violations if result.feedback else []  # valid, but not sendable as given
         else:
             result = CallResult(tool.name, None, error="validation failed")

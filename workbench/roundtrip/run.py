@@ -26,10 +26,10 @@ import jsonschema
 
 from workbench.http.calls import ToolCall
 from workbench.http.executor import Approver, CallOptions, CallResult, Executor
-from workbench.http.validate import check, original_schema
 from workbench.mock.app import Answer, MockApp
 from workbench.mock.router import base_path
 from workbench.mock.server import MockServer
+from workbench.policy import safety
 from workbench.roundtrip.generate import (
     ArgumentSet,
     GeneratorStalled,
@@ -87,6 +87,7 @@ class Attempt:
     classification: str = PASSED
     disagreement: str = ""  # the oracle and the mock disagree: how
     judged: bool = False  # the independent judge read the request
+    sent: dict[str, Any] = field(default_factory=dict, repr=False)  # with the human part: never in a report
 
     @property
     def key(self) -> str:
@@ -178,12 +179,12 @@ def stand_in_credentials(spec: Spec) -> dict[str, str]:
     return {name: "roundtrip:stand-in" for name in spec.components.security_schemes}
 
 
-def human_fixtures(spec: Spec, tool: Tool, seed: int) -> dict[str, Any]:
-    """Values for the arguments a person supplies (secrets, files), generated from the original schema."""
+def human_fixtures(tool: Tool, schema: dict, seed: int) -> dict[str, Any]:
+    """Values for the arguments a person supplies (secrets, files), generated from the original argument
+    schema (`schema`: the executor's contract for the tool)."""
     humans = [b for b in tool.bindings if b.human]
     if not humans:
         return {}
-    schema = original_schema(spec, tool)
     out = {}
     for binding in humans:
         sub = schema.get("properties", {}).get(binding.argument)
@@ -219,7 +220,7 @@ def attempts(spec: Spec, toolset: ToolSet, target: Target, oracle: Oracle | None
 def _tool_attempts(spec: Spec, executor: Executor, tool: Tool, target: Target, oracle: Oracle | None,
                    count: int, seed: int, budget_s: float) -> Iterator[Attempt]:
     op = tool.operation
-    if target.kind == "remote" and not _read_only(tool):
+    if target.kind == "remote" and not safety(tool.operation).read_only:
         why = ("a write: not sent to a server of yours without --allow-writes" if not target.allow_writes else
                None if target.approve_write is not None and target.approve_write(tool) else
                "a write that was not approved (no terminal to ask, or the answer was no)")
@@ -236,7 +237,7 @@ def _tool_attempts(spec: Spec, executor: Executor, tool: Tool, target: Target, o
         yield Attempt(tool.name, op.method, op.path, "", 0, UNSATISFIABLE, classification=SPEC,
                       detail=[f"no arguments satisfy the tool's schema: {why}"])
         return
-    human = human_fixtures(spec, tool, seed)
+    human = human_fixtures(tool, executor.contract(tool).schema, seed)
     validator = jsonschema.Draft202012Validator(tool.parameters,
                                                 format_checker=FORMAT_CHECKER)
     started = time.monotonic()  # the budget for sending starts once the sets are made
@@ -256,12 +257,6 @@ def _tool_attempts(spec: Spec, executor: Executor, tool: Tool, target: Target, o
         yield attempt
 
 
-def _read_only(tool: Tool) -> bool:
-    from workbench.policy import safety
-
-    return safety(tool.operation).read_only
-
-
 def _dialect(validator: Any, argument_set: ArgumentSet) -> list[str]:
     """What in a generated set the tool's own schema does not allow (the generator's fault, not ours)."""
     return [f"/{'/'.join(map(str, e.absolute_path))}: {e.message}"[:300]
@@ -272,7 +267,8 @@ def _one(spec: Spec, executor: Executor, tool: Tool, argument_set: ArgumentSet, 
          target: Target, oracle: Oracle | None) -> Attempt:
     op = tool.operation
     arguments = {**argument_set.arguments, **human}
-    attempt = Attempt(tool.name, op.method, op.path, argument_set.kind, index, REFUSED, argument_set.arguments)
+    attempt = Attempt(tool.name, op.method, op.path, argument_set.kind, index, REFUSED, argument_set.arguments,
+                      sent=arguments)
     if target.capture is not None:
         target.capture.take()
     try:
@@ -300,8 +296,7 @@ def _one(spec: Spec, executor: Executor, tool: Tool, argument_set: ArgumentSet, 
             attempt.unjudged = {JUDGE: f"the judge failed: {type(error).__name__}: {str(error)[:200]}"}
             attempt.judged = False
         else:
-            sent = check(spec, tool, arguments, executor.contract(tool)).arguments
-            attempt.oracle = result.masked(verdict.errors or mismatches(tool, sent, verdict))
+            attempt.oracle = result.masked(verdict.errors or mismatches(tool, result.arguments or {}, verdict))
             attempt.unjudged = verdict.unjudged
     refused_by_server = target.kind != "capture" and (result.status is None or result.status >= 400)
     if oracle is None and not refused_by_server:

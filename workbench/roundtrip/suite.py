@@ -13,7 +13,7 @@ import yaml
 from workbench.roundtrip.drill import drill
 from workbench.roundtrip.oracle import Oracle, read_document
 from workbench.roundtrip.report import Report, compare
-from workbench.roundtrip.run import PASSED, Attempt, attempts, human_fixtures, mock_target, remote_target
+from workbench.roundtrip.run import PASSED, Attempt, attempts, mock_target, remote_target
 from workbench.spec import Spec, SpecError
 from workbench.tools.model import Tool, ToolSet
 
@@ -75,8 +75,7 @@ def run_roundtrip(spec: Spec, spec_path: Path, toolset: ToolSet, vendor: str, op
                                 budget_s=options.budget_s, progress=progress, cancelled=cancelled):
             report.add(attempt)
             if attempt.classification == PASSED and attempt.kind == "minimal":
-                tool = toolset.tool(attempt.tool)
-                passing.setdefault(attempt.tool, {**attempt.arguments, **human_fixtures(spec, tool, options.seed)})
+                passing.setdefault(attempt.tool, attempt.sent)
             if on_attempt is not None:
                 on_attempt(attempt)
         report.cancelled = bool(cancelled and cancelled())
