@@ -42,16 +42,20 @@ KNOWN: dict[tuple[str, str, str, str], str] = {
     (BOX, "openai-strict", "post_oauth2_revoke", run.CONVERSION):
         "spec: PostOAuth2Revoke requires 'grant_type', which its properties do not declare; strict mode (every "
         "property listed, no others) cannot send it",
-    (BOX, "openai-strict", "get_search", run.CONVERSION):
-        "mdfilters: objects in a query parameter have no wire form (the conversion warns of it)",
-    (BOX, "openai-strict", "post_invites", run.CONVERSION):
-        "not fixed yet: the strict tool lets actionable_by go without the id the spec requires",
-    (BOX, "openai-strict", "post_workflows_id_start", run.CONVERSION):
-        "not fixed yet: the strict tool allows variable_value types the spec's oneOf forbids",
     (BOX, "*", "put_f*_id", run.EXECUTOR): NULLABLE_BESIDE_REF,
     (BOX, "*", "post_sign_requests", run.EXECUTOR): NULLABLE_BESIDE_REF,
     (OPENAI_SPEC, "*", "create*", run.EXECUTOR): NULLABLE_BESIDE_REF,
     (OPENAI_SPEC, "*", "modify*", run.EXECUTOR): NULLABLE_BESIDE_REF,
+    ("readme-v3.0-readme.yaml", "openai-strict", "createDoc", run.CONVERSION):
+        "not fixed yet: strict mode has no oneOf, so the body's oneOf of required lists (title with category, or "
+        "with categorySlug) is lost",
+    ("readme-v3.0-schema-enums.yaml", "openai-strict", "boolean_enumSupport", run.CONVERSION):
+        "not fixed yet: the strict tool leaves out the required property 'enum (with example) *required'",
+    ("twilio-verify-v2.yaml", "openai-strict", "*", run.CONVERSION):
+        "not fixed yet: free-form object fields of a form body (Metadata, ChannelConfiguration) take nested values "
+        "in the strict tool, which a form body cannot carry",
+    ("twilio-verify-v2.yaml", "openai-strict", "CreateVerification", run.EXECUTOR):
+        "not fixed yet: the same free-form form field, sent with a null member the judge reads differently",
     (OPENAI_SPEC, "*", "list*", run.EXECUTOR):
         "an empty object in a form-style query parameter goes as `metadata=` (the style's empty form); "
         "openapi-core reads an empty value, which 3.0's allowEmptyValue forbids",
@@ -65,7 +69,7 @@ def sweep(name: str, vendor: str, limit: int) -> tuple[Counter, list[str], set]:
     toolset.tools = toolset.tools[:limit]
     counts: Counter = Counter()
     failures, used = [], set()
-    for attempt in run.captured_attempts(spec, toolset, judged_document(path), count=3, budget_s=5):
+    for attempt in run.captured_attempts(spec, toolset, judged_document(path), count=3, budget_s=10):  # as bench
         counts[attempt.classification] += 1
         if attempt.classification not in run.FAILING:
             continue
