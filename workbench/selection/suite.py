@@ -178,10 +178,7 @@ def _describe(error: jsonschema.ValidationError) -> tuple[str, str]:
         extra = sorted(set(error.instance) - set(known))
         return f"unknown key {extra[0]!r} (known: {', '.join(known)})", join(pointer, extra[0])
     if kind in ("oneOf", "anyOf"):
-        inner = [e for e in error.context if e.validator != "type" or e.absolute_path != error.absolute_path]
-        if len(inner) == 1 or "errorMessage" not in error.schema:
-            return _describe(jsonschema.exceptions.best_match(inner or error.context))
-        return error.schema["errorMessage"], pointer
+        return _describe_choice(error)
     if kind == "required":
         missing = [key for key in error.validator_value if key not in error.instance]
         return f"missing required key {missing[0]!r}", pointer
@@ -195,6 +192,21 @@ def _describe(error: jsonschema.ValidationError) -> tuple[str, str]:
     if kind in _BOUNDS:
         return f"{name} must be {_BOUNDS[kind]} {error.validator_value}", pointer
     return f"{name}: {error.message}", pointer
+
+
+def _describe_choice(error: jsonschema.ValidationError) -> tuple[str, str]:
+    """A value that fits none of the choices: when exactly one choice has the value's type, what is wrong
+    inside it (an unknown key first); else the choice's own words."""
+    branches: dict[Any, list[jsonschema.ValidationError]] = {}
+    for inner in error.context:
+        branches.setdefault(inner.relative_schema_path[0], []).append(inner)
+    typed = [errors for errors in branches.values()
+             if not any(e.validator == "type" and e.absolute_path == error.absolute_path for e in errors)]
+    if len(typed) == 1:
+        return _describe(min(typed[0], key=lambda e: e.validator != "additionalProperties"))
+    if "errorMessage" in error.schema:
+        return error.schema["errorMessage"], _pointer(error)
+    return _describe(jsonschema.exceptions.best_match(error.context))
 
 
 _BOUNDS = {"minimum": "at least", "maximum": "at most", "exclusiveMinimum": "more than",
@@ -290,6 +302,7 @@ class _Index:
     operation_ids: dict[str, list[str]] = field(default_factory=dict)
     labels: dict[str, list[str]] = field(default_factory=dict)
     left_out: dict[str, str] = field(default_factory=dict)  # "get /path" → why the tool set left it out
+    variants: set[str] = field(default_factory=set)  # operationIds split into one tool per union variant
 
     @classmethod
     def of(cls, toolset: ToolSet) -> _Index:
@@ -299,6 +312,8 @@ class _Index:
             index.names[tool.name] = tool.name
             if op.operation_id:
                 index.operation_ids.setdefault(op.operation_id, []).append(tool.name)
+                if tool.shape.body_schema is not None:
+                    index.variants.add(op.operation_id)
             index.labels.setdefault(f"{op.method.lower()} {op.path}", []).append(tool.name)
         index.left_out = {f"{r.method.lower()} {r.path}": r.reason for r in toolset.rejected if r.method}
         return index
@@ -345,7 +360,7 @@ def _resolve(suite_file: SuiteFile, case: CaseEntry, ref: Reference, index: _Ind
                                   f"({index.left_out[key]})", ref.pointer)
     if text in index.operation_ids:
         names = index.operation_ids[text]
-        if text not in names:
+        if text not in names and text not in index.variants:  # a variant's tool is named apart on purpose
             notes.append(f"{suite_file.document.name}:{case.line}: case {case.id!r}: {text!r} matched by operationId; "
                          f"the tool is named {' | '.join(names)!r}")
         return names
