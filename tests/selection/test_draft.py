@@ -219,3 +219,13 @@ def test_draft_suite_in_process_takes_any_prompt_writer():
     assert draft.cases[0].prompt == "my own words"
     assert draft.cases[1].prompt == "Please create a customer."
     assert "spec: ../examples/shop-api.yaml\n" in render(draft)
+
+
+def test_the_key_is_sent_and_never_written(drafted, server, tmp_path, monkeypatch):
+    secret = "sk-test-0123456789abcdef"
+    monkeypatch.setenv("OPENAI_API_KEY", secret)
+    server.reply(_chat("{}"))
+    out = drafted(example_path(), tmp_path / "s.yaml", "--api", "openai-chat", "--model", "m",
+                  "--base-url", server.url + "/v1")
+    assert server.requests and all(r.header("Authorization") == f"Bearer {secret}" for r in server.requests)
+    assert secret not in out.read_text(encoding="utf-8")
