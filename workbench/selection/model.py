@@ -30,6 +30,9 @@ class Expectation:
     mode: str  # ONE_OF | ALL_OF | NONE
     tools: tuple[str, ...]  # resolved tool names of the run's tool set (empty for NONE)
     written: tuple[str, ...]  # as the suite wrote them: operationId, tool name or "METHOD /path"
+    # ALL_OF: the tools each written reference resolved to, in order. With split unions one operation has
+    # several tools, and a call to any one of a group satisfies that reference (empty for ONE_OF and NONE).
+    groups: tuple[tuple[str, ...], ...] = ()
 
     def label(self) -> str:
         """How reports name it: the tool, `a | b` for a choice, `a + b` for several calls, `none`."""
