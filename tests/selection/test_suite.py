@@ -68,7 +68,7 @@ def test_the_three_expectation_forms_and_none(write):
           expect: none
           draft: true
         """, head="repeats: 3\nmodel: {api: openai-chat, name: m, temperature: 0, tool-choice: required, "
-                   "prices: {input: 2.5, output: 10}, timeout: 30}\ntools: {vendor: anthropic}\n"))
+                   "prices: {input: 2.5, output: 10}, timeout: 30}\ntools: {vendor: openai}\n"))
     suite, notes = open_suite(path)[0], open_suite(path).notes
     assert notes == []
     one, either, both, nothing = suite.cases
@@ -88,9 +88,21 @@ def test_the_three_expectation_forms_and_none(write):
     assert (suite.model.api, suite.model.model, suite.model.temperature, suite.model.tool_choice,
             suite.model.timeout, suite.model.prices.input, suite.model.prices.output) == (
         "openai-chat", "m", 0, "required", 30.0, 2.5, 10.0)
-    assert suite.tools == ToolOverrides(vendor="anthropic")
+    assert suite.tools == ToolOverrides(vendor="openai")
     assert suite.sha256 == hashlib.sha256(path.read_bytes()).hexdigest()
     assert suite.spec == example_path()
+
+
+def test_the_tools_come_in_the_shape_the_model_api_takes(write):
+    responses = write("r.suite.yaml", suite_text(BASIC, head="model: {api: openai-responses, name: m}\n"))
+    assert open_suite(responses).toolset.vendor == "openai-responses"
+    assert open_suite(responses, model={"api": "offline"}).toolset.vendor == "openai"
+    clash = write("c.suite.yaml", suite_text(BASIC, head="model: {api: openai-chat, name: m}\n"
+                                                         "tools: {vendor: anthropic}\n"))
+    with pytest.raises(SpecError, match=r"c\.suite\.yaml:2:\d+ \(#/tools/vendor\): the suite's tools are for "
+                                        r"'anthropic', but openai-chat takes 'openai' tools"):
+        open_suite(clash)
+    assert open_suite(clash, model={"api": "offline"}).toolset.vendor == "anthropic"
 
 
 def test_the_suite_tools_section_builds_the_tool_set_and_the_command_line_wins(write):

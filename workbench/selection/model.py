@@ -18,6 +18,8 @@ OFFLINE = "offline"
 OPENAI_CHAT = "openai-chat"
 OPENAI_RESPONSES = "openai-responses"
 APIS = (OFFLINE, OPENAI_CHAT, OPENAI_RESPONSES)
+# The vendor conversion each model API receives its tools in (the offline scorer reads any).
+API_VENDOR = {OPENAI_CHAT: "openai", OPENAI_RESPONSES: "openai-responses"}
 
 # What a case expects.
 ONE_OF = "one-of"  # one call to any one of `tools` (usually a single tool) is right

@@ -28,7 +28,7 @@ import json
 import os
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib.resources import as_file, files
 from pathlib import Path
@@ -39,7 +39,18 @@ import jsonschema
 from workbench.config import Known, WorkbenchConfig, config_for
 from workbench.lint import RULES
 from workbench.mock.faults import FAULTS
-from workbench.selection.model import ALL_OF, NONE, ONE_OF, Case, Expectation, ModelSettings, Prices, Suite
+from workbench.selection.model import (
+    ALL_OF,
+    API_VENDOR,
+    APIS,
+    NONE,
+    ONE_OF,
+    Case,
+    Expectation,
+    ModelSettings,
+    Prices,
+    Suite,
+)
 from workbench.spec import RefPolicy, SourceDocument, Spec, SpecError, load_spec
 from workbench.spec.pointer import join
 from workbench.spec.source import parse_document
@@ -121,12 +132,9 @@ def suite_schema() -> dict:
 
 
 def resource(*parts: str) -> Path:
-    """A bundled file: from the installed package, else from the checkout this module sits in (a checkout
-    run beside an editable install of another one)."""
+    """A bundled file (from a checkout and from a wheel alike)."""
     with as_file(files("workbench.resources").joinpath(*parts)) as path:
-        if Path(path).is_file():
-            return Path(path)
-    return Path(__file__).resolve().parents[2].joinpath("resources", *parts)
+        return Path(path)
 
 
 def read_suite(path: str | os.PathLike[str], *, spec_override: str | os.PathLike[str] | None = None) -> SuiteFile:
@@ -403,9 +411,20 @@ def merge_overrides(suite: ToolOverrides, given: ToolOverrides | None) -> ToolOv
 
 def open_suite(path: str | os.PathLike[str], *, spec_override: str | os.PathLike[str] | None = None,
                overrides: ToolOverrides | None = None, config_path: str | os.PathLike[str] | None = None,
-               policy: RefPolicy | None = None) -> OpenedSuite:
-    """Read the suite, load its spec and config, build the tool set and resolve the cases against it."""
+               policy: RefPolicy | None = None, model: Mapping[str, Any] | None = None) -> OpenedSuite:
+    """Read the suite, load its spec and config, build the tool set and resolve the cases against it.
+    `model`: ModelSettings fields the command line overrides (None values are not given). The tool set is
+    built in the shape the model's API takes (Chat or Responses tools); the offline scorer reads any."""
     suite_file = read_suite(path, spec_override=spec_override)
+    settings = replace(suite_file.model, **{k: v for k, v in (model or {}).items() if v is not None})
+    if settings.api not in APIS:
+        raise suite_file.fail(f"unknown model api {settings.api!r} (one of {', '.join(APIS)})", "/model/api")
+    wanted = API_VENDOR.get(settings.api)
+    if wanted and suite_file.tools.vendor not in (None, wanted):
+        raise suite_file.fail(f"the suite's tools are for {suite_file.tools.vendor!r}, but {settings.api} takes "
+                              f"{wanted!r} tools: leave tools.vendor out, or set it to {wanted}", "/tools/vendor")
+    suite_file = replace(suite_file, model=settings,
+                         tools=replace(suite_file.tools, vendor=wanted or suite_file.tools.vendor))
     if not suite_file.spec.is_file():
         raise suite_file.fail(f"the suite's spec {os.fspath(suite_file.spec)!r} is not a file", "/spec")
     spec = load_spec(suite_file.spec, policy)
