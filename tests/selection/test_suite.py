@@ -99,7 +99,7 @@ def test_the_tools_come_in_the_shape_the_model_api_takes(write):
     assert open_suite(responses, model={"api": "offline"}).toolset.vendor == "openai"
     clash = write("c.suite.yaml", suite_text(BASIC, head="model: {api: openai-chat, name: m}\n"
                                                          "tools: {vendor: anthropic}\n"))
-    with pytest.raises(SpecError, match=r"c\.suite\.yaml:2:\d+ \(#/tools/vendor\): the suite's tools are for "
+    with pytest.raises(SpecError, match=r"c\.suite\.yaml:3:9 \(#/tools/vendor\): the suite's tools are for "
                                         r"'anthropic', but openai-chat takes 'openai' tools"):
         open_suite(clash)
     assert open_suite(clash, model={"api": "offline"}).toolset.vendor == "anthropic"
