@@ -33,8 +33,8 @@ class RunBuilder:
         return Case(id=case_id, messages=({"role": "user", "content": prompt or f"please do {case_id}"},),
                     expect=Expectation(mode, tuple(tools), tuple(tools)), line=line)
 
-    def all_of(self, case_id: str, *tools: str) -> Case:
-        return self.case(case_id, *tools, mode=ALL_OF)
+    def all_of(self, case_id: str, *tools: str, line: int = 0) -> Case:
+        return self.case(case_id, *tools, mode=ALL_OF, line=line)
 
     def verdict(self, case_id: str, sample: int, outcome: str = PASSED, picked: tuple[str, ...] = (), *,
                 f1: float | None = None, valid: bool | None = None, match: bool | None = None,
