@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -269,11 +270,17 @@ tr.error td:first-child { box-shadow: inset 3px 0 var(--muted); }
 .tag.pass { color: rgb(var(--ok)); border-color: rgb(var(--ok)); }
 .tag.fail { color: rgb(var(--bad)); border-color: rgb(var(--bad)); }
 .tag.flaky { color: var(--warn); border-color: var(--warn); }
-td.prompt { max-width: 420px; color: var(--muted); }
+#cases { width: 100%; }
+#cases td.id { white-space: nowrap; max-width: 240px; overflow: hidden; text-overflow: ellipsis; }
+#cases td.expected { max-width: 240px; overflow-wrap: anywhere; }
+#cases td.picked { max-width: 320px; overflow-wrap: anywhere; }
+#cases td.prompt { min-width: 240px; max-width: 460px; color: var(--muted); }
 body.failing-only #cases tr.pass { display: none; }
+.pick.bad { color: rgb(var(--bad)); }
 table.heatmap { font-size: 12px; }
-table.heatmap td { width: 30px; min-width: 30px; height: 26px; text-align: center; border: 1px solid var(--line); }
-table.heatmap th.row { text-align: right; padding: 0 8px; white-space: nowrap; max-width: 260px; overflow: hidden;
+table.heatmap td { width: 25px; min-width: 25px; height: 22px; padding: 0; text-align: center;
+  border: 1px solid var(--line); }
+table.heatmap th.row { text-align: right; padding: 0 8px; white-space: nowrap; max-width: 230px; overflow: hidden;
   text-overflow: ellipsis; font-weight: 500; }
 table.heatmap th.col { vertical-align: bottom; padding: 4px 0; font-weight: 500; }
 table.heatmap th.col span { display: inline-block; writing-mode: vertical-rl; transform: rotate(180deg);
@@ -525,13 +532,29 @@ def _html_case_row(c: CaseResult) -> str:
     rank = "" if c.rank is None else str(c.rank)
     margin = "" if c.margin is None else f"{c.margin:+.3f}"
     problems = f"<div class=\"sub\">{'<br>'.join(_h(p) for p in c.problems)}</div>" if c.problems else ""
-    return (f"<tr class=\"{state}\"><td class=\"mono\" title=\"line {c.line}\">{_h(c.id)}</td>"
-            f"<td class=\"mono\">{_h(c.expected)}</td><td class=\"mono\">{_h(picks_text(c))}{problems}</td>"
+    where = f" (line {c.line})" if c.line else ""
+    return (f"<tr class=\"{state}\"><td class=\"mono id\" title=\"{_h(c.id)}{where}\">{_h(c.id)}</td>"
+            f"<td class=\"mono expected\">{_breakable(c.expected)}</td>"
+            f"<td class=\"mono picked\">{_html_picks(c)}{problems}</td>"
             f"<td class=\"num\" data-v=\"{share:.4f}\">{c.passed}/{c.runs}</td>"
             f"<td><span class=\"tag {state}\">{state}</span></td>"
             f"<td class=\"num\" data-v=\"{rank or 9999}\">{rank}</td>"
             f"<td class=\"num\" data-v=\"{c.margin if c.margin is not None else 9999}\">{margin}</td>"
             f"<td class=\"prompt\" title=\"{_h(c.prompt)}\">{_h(_clip(c.prompt, 160))}</td></tr>")
+
+
+def _html_picks(c: CaseResult) -> str:
+    picks = [f"<span class=\"pick {'ok' if _right(c.expected, label) else 'bad'}\">{_breakable(label)} ×{n}</span>"
+             for label, n in c.picks().most_common()]
+    if c.errors:
+        picks.append(f"<span class=\"pick\">error ×{c.errors}</span>")
+    return "<br>".join(picks)
+
+
+def _breakable(text: str) -> str:
+    """Escaped, with a line-break opportunity after each `_`, `/`, `.` and `-`: long tool names wrap at their
+    parts instead of mid-word."""
+    return re.sub(r"([_/.\-])", r"\1<wbr>", _h(text))
 
 
 def _html_baseline(c: Comparison) -> str:
