@@ -184,6 +184,23 @@ def test_text_report(build):
     assert re.search(r"^ +4 +50\.0% +\[", text, re.M) and re.search(r"^ +12 +", text, re.M)
 
 
+def test_text_lists_the_worst_cases_first(build):
+    cases = [build.case("wobbly", "t"), build.case("broken", "t"), build.case("fine", "t")]
+    verdicts = [build.verdict(c.id, s, PASSED if (c.id, s) in {("wobbly", 0), ("wobbly", 1)} or c.id == "fine"
+                              else WRONG_TOOL, ("t",)) for c in cases for s in range(3)]
+    lines = render(build.run(cases, verdicts, repeats=3), "text").splitlines()
+    failing = [line.split()[1] for line in lines if line.startswith(("  FAIL", "  FLAKY"))]
+    assert failing == ["broken", "wobbly"]
+
+
+def test_a_lone_surrogate_from_the_model_does_not_stop_the_report(build, tmp_path):
+    run = build.run([build.case("a", "t")], [build.verdict("a", 0, HALLUCINATED, ("bad\ud800name",))])
+    save_baseline(evaluate(run), tmp_path / "base.json")
+    assert read_baseline(tmp_path / "base.json")["cases"][0]["selected"] == ["bad\ud800name"]
+    for fmt in FORMATS:
+        render(run, fmt).encode("utf-8")
+
+
 def test_text_report_clips_long_names_to_100_columns(build):
     long = "x" * 150
     run = build.run([build.case(long, "t" * 90)], [build.verdict(long, 0, HALLUCINATED, ("q" * 120,))])

@@ -32,7 +32,9 @@ def render_results(results: Results, fmt: str, comparison: Comparison | None = N
         "junit": to_junit, "html": to_html}
     if fmt not in renderers:
         raise ValueError(f"unknown report format {fmt!r} (one of {', '.join(FORMATS)})")
-    return renderers[fmt](results, comparison)
+    # A model can send a lone surrogate (`"\\ud800"` in a tool name): written as that escape it stays valid
+    # JSON and readable text, where UTF-8 would refuse to encode the report at all.
+    return renderers[fmt](results, comparison).encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def save_baseline(results: Results, path: Path, comparison: Comparison | None = None) -> None:
