@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test test-corpus bench package lint clean
+.PHONY: run test test-corpus test-browser bench package lint clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +25,10 @@ test: $(STAMP)
 # Sweeps over every corpus file (slower; not part of `make test`).
 test-corpus: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q -m corpus_sweep
+
+# The HTML reports opened in headless Chromium (not part of `make test`: it needs `apt-get install chromium`).
+test-browser: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q -m browser
 
 bench: $(STAMP)
 	$(BIN)/python bench/load.py
