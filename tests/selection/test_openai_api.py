@@ -207,6 +207,23 @@ def test_a_429_is_retried_after_the_seconds_retry_after_asks(api, toolsets, mode
     assert run.requests_sent == 2
 
 
+def test_retry_after_ms_is_read_first(toolsets, model):
+    model.sequence(ModelReply(status=429, headers={"retry-after-ms": "300", "Retry-After": "5"}), call("getCustomer"))
+    [sample] = take(OPENAI_CHAT, toolsets, runner(OPENAI_CHAT, model, backoff=0.0))
+    first, second = model.requests
+    assert sample.error is None and 0.28 <= second.at - first.at < 2
+
+
+def test_a_server_that_is_not_there_is_a_connection_error(toolsets, model):
+    url = model.url
+    model.close()
+    run = OpenAIRunner(ModelSettings(api=OPENAI_CHAT, model="m", base_url=url, timeout=2), api=OPENAI_CHAT,
+                       cache=None, retries=1, backoff=0.01)
+    [sample] = take(OPENAI_CHAT, toolsets, run)
+    assert sample.error.startswith("connection failed: ") and sample.error.endswith("(gave up after 2 tries)")
+    assert run.requests_sent == 2 and "\n" not in sample.error
+
+
 @pytest.mark.parametrize("api", APIS)
 def test_a_500_is_retried_with_backoff(api, toolsets, model):
     model.sequence(ModelReply(status=500), ModelReply(status=503), call("getCustomer"))
@@ -274,6 +291,19 @@ def test_cancelled_sends_no_more_and_yields_what_came_back(api, toolsets, model)
     samples = take(api, toolsets, runner(api, model, concurrency=1), [case(f"c{i}") for i in range(6)],
                    progress=lambda done, total, what: stop.set(), cancelled=stop.is_set)
     assert len(samples) == 1 == len(model.requests)
+
+
+def test_a_consumer_that_stops_early_leaves_no_retry_running(toolsets, model):
+    model.sequence(call("getCustomer"), ModelReply(status=503, headers={"Retry-After": "30"}))
+    run = runner(OPENAI_CHAT, model, concurrency=2)
+    offered = ("getCustomer",)
+    samples = run.samples(toolsets[OPENAI_CHAT], [SampleRequest(case(f"c{i}"), 0, offered) for i in range(4)])
+    started = time.monotonic()
+    next(samples)
+    while len(model.requests) < 2 and time.monotonic() - started < 2:
+        time.sleep(0.01)
+    samples.close()  # the second request is waiting out its 30 s Retry-After: it gives up instead
+    assert time.monotonic() - started < 3 and len(model.requests) == 2
 
 
 # -- the cache -------------------------------------------------------------------------------------------
