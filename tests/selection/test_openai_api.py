@@ -161,14 +161,16 @@ def test_only_the_offered_tools_are_sent_and_parallel_calls_when_set(api, toolse
 
 @pytest.mark.parametrize("api", APIS)
 def test_malformed_arguments_are_kept_raw_with_the_problem_named(api, toolsets, model):
-    model.sequence(call("getCustomer", '{"id": "7"'), call("getCustomer", '["7"]'), call("getCustomer", '{"n": NaN}'))
-    samples = take(api, toolsets, runner(api, model, concurrency=1), repeats=3)
+    model.sequence(call("getCustomer", '{"id": "7"'), call("getCustomer", '["7"]'), call("getCustomer", '{"n": NaN}'),
+                   call("getCustomer", '{"n": 1e999}'))
+    samples = take(api, toolsets, runner(api, model, concurrency=1), repeats=4)
 
     problems = [s.calls[0].problem for s in samples]
     assert all(s.calls[0].name == "getCustomer" and s.calls[0].arguments is None for s in samples)
     assert problems[0].startswith("arguments are not valid JSON: ")
     assert problems[1] == "arguments are not a JSON object: list"
-    assert problems[2].startswith("arguments are not valid JSON: ")
+    assert problems[2].startswith("arguments are not valid JSON: NaN")
+    assert problems[3] == "arguments are not valid JSON: 1e999 is out of range"
     assert samples[0].calls[0].raw_arguments == '{"id": "7"'
 
 
@@ -417,3 +419,12 @@ def test_retry_after_reads_seconds_and_http_dates_and_is_capped():
     assert 9 <= retry_after_seconds(email.utils.formatdate(now + 10, usegmt=True), now) <= 10
     assert retry_after_seconds(email.utils.formatdate(now - 10, usegmt=True), now) == 0.0
     assert retry_after_seconds("soon") is None and retry_after_seconds("") is None and retry_after_seconds(None) is None
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_the_keyword_policy_picks_the_tool_sharing_most_words_with_the_prompt(api, toolsets, model):
+    samples = take(api, toolsets, runner(api, model), [case("a", "please delete this customer"),
+                                                        case("b", "list every customer we have"),
+                                                        case("c", "what is the weather", tool="")])
+    assert [[c.name for c in s.calls] for s in samples] == [["deleteCustomer"], ["listCustomers"], []]
+    assert samples[2].text == "None of these tools fits."

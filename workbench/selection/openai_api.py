@@ -116,6 +116,10 @@ class OpenAIRunner:
         self._lock = threading.Lock()
         self._fatal: str | None = None
 
+    def close(self) -> None:
+        """Let go of the client's connections."""
+        self._client.close()
+
     # -- the run ---------------------------------------------------------------------------------------------
 
     def samples(self, toolset: ToolSet, requests: Sequence[SampleRequest], progress: Progress | None = None,
@@ -185,10 +189,10 @@ class OpenAIRunner:
         if unknown:
             raise SpecError(f"case {request.case.id}: offered tools not in the tool set: {', '.join(unknown)}",
                             "<tool set>")
-        body = self.body(request, [natives[name] for name in request.offered])
+        body = self.request_body(request, [natives[name] for name in request.offered])
         return _Job(request, body, request_key(self.name, self.endpoint, body, request.sample))
 
-    def body(self, request: SampleRequest, tools: list[dict]) -> dict[str, Any]:
+    def request_body(self, request: SampleRequest, tools: list[dict]) -> dict[str, Any]:
         """The create call's keyword arguments: only the settings that are set, so a server that does not
         know one is not sent it."""
         s = self.settings
@@ -263,7 +267,7 @@ class OpenAIRunner:
         read = read_chat if self.name == OPENAI_CHAT else read_responses
         sample = read(answer, job.request.case.id, job.request.sample, latency, self._key)
         if self.cache is not None:
-            with contextlib.suppress(OSError):  # a cache that cannot be written costs a request next time
+            with contextlib.suppress(OSError, ValueError):  # an entry not written costs a request next time
                 self.cache.put(job.key, sample)
         return sample
 
@@ -352,7 +356,7 @@ def read_call(name: Any, raw: Any, secret: str | None = None) -> Called:
     if not name:
         return Called("", None, raw_text, problem="the call names no tool")
     try:
-        value = json.loads(raw_text, parse_constant=_no_constant)
+        value = json.loads(raw_text, parse_constant=_no_constant, parse_float=_finite)
     except ValueError as exc:
         return Called(name, None, raw_text, problem=f"arguments are not valid JSON: {scrub(str(exc), secret)}")
     if not isinstance(value, dict):
@@ -362,6 +366,13 @@ def read_call(name: Any, raw: Any, secret: str | None = None) -> Called:
 
 def _no_constant(token: str) -> Any:
     raise ValueError(f"{token} is not JSON")
+
+
+def _finite(token: str) -> float:
+    value = float(token)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(f"{token} is out of range")
+    return value
 
 
 def read_chat(answer: Any, case_id: str, sample: int, latency: float, secret: str | None = None) -> Sample:
