@@ -1,0 +1,105 @@
+"""The runners' disk cache: a model's parsed answer, keyed by the request exactly as sent and by the sample
+number — so R repeats are R real samples (one cached answer is never reused for every repeat) and an
+unchanged re-run sends nothing. Only the answer is stored: never headers, never the key."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from workbench.selection.model import Called, Sample
+
+CACHE_FORMAT = 1
+
+
+def default_folder() -> Path:
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "agent-spec-workbench" / "selection"
+
+
+def canonical_json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def endpoint_of(base_url: str) -> str:
+    """The part of a base URL that picks the model server: scheme, host, port and path, without any user
+    info or query (which could carry a credential)."""
+    parts = urlsplit(base_url)
+    host = (parts.hostname or "").lower()
+    netloc = f"{host}:{parts.port}" if parts.port else host
+    return urlunsplit((parts.scheme.lower(), netloc, parts.path.rstrip("/"), "", ""))
+
+
+def request_key(api: str, endpoint: str, body: Mapping[str, Any], sample: int) -> str:
+    """sha256 over canonical JSON of everything that decides the answer: the API, the endpoint, the request
+    body as sent (model, every setting, messages, the offered tools' native JSON) and the sample number."""
+    content = {"format": CACHE_FORMAT, "api": api, "endpoint": endpoint, "body": body, "sample": sample}
+    return hashlib.sha256(canonical_json(content).encode("utf-8")).hexdigest()
+
+
+class Cache:
+    """One JSON file per answer under `folder/<first two hex digits>/<key>.json`, written atomically. A file
+    that cannot be read is treated as absent, so the answer is fetched again and the file rewritten."""
+
+    def __init__(self, folder: Path | str | None = None) -> None:
+        self.folder = Path(folder) if folder is not None else default_folder()
+
+    def path(self, key: str) -> Path:
+        return self.folder / key[:2] / f"{key}.json"
+
+    def get(self, key: str, case_id: str, sample: int) -> Sample | None:
+        try:
+            entry = json.loads(self.path(key).read_text("utf-8"))
+            return _sample_from(entry, key, case_id, sample)
+        except (OSError, ValueError, TypeError, KeyError, AttributeError):
+            return None
+
+    def put(self, key: str, sample: Sample) -> None:
+        """Store an answer. A sample with an error is no answer and is never stored (it is asked again)."""
+        if sample.error is not None:
+            return
+        entry = {"format": CACHE_FORMAT, "key": key,
+                 "calls": [{"name": c.name, "arguments": c.arguments, "raw_arguments": c.raw_arguments,
+                            "problem": c.problem} for c in sample.calls],
+                 "text": sample.text, "input_tokens": sample.input_tokens, "output_tokens": sample.output_tokens,
+                 "latency": sample.latency}
+        _write_atomically(self.path(key), canonical_json(entry))
+
+
+def _sample_from(entry: dict, key: str, case_id: str, sample: int) -> Sample:
+    if entry["format"] != CACHE_FORMAT or entry["key"] != key:
+        raise ValueError("not this entry")
+    calls = []
+    for call in entry["calls"]:
+        arguments = call["arguments"]
+        if not isinstance(call["name"], str) or not (arguments is None or isinstance(arguments, dict)):
+            raise ValueError("not a call")
+        calls.append(Called(call["name"], arguments, str(call["raw_arguments"]), call["problem"]))
+    return Sample(case_id, sample, tuple(calls), text=str(entry["text"]), input_tokens=_count(entry["input_tokens"]),
+                  output_tokens=_count(entry["output_tokens"]), latency=float(entry["latency"]), cached=True)
+
+
+def _count(value: Any) -> int | None:
+    if value is None or (isinstance(value, int) and not isinstance(value, bool)):
+        return value
+    raise ValueError("not a token count")
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    """A temporary file in the same folder, then a rename: a reader (another run, another thread) sees the
+    whole entry or none. No fsync: a torn entry after a crash is just a corrupt one, fetched again."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    descriptor, temporary = tempfile.mkstemp(prefix=f".{path.stem[:12]}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

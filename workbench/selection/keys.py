@@ -1,0 +1,55 @@
+"""The API key a model runner sends: from the environment, else the OS keyring — never from the suite, and
+never written anywhere. A local server (Ollama, llama.cpp, LM Studio) wants none, so it gets a placeholder."""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+from urllib.parse import urlsplit
+
+from workbench.http.auth import KEYRING_SERVICE
+from workbench.selection.model import ModelSettings
+from workbench.spec import SpecError
+
+KEYRING_ENTRY = "openai"
+NOT_NEEDED = "not-needed"  # what a loopback server is given: the client refuses to start without a key
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+
+
+def effective_base_url(base_url: str | None) -> str:
+    """The URL the client will talk to: the one given, else OPENAI_BASE_URL (the client reads it too), else
+    OpenAI's own."""
+    return base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL
+
+
+def is_loopback(base_url: str) -> bool:
+    host = (urlsplit(base_url).hostname or "").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def keyring_key() -> str | None:
+    try:  # the OS keyring, when one is installed and unlocked; its absence is not an error
+        import keyring
+
+        return keyring.get_password(KEYRING_SERVICE, KEYRING_ENTRY) or None
+    except Exception:
+        return None
+
+
+def api_key(settings: ModelSettings, base_url: str | None) -> str:
+    """The key for this endpoint. A one-line SpecError says where to put it when there is none."""
+    env = settings.key_env or "OPENAI_API_KEY"
+    key = os.environ.get(env, "").strip() or keyring_key()
+    if key:
+        return key
+    url = effective_base_url(base_url)
+    if is_loopback(url):
+        return NOT_NEEDED
+    raise SpecError(f"no API key for {urlsplit(url).hostname or url}: set the environment variable {env}, or "
+                    f"store it with `keyring set {KEYRING_SERVICE} {KEYRING_ENTRY}`", "<api key>",
+                    code="api-key-missing")
