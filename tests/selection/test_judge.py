@@ -124,3 +124,6 @@ def test_lenient_equality():
     assert not lenient_equal(None, "x") and lenient_equal(None, None)
     assert not lenient_equal("abc", 3)
     assert f1(["a", "a"], ["a", "b"]) == pytest.approx(2 / 3)
+    assert f1(["a2", "b"], [("a1", "a2"), ("b",)]) == 1.0  # any tool of a group will do
+    assert f1(["a1", "a2"], [("a1", "a2"), ("b",)]) == pytest.approx(2 / 3)
+    assert f1([], ["a"]) == 0.0

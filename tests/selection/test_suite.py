@@ -97,6 +97,8 @@ def test_the_tools_come_in_the_shape_the_model_api_takes(write):
     responses = write("r.suite.yaml", suite_text(BASIC, head="model: {api: openai-responses, name: m}\n"))
     assert open_suite(responses).toolset.vendor == "openai-responses"
     assert open_suite(responses, model={"api": "offline"}).toolset.vendor == "openai"
+    chat_tools = write("o.suite.yaml", suite_text(BASIC, head="tools: {vendor: openai}\n"))
+    assert open_suite(chat_tools, model={"api": "openai-responses"}).toolset.vendor == "openai-responses"
     clash = write("c.suite.yaml", suite_text(BASIC, head="model: {api: openai-chat, name: m}\n"
                                                          "tools: {vendor: anthropic}\n"))
     with pytest.raises(SpecError, match=r"c\.suite\.yaml:3:9 \(#/tools/vendor\): the suite's tools are for "

@@ -88,20 +88,23 @@ def _selection(case: Case, picked: tuple[str, ...]) -> tuple[str, float | None]:
     if not picked:
         return DECLINED, (0.0 if expect.mode == ALL_OF else None)
     if expect.mode == ALL_OF:
-        score = f1(picked, expect.tools)
-        return (PASSED if set(picked) == set(expect.tools) else WRONG_TOOL), score
+        groups = expect.groups or tuple((name,) for name in expect.tools)
+        score = f1(picked, groups)
+        return (PASSED if score == 1.0 else WRONG_TOOL), score
     # one of: every call is to an acceptable tool (an extra call to another tool is a wrong pick)
     return (PASSED if all(name in expect.tools for name in picked) else WRONG_TOOL), None
 
 
-def f1(picked: Sequence[str], expected: Sequence[str]) -> float:
-    """F1 over tool names (sets: calling one tool twice is not two right answers)."""
-    got, want = set(picked), set(expected)
-    hits = len(got & want)
-    if not hits:
+def f1(picked: Sequence[str], expected: Sequence[str | Sequence[str]]) -> float:
+    """F1 over tool names: sets (calling one tool twice is not two right answers); an expected entry may be a
+    group of tools of which any one will do (one operation split into several tools)."""
+    groups = [(item,) if isinstance(item, str) else tuple(item) for item in expected]
+    got = set(picked)
+    if not got or not groups:
         return 0.0
-    precision, recall = hits / len(got), hits / len(want)
-    return 2 * precision * recall / (precision + recall)
+    precision = sum(1 for name in got if any(name in g for g in groups)) / len(got)
+    recall = sum(1 for g in groups if got & set(g)) / len(groups)
+    return 0.0 if not precision + recall else 2 * precision * recall / (precision + recall)
 
 
 def _matches(case: Case, calls: Sequence[Called]) -> tuple[bool | None, tuple[str, ...]]:

@@ -93,11 +93,14 @@ def _text_summary(s: Summary) -> list[str]:
     extra = [f"malformed {s.malformed}", f"hallucinated {s.hallucinated}"]
     if s.f1_runs:
         extra.append(f"F1 (all-of) {s.f1_mean:.2f}")
-    if s.arguments_valid_runs:
-        extra.append(f"arguments valid {_pct(s.arguments_valid_rate)} of {s.arguments_valid_runs}")
-    if s.arguments_match_runs:
-        extra.append(f"match expected {_pct(s.arguments_match_rate)} of {s.arguments_match_runs}")
     lines.append(" · ".join(extra))
+    arguments = []  # apart from selection: a right pick with arguments the spec refuses is still a right pick
+    if s.arguments_valid_runs:
+        arguments.append(f"valid {_pct(s.arguments_valid_rate)} of {s.arguments_valid_runs} calls")
+    if s.arguments_match_runs:
+        arguments.append(f"expected values matched {_pct(s.arguments_match_rate)} of {s.arguments_match_runs}")
+    if arguments:
+        lines.append("arguments: " + " · ".join(arguments))
     lines.extend(_text_usage(s))
     return lines
 
@@ -143,9 +146,9 @@ def picks_text(case: CaseResult) -> str:
 
 
 def _text_comparison(c: Comparison) -> list[str]:
-    verdict = "REGRESSION" if c.regression else "no regression"
-    lines = [f"against {c.source}: accuracy {_pct(c.accuracy_before)} → {_pct(c.accuracy_now)}"
-             + (f" (z {c.z:+.2f} on shared cases)" if c.z is not None else "") + f": {verdict}"]
+    verdict = "REGRESSION" if c.regression else "no regression"  # first: a long file name is what is cut
+    lines = [f"{verdict} against {Path(c.source).name}: accuracy {_pct(c.accuracy_before)} → {_pct(c.accuracy_now)}"
+             + (f" (z {c.z:+.2f} on shared cases)" if c.z is not None else "")]
     lines.extend(f"  ! {reason}" for reason in c.reasons())
     lines.extend(f"  worse  {f.text()}" for f in c.worse)
     lines.extend(f"  better {f.text()}" for f in c.better)

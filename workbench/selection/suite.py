@@ -420,7 +420,8 @@ def open_suite(path: str | os.PathLike[str], *, spec_override: str | os.PathLike
     if settings.api not in APIS:
         raise suite_file.fail(f"unknown model api {settings.api!r} (one of {', '.join(APIS)})", "/model/api")
     wanted = API_VENDOR.get(settings.api)
-    if wanted and suite_file.tools.vendor not in (None, wanted):
+    # Chat and Responses tools are the same conversion in two envelopes: either follows the API
+    if wanted and suite_file.tools.vendor not in (None, *API_VENDOR.values()):
         raise suite_file.fail(f"the suite's tools are for {suite_file.tools.vendor!r}, but {settings.api} takes "
                               f"{wanted!r} tools: leave tools.vendor out, or set it to {wanted}", "/tools/vendor")
     suite_file = replace(suite_file, model=settings,
