@@ -4,21 +4,17 @@ off-topic `none` cases and the lint's near-duplicate pairs as traps."""
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
 from workbench.cli import common
 from workbench.cli.toolset_args import add_toolset_options, overrides
-from workbench.http.auth import KEYRING_SERVICE
-from workbench.selection.draft import ModelPrompts, draft_suite, render, spec_reference
+from workbench.edit.save import write_atomically
 from workbench.selection.model import OFFLINE, OPENAI_CHAT, OPENAI_RESPONSES, ModelSettings
 from workbench.spec import SpecError
 from workbench.tools.options import build_toolset
 
 HELP = "tool-selection suites: `suite draft SPEC -o FILE` writes a starter suite to review"
-KEY_ENV = "OPENAI_API_KEY"
-KEYRING_ENTRY = "openai"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -44,6 +40,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def run_draft(args: argparse.Namespace) -> int:
+    from workbench.selection.draft import ModelPrompts, draft_suite, render, spec_reference  # not for every command
+    from workbench.selection.keys import api_key
+
     output = None if args.output == "-" else Path(args.output)
     if output is not None and output.exists() and not args.force:
         raise SpecError("already exists; pass --force to overwrite it", args.output)
@@ -54,7 +53,7 @@ def run_draft(args: argparse.Namespace) -> int:
     toolset = build_toolset(spec, config, given)
     if not toolset.tools:
         raise SpecError("the tool set is empty: no operation to write a case for", args.spec)
-    prompts = ModelPrompts(settings, _api_key(settings)) if settings.api != OFFLINE else None
+    prompts = ModelPrompts(settings, api_key(settings, settings.base_url)) if settings.api != OFFLINE else None
     draft = draft_suite(spec, toolset, spec_path=spec_reference(args.spec, output),
                         similarity=config.lint.threshold("similarity"), overrides=given, settings=settings,
                         prompts=prompts)
@@ -64,7 +63,10 @@ def run_draft(args: argparse.Namespace) -> int:
     if output is None:
         sys.stdout.write(text)
     else:
-        output.write_text(text, encoding="utf-8")
+        try:
+            write_atomically(output, text)
+        except OSError as exc:
+            raise SpecError(f"cannot write the suite: {exc.strerror or exc}", str(output)) from None
         print(f"{output}: {len(draft.cases)} draft cases for {len(toolset.tools)} tools", file=sys.stderr)
     return common.EXIT_OK
 
@@ -73,21 +75,3 @@ def _settings(args: argparse.Namespace) -> ModelSettings:
     if args.api != OFFLINE and not args.model:
         raise SpecError(f"--api {args.api} needs --model", "<command line>")
     return ModelSettings(api=args.api, model=args.model, base_url=args.base_url)
-
-
-def _api_key(settings: ModelSettings) -> str:
-    """From the environment, else the OS keyring; a local server wants none (the client needs a string)."""
-    key = os.environ.get(settings.key_env or KEY_ENV, "").strip()
-    if not key:
-        try:
-            import keyring
-
-            key = keyring.get_password(KEYRING_SERVICE, KEYRING_ENTRY) or ""
-        except Exception:  # no keyring installed or unlocked: not an error
-            key = ""
-    if key:
-        return key
-    if settings.base_url and any(host in settings.base_url for host in ("//127.0.0.1", "//localhost", "//[::1]")):
-        return "not-needed"
-    raise SpecError(f"no API key: set the environment variable {settings.key_env or KEY_ENV}, or store it with "
-                    f"`keyring set {KEYRING_SERVICE} {KEYRING_ENTRY}`", "<api key>")
