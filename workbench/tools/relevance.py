@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from workbench.tools.model import Tool, ToolSet
+from workbench.tools.model import TokenEstimate, Tool, ToolSet
 
 # ---------------------------------------------------------------------------------------------- words
 
@@ -42,11 +42,12 @@ _STOP = frozenset(_STOP_WORDS.split())
 # Verbs (and a few words that ask for one) on both sides of the match, mapped onto one intent token each.
 _INTENT_WORDS = {
     "get": "get fetch retrieve read show view look see lookup detail details describe inspect display open pull",
-    "list": "list lists all every browse enumerate search find query filter which many",
+    "list": "list lists all every everyone everything everybody browse enumerate search find query filter which many",
     "create": "create add new make register place post start begin issue generate submit enroll insert",
     "update": "update change modify edit set rename patch replace adjust switch raise lower point move toggle",
     "delete": "delete remove drop erase destroy purge unregister revoke unenroll rid",
 }
+_QUANTIFIERS = frozenset(("all", "every", "everyone", "everything", "everybody"))  # "show me all ...": a list
 _INTENT = {word: f"@{intent}" for intent, words in _INTENT_WORDS.items() for word in words.split()}
 # Phrasal verbs whose first word alone would say another thing ("get rid of" is no get).
 _PHRASAL = {("set", "up"): "@create", ("sign", "up"): "@create", ("get", "rid"): "@delete",
@@ -170,6 +171,8 @@ def query_intents(text: str) -> dict[str, float]:
     found: dict[str, float] = {}
     for i, intent in enumerate(intents_of(words(text))):
         found.setdefault(intent, 1.0 if i == 0 else 0.5)
+    if found.get("@get") == 1.0 and _QUANTIFIERS.intersection(words(text)):
+        found.update({"@get": 0.5, "@list": 1.0})  # "show me every user" reads many
     if _QUESTION.search(text):
         plural = any(w.endswith("s") and stem(w) != w and w not in _STOP for w in words(text))
         found = {intent: weight / 2 for intent, weight in found.items()}
@@ -367,6 +370,20 @@ def relevant(toolset: ToolSet, query: str, top: int) -> list[Tool]:
     """The `top` tools of the set that best match `query`, best first."""
     ranked = ToolIndex.of(toolset).rank(query)[:max(0, top)]
     return [toolset.tool(r.name) for r in ranked]  # type: ignore[misc]
+
+
+def narrowed(toolset: ToolSet, names: Sequence[str]) -> ToolSet:
+    """The tool set with only the tools `names`, in that order, their native objects, warnings and token
+    counts (the fixed overhead stays; what scope left out stays listed as left out)."""
+    position = {t.name: i for i, t in enumerate(toolset.tools)}
+    kept = [position[n] for n in dict.fromkeys(names) if n in position]
+    chosen = {toolset.tools[i].name for i in kept}
+    per_tool = {toolset.tools[i].name: toolset.tokens.per_tool.get(toolset.tools[i].name, 0) for i in kept}
+    overhead = toolset.tokens.overhead if kept else 0
+    tokens = TokenEstimate(sum(per_tool.values()) + overhead, per_tool, overhead, toolset.tokens.method)
+    return ToolSet(toolset.vendor, toolset.spec_sha256, [toolset.tools[i] for i in kept],
+                   [toolset.native[i] for i in kept], list(toolset.rejected),
+                   [w for w in toolset.warnings if not w.tool or w.tool in chosen], tokens)
 
 
 def similar_tools(toolset: ToolSet | Sequence[Tool], names: Sequence[str], k: int) -> list[str]:
