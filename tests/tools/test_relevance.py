@@ -186,6 +186,9 @@ def test_the_index_is_cached_by_content(accounts):
     path, toolset = accounts
     again = build_toolset(load_spec(path), WorkbenchConfig(), ToolOverrides(vendor="openai"))
     assert relevance.ToolIndex.of(again) is relevance.ToolIndex.of(toolset)
+    assert relevance.ToolIndex.of(toolset) is relevance.ToolIndex.of(toolset)
+    other = build_toolset(load_spec(path), WorkbenchConfig(), ToolOverrides(vendor="openai", read_only=True))
+    assert relevance.ToolIndex.of(other).names == [t.name for t in other.tools] != relevance.ToolIndex.of(toolset).names
 
 
 def test_the_model_loads_from_the_wheel_with_no_network(tmp_path):

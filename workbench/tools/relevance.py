@@ -20,6 +20,7 @@ import logging
 import math
 import re
 import threading
+import weakref
 from collections import Counter, OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -50,6 +51,7 @@ _INTENT_WORDS = {
 _QUANTIFIERS = frozenset(("all", "every", "everyone", "everything", "everybody"))  # "show me all ...": a list
 _INTENT = {word: f"@{intent}" for intent, words in _INTENT_WORDS.items() for word in words.split()}
 # Phrasal verbs whose first word alone would say another thing ("get rid of" is no get).
+_PHRASAL_GAP = 3  # the particle may follow the verb this many words on
 _PHRASAL = {("set", "up"): "@create", ("sign", "up"): "@create", ("get", "rid"): "@delete",
             ("take", "off"): "@delete", ("take", "out"): "@delete", ("look", "up"): "@get", ("pull", "up"): "@get",
             ("find", "out"): "@get", ("turn", "on"): "@update", ("turn", "off"): "@update",
@@ -84,15 +86,18 @@ def stem(word: str) -> str:
 
 
 def intents_of(found: Sequence[str]) -> list[str]:
-    """The intent tokens of a list of words, in order; a phrasal verb counts once, as a whole."""
+    """The intent tokens of a list of words, in order; a phrasal verb counts once, as a whole, its particle
+    next to it or a short object away ("take it off the list", "set the service up")."""
     intents: list[str] = []
-    skip = False
-    for word, following in zip(found, [*found[1:], ""], strict=False):
-        if skip:
-            skip = False
-        elif (word, following) in _PHRASAL:
-            intents.append(_PHRASAL[word, following])
-            skip = True
+    particles: set[int] = set()
+    for i, word in enumerate(found):
+        if i in particles:
+            continue
+        particle = next((j for j in range(i + 1, min(i + 1 + _PHRASAL_GAP, len(found)))
+                         if (word, found[j]) in _PHRASAL), None)
+        if particle is not None:
+            intents.append(_PHRASAL[word, found[particle]])
+            particles.add(particle)
         elif word in _INTENT:
             intents.append(_INTENT[word])
     return intents
@@ -146,18 +151,20 @@ def document(tool: Tool) -> Document:
     weighted[_method_intent(op.method, op.path)] += WEIGHTS["method"]
     text = ". ".join(t for t in (" ".join(words(tool.name)), summary, description[:_EMBEDDED_DESCRIPTION],
                                  " ".join(words(" ".join(literal)))) if t.strip())
-    return Document(tool.name, tuple(sorted(weighted.items())), text, tool_intent(tool.name, summary, op.method,
-                                                                                 op.path))
+    return Document(tool.name, tuple(sorted(weighted.items())), text,
+                    tool_intent(tool.name, summary, op.method, op.path))
 
 
 def tool_intent(name: str, summary: str, method: str, path: str) -> str:
     """The first intent verb of the name, else of the summary, else the method's (a GET on an item reads
-    it, on a collection lists): the words win, since some APIs POST to update or to search."""
+    it, on a collection lists): the words win, since some APIs POST to update or to search; but a "get"
+    on a collection lists it."""
+    by_method = _method_intent(method, path)
     for text in (name, summary):
         found = intents_of(words(text)[:3])
         if found:
-            return found[0]
-    return _method_intent(method, path)
+            return "@list" if found[0] == "@get" and by_method == "@list" else found[0]  # "get-bookings" lists
+    return by_method
 
 
 _QUESTION = re.compile(r"^\s*(is|are|was|were|did|does|do|has|have|what|which|who|how|where|when|why)\b|\?\s*$",
@@ -308,8 +315,17 @@ class ToolIndex:
 
     @classmethod
     def of(cls, toolset: ToolSet | Sequence[Tool]) -> ToolIndex:
+        """The index of these tools: the same object's again at once (a per-turn caller such as the MCP
+        server's dynamic mode pays nothing), else one of the same content, else a new one."""
+        if isinstance(toolset, ToolSet):
+            known = _by_identity(toolset)
+            if known is not None:
+                return known
         tools = toolset.tools if isinstance(toolset, ToolSet) else toolset
-        return cls.from_documents([document(t) for t in tools])
+        index = cls.from_documents([document(t) for t in tools])
+        if isinstance(toolset, ToolSet):
+            _remember_identity(toolset, index)
+        return index
 
     @classmethod
     def from_documents(cls, docs: Sequence[Document]) -> ToolIndex:
@@ -349,6 +365,23 @@ def _ranked(name: str, bm25: float, cosine: float, intent: float = 0.0) -> Ranke
 _CACHE_LOCK = threading.Lock()
 _CACHE: OrderedDict[str, ToolIndex] = OrderedDict()
 _CACHE_SIZE = 8
+# id(toolset) → (a weak reference to it, its tool names, its index): a tool set is not hashable
+_IDENTITY: OrderedDict[int, tuple[weakref.ref, tuple[str, ...], ToolIndex]] = OrderedDict()
+
+
+def _by_identity(toolset: ToolSet) -> ToolIndex | None:
+    with _CACHE_LOCK:
+        entry = _IDENTITY.get(id(toolset))
+    if entry is None or entry[0]() is not toolset or entry[1] != tuple(t.name for t in toolset.tools):
+        return None
+    return entry[2]
+
+
+def _remember_identity(toolset: ToolSet, index: ToolIndex) -> None:
+    with _CACHE_LOCK:
+        _IDENTITY[id(toolset)] = (weakref.ref(toolset), tuple(t.name for t in toolset.tools), index)
+        while len(_IDENTITY) > _CACHE_SIZE:
+            _IDENTITY.popitem(last=False)
 
 
 def _cached(key: str, build: Any) -> ToolIndex:
