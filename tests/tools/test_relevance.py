@@ -240,6 +240,8 @@ def test_cli_top_defaults_to_five_and_refuses_zero(accounts):
     assert len(json.loads(result.stdout)["tools"]) == 5
     refused = run_tools(str(path), "--relevant-to", "users", "--top", "0")
     assert refused.returncode == 2 and "--top" in refused.stderr
+    alone = run_tools(str(path), "--top", "3")
+    assert alone.returncode == 2 and alone.stderr.count("\n") == 1 and "--relevant-to" in alone.stderr
 
 
 def test_github_catalogue(corpus):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from workbench.cli import common
 from workbench.cli.toolset_args import add_toolset_options, overrides
@@ -20,11 +21,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     toolset.add_argument("--read-only", action=argparse.BooleanOptionalAction, default=None,
                          help="read-only operations only (the safe methods, or x-mcp-read-only-hint: true; "
                               "never one that needs approval)")
-    relevance = parser.add_argument_group("relevance (seed 004: a few tools per turn, picked by the task)")
-    relevance.add_argument("--relevant-to", metavar="TEXT",
+    relevant = parser.add_argument_group("relevance (seed 004: a few tools per turn, picked by the task)")
+    relevant.add_argument("--relevant-to", metavar="TEXT",
                            help="only the tools that best match TEXT, best first (offline: BM25 and the word "
                                 "embeddings bundled with wordllama; nothing is downloaded)")
-    relevance.add_argument("--top", metavar="K", type=_positive, default=DEFAULT_TOP,
+    relevant.add_argument("--top", metavar="K", type=_positive, default=None,
                            help=f"how many tools --relevant-to keeps (default {DEFAULT_TOP})")
     parser.add_argument("--format", choices=("json", "text"), default="json")
     parser.add_argument("--output", metavar="FILE", help="write the result here instead of stdout")
@@ -33,12 +34,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.top is not None and args.relevant_to is None:
+        print("workbench: --top keeps the best matches of --relevant-to TEXT; give both", file=sys.stderr)
+        return common.EXIT_UNUSABLE
     spec = common.load(args, args.spec)
     toolset = build_toolset(spec, common.config(args, args.spec), overrides(args, read_only=args.read_only))
     if args.relevant_to is not None:
         from workbench.tools import relevance  # numpy and the embedding model only when asked for
 
-        picked = relevance.relevant(toolset, args.relevant_to, args.top)
+        try:
+            picked = relevance.relevant(toolset, args.relevant_to, args.top or DEFAULT_TOP)
+        except relevance.ModelUnavailable as exc:
+            print(f"workbench: {exc}", file=sys.stderr)
+            return common.EXIT_UNUSABLE
         toolset = relevance.narrowed(toolset, [t.name for t in picked])
     common.emit(args, json.dumps(toolset.to_json(), indent=2, ensure_ascii=False) if args.format == "json"
                 else to_text(toolset))

@@ -244,6 +244,10 @@ class BM25:
 
 # --------------------------------------------------------------------------------------- embeddings
 
+class ModelUnavailable(RuntimeError):
+    """The bundled embedding model could not be loaded (wordllama missing, or its wheel without the files)."""
+
+
 _MODEL_LOCK = threading.Lock()
 _MODEL: Any = None
 MODEL_NAME = "wordllama l2_supercat_256 (bundled in the wheel)"
@@ -263,10 +267,14 @@ def model() -> Any:
             try:
                 import wordllama
                 from wordllama import WordLlama
+
+                _MODEL = WordLlama.load(cache_dir=Path(wordllama.__file__).parent, disable_download=True)
+            except (ImportError, OSError, ValueError) as exc:  # FileNotFoundError: the wheel lacks its files
+                raise ModelUnavailable(f"the offline relevance model (wordllama's bundled l2_supercat_256) "
+                                       f"could not be loaded: {exc}") from exc
             finally:
                 root.handlers[:] = handlers
                 root.setLevel(level)
-            _MODEL = WordLlama.load(cache_dir=Path(wordllama.__file__).parent, disable_download=True)
         return _MODEL
 
 
