@@ -182,6 +182,17 @@ def test_similar_tools_are_the_expected_tools_twins(accounts):
     assert len(everything) == len(toolset.tools) - 1
 
 
+def test_safety_facts_do_not_make_destructive_tools_alike(accounts):
+    """`describe` appends the same approval/destructive sentences to every delete: the scorer skips them."""
+    _, toolset = accounts
+    remove = toolset.tool("removeUser")
+    assert "Destructive" in remove.description
+    terms = dict(relevance.document(remove).terms)
+    assert "destructiv" not in terms and "human" not in terms
+    assert set(relevance.similar_tools(toolset, ["removeUser"], 2)) <= {"getUser", "updateUser", "listUsers",
+                                                                         "inviteUser"}
+
+
 def test_the_index_is_cached_by_content(accounts):
     path, toolset = accounts
     again = build_toolset(load_spec(path), WorkbenchConfig(), ToolOverrides(vendor="openai"))

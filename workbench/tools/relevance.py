@@ -44,7 +44,7 @@ _STOP = frozenset(_STOP_WORDS.split())
 _INTENT_WORDS = {
     "get": "get fetch retrieve read show view look see lookup detail details describe inspect display open pull",
     "list": "list lists all every everyone everything everybody browse enumerate search find query filter which many",
-    "create": "create add new make register place post start begin issue generate submit enroll insert",
+    "create": "create add new register place post start begin issue generate submit enroll insert",
     "update": "update change modify edit set rename patch replace adjust switch raise lower point move toggle",
     "delete": "delete remove drop erase destroy purge unregister revoke unenroll rid",
 }
@@ -116,6 +116,10 @@ def terms(text: str) -> list[str]:
 # its weight as a path segment; path parameters name the parents, and count little.
 WEIGHTS = {"name": 2.0, "summary": 2.0, "description": 1.0, "path": 1.0, "resource": 1.5, "path-parameter": 0.3,
            "method": 0.5, "parameter": 0.5, "parameter-description": 0.2}
+# The sentences `describe` appends for the model's care (tools/describe.py): about safety, not the task, and
+# the same on every destructive tool, so they would make all of those look alike.
+_SAFETY_FACTS = ("Deprecated: prefer another tool.", "Requires human approval before it runs.",
+                 "Destructive: the change cannot be undone.")
 _EMBEDDED_DESCRIPTION = 300  # characters of the description the embedding reads: the gist, not the details
 _PARAMETER_DEPTH = 2  # nested body properties are read this far down
 
@@ -136,6 +140,10 @@ def document(tool: Tool) -> Document:
     summary = op.summary or ""
     if summary and description.startswith(summary):
         description = description[len(summary):]
+    for fact in _SAFETY_FACTS:
+        description = description.replace(fact, "")
+    if description.strip() == op.label():
+        description = ""  # the stand-in for a missing description says nothing the path does not
     segments = [s for s in op.path.split("/") if s]
     literal = [s for s in segments if not s.startswith(("{", ":"))]
     parameters = list(_parameters(tool.parameters, _PARAMETER_DEPTH))
