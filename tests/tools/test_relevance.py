@@ -134,6 +134,9 @@ def test_words_stems_and_intents():
     assert relevance.intents_of(["get", "rid", "of", "it"]) == ["@delete"]
     assert relevance.intents_of(["set", "up", "a", "new", "service"]) == ["@create", "@create"]
     assert relevance.query_intents("Drop rate limit RK55") == {"@delete": 1.0}
+    assert relevance.terms("Thanks, that's all!") == ["thank"]  # "all" is no term, nor a verb
+    shown = relevance.query_intents("show me every order")
+    assert shown["@list"] > shown["@get"]
     asked = relevance.query_intents("Which buckets does it have?")
     assert asked["@list"] > asked["@get"]
     asked = relevance.query_intents("Is +14155550100 on the safe list?")

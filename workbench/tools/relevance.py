@@ -43,7 +43,7 @@ _STOP = frozenset(_STOP_WORDS.split())
 # Verbs (and a few words that ask for one) on both sides of the match, mapped onto one intent token each.
 _INTENT_WORDS = {
     "get": "get fetch retrieve read show view look see lookup detail details describe inspect display open pull",
-    "list": "list lists all every everyone everything everybody browse enumerate search find query filter which many",
+    "list": "list lists all every everyone everything everybody browse enumerate search find query filter which",
     "create": "create add new register place post start begin issue generate submit enroll insert",
     "update": "update change modify edit set rename patch replace adjust switch raise lower point move toggle",
     "delete": "delete remove drop erase destroy purge unregister revoke unenroll rid",
@@ -104,8 +104,9 @@ def intents_of(found: Sequence[str]) -> list[str]:
 
 
 def terms(text: str) -> list[str]:
-    """The BM25 terms of `text`: stems of its words without stop words, plus an intent token for each verb."""
-    found = words(text)
+    """The BM25 terms of `text`: stems of its words without stop words or quantifiers, plus an intent token
+    for each verb."""
+    found = [w for w in words(text) if w not in _QUANTIFIERS]  # "all" is in every other summary, and in "that's all"
     return [stem(w) for w in found if w not in _STOP] + intents_of(found)
 
 
@@ -181,13 +182,17 @@ _QUESTION = re.compile(r"^\s*(is|are|was|were|did|does|do|has|have|what|which|wh
 
 def query_intents(text: str) -> dict[str, float]:
     """The intents a request asks for, weighted: its first intent verb fully, later ones by half (an
-    imperative starts with its verb; "new" or "all" further on qualify it). A question asks to read: one
-    thing (get) or, when it names things in the plural, several (list); its verbs count by half."""
+    imperative starts with its verb; "new" further on qualifies it); "all" or "every" asks for a list, fully
+    after a reading verb. A question asks to read: one thing (get) or, when it names things in the plural,
+    several (list); its verbs count by half."""
     found: dict[str, float] = {}
-    for i, intent in enumerate(intents_of(words(text))):
+    every = [w for w in words(text) if w not in _QUANTIFIERS]
+    for i, intent in enumerate(intents_of(every)):
         found.setdefault(intent, 1.0 if i == 0 else 0.5)
-    if found.get("@get") == 1.0 and _QUANTIFIERS.intersection(words(text)):
-        found.update({"@get": 0.5, "@list": 1.0})  # "show me every user" reads many
+    if len(every) < len(words(text)):  # "all" or "every": no verb by itself ("that's all"), but it asks for many
+        if found.get("@get") == 1.0:
+            found["@get"] = 0.5  # "show me every user" reads many
+        found["@list"] = max(found.get("@list", 0.0), 1.0 if "@get" in found else 0.5)
     if _QUESTION.search(text):
         plural = any(w.endswith("s") and stem(w) != w and w not in _STOP for w in words(text))
         found = {intent: weight / 2 for intent, weight in found.items()}
@@ -375,6 +380,7 @@ class ToolIndex:
 
 
 def _ranked(name: str, bm25: float, cosine: float, intent: float = 0.0) -> Ranked:
+    intent = intent if bm25 > 0 else 0.0  # a verb that meets none of the tool's words says nothing about it
     return Ranked(name, BM25_SHARE * bm25 + (1 - BM25_SHARE) * cosine + INTENT_BONUS * intent, bm25, cosine, intent)
 
 
