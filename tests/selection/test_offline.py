@@ -169,8 +169,9 @@ def test_progress_and_cancel(shop):
     assert len(some) == 2
 
 
-def test_a_hundred_cases_rank_well_under_a_second(shop):
-    """The issue's figure, asserted loosely (a shared machine): the model and index already loaded."""
+def test_a_hundred_cases_rank_quickly(shop):
+    """The issue asks for well under a second (measured: about 50 ms); asserted loosely for a shared machine,
+    with the model and the index already loaded."""
     runner = OfflineRunner()
     list(runner.samples(shop, requests_for(shop, SHOP)))
     hundred = (SHOP * 8)[:100]
