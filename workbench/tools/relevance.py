@@ -15,7 +15,7 @@ Verbs are mapped onto five intents (get, list, create, update, delete) on both s
 One score per tool: 0.7 x BM25 as a fraction of what the request could score at most, 0.3 x the cosine of
 the embeddings, plus 0.05 when the tool's intent is one the request asks for. It is absolute (comparable
 across requests), which a threshold for "no tool" needs; z-scored sums and rank fusion, both relative to
-the other tools, ranked no better (bench/select_offline.py has the figures).
+the other tools, ranked about the same (within a case or two; bench/select_offline.py has the figures).
 """
 
 from __future__ import annotations
