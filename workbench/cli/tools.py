@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from workbench.cli import common
 from workbench.cli.toolset_args import add_toolset_options, overrides
@@ -11,6 +12,7 @@ from workbench.tools import ToolSet
 from workbench.tools.options import build_toolset
 
 HELP = "the spec's operations as tool definitions for one vendor"
+DEFAULT_TOP = 5
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -19,6 +21,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     toolset.add_argument("--read-only", action=argparse.BooleanOptionalAction, default=None,
                          help="read-only operations only (the safe methods, or x-mcp-read-only-hint: true; "
                               "never one that needs approval)")
+    relevant = parser.add_argument_group("relevance (seed 004: a few tools per turn, picked by the task)")
+    relevant.add_argument("--relevant-to", metavar="TEXT",
+                           help="only the tools that best match TEXT, best first (offline: BM25 and the word "
+                                "embeddings bundled with wordllama; nothing is downloaded)")
+    relevant.add_argument("--top", metavar="K", type=_positive, default=None,
+                           help=f"how many tools --relevant-to keeps (default {DEFAULT_TOP})")
     parser.add_argument("--format", choices=("json", "text"), default="json")
     parser.add_argument("--output", metavar="FILE", help="write the result here instead of stdout")
     common.add_config_option(parser)
@@ -26,11 +34,33 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.top is not None and args.relevant_to is None:
+        print("workbench: --top keeps the best matches of --relevant-to TEXT; give both", file=sys.stderr)
+        return common.EXIT_UNUSABLE
     spec = common.load(args, args.spec)
     toolset = build_toolset(spec, common.config(args, args.spec), overrides(args, read_only=args.read_only))
+    if args.relevant_to is not None:
+        from workbench.tools import relevance  # numpy and the embedding model only when asked for
+
+        try:
+            picked = relevance.relevant(toolset, args.relevant_to, args.top or DEFAULT_TOP)
+        except relevance.ModelUnavailable as exc:
+            print(f"workbench: {exc}", file=sys.stderr)
+            return common.EXIT_UNUSABLE
+        toolset = relevance.narrowed(toolset, [t.name for t in picked])
     common.emit(args, json.dumps(toolset.to_json(), indent=2, ensure_ascii=False) if args.format == "json"
                 else to_text(toolset))
     return common.EXIT_OK
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
+    return value
 
 
 def to_text(toolset: ToolSet) -> str:
