@@ -33,6 +33,7 @@ class Judge:
 
     spec: Spec
     toolset: ToolSet
+    arguments: bool = True  # False: the runner makes no arguments (offline), so none are judged
     _contracts: dict[str, ArgumentContract] = field(default_factory=dict)
 
     def verdict(self, case: Case, answer: Sample, offered: Sequence[str]) -> Verdict:
@@ -47,8 +48,8 @@ class Judge:
             problems = tuple(f"{c.name}: {c.problem or 'arguments are not a JSON object'}" for c in calls
                              if c.arguments is None or c.problem)
             return Verdict(case.id, answer.sample, MALFORMED, picked, argument_problems=problems, answer=answer)
-        valid, problems = self._validity(calls)
-        match, misses = _matches(case, calls)
+        valid, problems = self._validity(calls) if self.arguments else (None, ())
+        match, misses = _matches(case, calls) if self.arguments else (None, ())
         outcome, f1 = _selection(case, picked)
         return Verdict(case.id, answer.sample, outcome, picked, f1=f1, arguments_valid=valid,
                        argument_problems=(*problems, *misses), arguments_match=match, answer=answer)

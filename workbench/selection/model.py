@@ -203,6 +203,7 @@ class Runner(Protocol):
     name: str
     requests_sent: int
     cache_hits: int
+    makes_arguments: bool  # False: its calls carry no arguments to judge (the offline scorer)
 
     def samples(self, toolset: ToolSet, requests: Sequence[SampleRequest], progress: Progress | None = None,
                 cancelled: Cancelled | None = None) -> Iterator[Sample]:

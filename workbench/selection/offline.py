@@ -68,6 +68,7 @@ class OfflineRunner:
     of one `samples` call (a suite's cases, at one tool count), unless fixed when built."""
 
     name = OFFLINE
+    makes_arguments = False  # it picks tools; the `{}` it sends is no one's attempt at arguments
 
     def __init__(self, threshold: float | None = None, learn: bool = True):
         self.fixed_threshold = threshold

@@ -100,6 +100,7 @@ class OpenAIRunner:
             raise SpecError(f"the {api} runner needs a model: set model in the suite or pass --model",
                             "<model settings>")
         self.name = api
+        self.makes_arguments = True
         self.settings = settings
         self.cache = cache
         self.concurrency = max(1, concurrency)

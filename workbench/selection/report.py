@@ -72,7 +72,7 @@ def to_text(results: Results, comparison: Comparison | None = None) -> str:
 
 def _text_head(results: Results) -> list[str]:
     c = results.context
-    model = f" {c['model']}" if c.get("model") else ""
+    model = f" {c['model']}" if c.get("model") else " scorer (no model)"
     return [f"selection: {Path(c['suite']).name} — {c['api']}{model}, {c['repeats']} "
             f"repeat{'s' if c['repeats'] != 1 else ''}",
             f"tool set: {c['tool_count']} {c['vendor']} tools, sha256 {c['toolset_sha256'][:16]}"]
@@ -107,6 +107,8 @@ def _text_summary(s: Summary) -> list[str]:
 
 def _text_usage(s: Summary) -> list[str]:
     u = s.usage
+    if not (s.requests_sent or s.cache_hits or u.input_tokens or u.output_tokens):
+        return []  # the offline scorer: no model, nothing sent, nothing to count
     parts = [f"tokens {u.input_tokens:,} in / {u.output_tokens:,} out"]
     if u.cost is not None:
         parts.append(f"cost ${u.cost:.4f}")

@@ -1,0 +1,130 @@
+"""`workbench select` end to end: the bundled example suite through the real `openai` client to a scripted
+model on 127.0.0.1 (both APIs), the cache across a re-run, baselines that gate, accuracy against tool count,
+and the key in no file written."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.servers import ModelReply, ModelRequest, ScriptedModelServer
+from workbench.cli import main
+from workbench.selection.model import ALL_OF, NONE
+from workbench.selection.suite import open_suite
+
+SUITE = Path(__file__).resolve().parents[2] / "resources" / "suites" / "shop-api.suite.yaml"
+KEY = "sk-test-0123456789abcdef"
+
+
+def oracle_model(wrong: frozenset[str] = frozenset()):
+    """A model that knows every case's answer (by its prompt), except the cases in `wrong`, where it picks
+    the first offered tool that is not expected."""
+    cases = {case.prompt: case for case in open_suite(SUITE).suite.cases}
+
+    def answer(request: ModelRequest) -> ModelReply:
+        case = cases[request.prompt]
+        if case.id in wrong:
+            other = next(name for name in request.offered if name not in case.expect.tools)
+            return ModelReply(calls=((other, {}),))
+        if case.expect.mode == NONE:
+            return ModelReply(text="I can't help with that here.")
+        names = case.expect.tools if case.expect.mode == ALL_OF else case.expect.tools[:1]
+        return ModelReply(calls=tuple((name, dict(case.arguments.get(name, {}))) for name in names))
+
+    return answer
+
+
+@pytest.fixture
+def model(monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    with ScriptedModelServer(oracle_model()) as server:
+        yield server
+
+
+def select(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(["select", str(SUITE), *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("api", ["openai-chat", "openai-responses"])
+def test_a_model_that_knows_the_answers_scores_everything_and_a_re_run_sends_nothing(api, model, tmp_path, capsys):
+    cases = len(open_suite(SUITE).suite.cases)
+    argv = ("--api", api, "--model", "m", "--base-url", model.url, "--cache-dir", str(tmp_path / "cache"),
+            "--repeats", "2", "--format", "json")
+    code, out, _ = select(capsys, *argv)
+    report = json.loads(out)
+    assert code == 0
+    assert len(model.requests) == 2 * cases
+    assert {r.path for r in model.requests} == {"/v1/chat/completions" if api == "openai-chat" else "/v1/responses"}
+    summary = report["summary"]
+    assert (summary["cases"], summary["runs"], summary["accuracy"]) == (cases, 2 * cases, 1.0)
+    assert summary["accuracy_ci"][0] > 0.9 and summary["accuracy_ci"][1] == 1.0
+    assert summary["pass_k"]["1"] == 1.0 and summary["pass_k"]["2"] == 1.0
+    assert (summary["no_call_rate"], summary["false_call_rate"], summary["hallucinated"], summary["malformed"]) == (
+        0.0, 0.0, 0, 0)
+    by_id = {c["id"]: c for c in report["cases"]}
+    assert by_id["customer-profile"]["expected"] == "getCustomer"
+    assert by_id["customer-profile"]["selected"] == ["getCustomer", "getCustomer"]
+    assert report["confusion"]["getCustomer"] == {"getCustomer": 2}
+    assert report["context"]["api"] == api and report["context"]["model"] == "m"
+
+    again = select(capsys, *argv)
+    assert again[0] == 0 and len(model.requests) == 2 * cases  # every answer came from the cache
+    assert json.loads(again[1])["summary"]["accuracy"] == 1.0
+
+
+def test_a_worse_model_is_a_regression_against_the_baseline(model, tmp_path, capsys, monkeypatch):
+    base = ("--api", "openai-chat", "--model", "m", "--base-url", model.url, "--no-cache", "--repeats", "2")
+    code, _, _ = select(capsys, *base, "--save-baseline", str(tmp_path / "baseline.json"))
+    assert code == 0
+    wrong = frozenset({"customer-profile", "sign-up-customer", "find-customer-by-email"})
+    model.script = oracle_model(wrong)
+    code, out, _ = select(capsys, *base, "--baseline", str(tmp_path / "baseline.json"))
+    assert code == 1
+    assert "customer-profile" in out and "regression" in out.lower()
+    # the same worse run without a baseline passes, unless accuracy must stay above a minimum
+    assert select(capsys, *base)[0] == 0
+    code, _, err = select(capsys, *base, "--min-accuracy", "0.95")
+    assert code == 1 and "under --min-accuracy" in err
+
+
+def test_accuracy_against_tool_count_offers_the_expected_tools_and_their_neighbours(model, tmp_path, capsys):
+    code, out, _ = select(capsys, "--api", "openai-chat", "--model", "m", "--base-url", model.url, "--no-cache",
+                          "--scale", "3,all", "--format", "json")
+    assert code == 0
+    report = json.loads(out)
+    assert [p["size"] for p in report["scale"]] == [3, 15]
+    offered = {len(r.offered) for r in model.requests}
+    assert offered == {3, 15}
+    small = [r for r in model.requests if len(r.offered) == 3 and r.prompt.startswith("What phone number")]
+    assert small and "getCustomer" in small[0].offered
+
+
+def test_the_key_is_in_no_file_written(model, tmp_path, capsys):
+    for fmt in ("json", "junit", "html", "text"):
+        select(capsys, "--api", "openai-chat", "--model", "m", "--base-url", model.url, "--cache-dir",
+               str(tmp_path / "cache"), "--format", fmt, "--output", str(tmp_path / f"report.{fmt}"),
+               "--save-baseline", str(tmp_path / f"baseline-{fmt}.json"))
+    assert all(r.headers["authorization"] == f"Bearer {KEY}" for r in model.requests)
+    written = [p for p in tmp_path.rglob("*") if p.is_file()]
+    assert len(written) > 8
+    assert not [p for p in written if KEY.encode() in p.read_bytes()]
+
+
+def test_no_answer_at_all_is_one_line_and_exit_2(monkeypatch, capsys):
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    with ScriptedModelServer(lambda request: ModelReply(status=401, text="bad key")) as server:
+        code, out, err = select(capsys, "--api", "openai-chat", "--model", "m", "--base-url", server.url, "--no-cache")
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "no case got an answer" in err and KEY not in err
+
+
+def test_bad_numbers_and_a_model_api_without_a_model_are_refused(capsys, tmp_path):
+    assert select(capsys, "--repeats", "0")[0] == 2
+    code, _, err = select(capsys, "--api", "openai-chat")
+    assert code == 2 and "model" in err and err.count("\n") == 1
+    with pytest.raises(SystemExit):
+        main(["select", str(SUITE), "--scale", "ten"])
