@@ -358,8 +358,9 @@ def _h(value: Any) -> str:
 
 def _html_header(results: Results, comparison: Comparison | None, title: str) -> str:
     ctx = results.context
+    repeats = f"{ctx['repeats']} repeat{'s' if ctx['repeats'] != 1 else ''}"
     line = " · ".join(_h(x) for x in (ctx["api"], ctx.get("model") or "no model", f"{ctx['vendor']} tools",
-                                      f"{ctx['tool_count']} tools", f"{ctx['repeats']} repeats", ctx["started"]))
+                                      f"{ctx['tool_count']} tools", repeats, ctx["started"]))
     rows = [("suite", ctx["suite"]), ("spec", ctx["spec"]), ("tool set", ctx["toolset_sha256"]),
             ("suite file", ctx["suite_sha256"]), ("spec file", ctx["spec_sha256"]),
             *((f"setting {k}", v) for k, v in ctx.get("settings", {}).items() if v is not None),
@@ -401,6 +402,8 @@ def _html_cards(s: Summary) -> str:
         cards.append(_card("Arguments valid", _pct(s.arguments_valid_rate),
                            f"of {s.arguments_valid_runs} calls to known tools{match}"))
     u = s.usage
+    if not (s.requests_sent or s.cache_hits or u.input_tokens or u.output_tokens):
+        return f"<section class=\"cards\" id=\"summary\">{''.join(cards)}</section>"  # offline: nothing was sent
     cards.append(_card("Tokens", f"{u.input_tokens + u.output_tokens:,}",
                        f"{u.input_tokens:,} in · {u.output_tokens:,} out"
                        + (f" · ${u.cost:.4f}" if u.cost is not None else "")))
