@@ -128,3 +128,18 @@ def test_bad_numbers_and_a_model_api_without_a_model_are_refused(capsys, tmp_pat
     assert code == 2 and "model" in err and err.count("\n") == 1
     with pytest.raises(SystemExit):
         main(["select", str(SUITE), "--scale", "ten"])
+
+
+def test_the_offline_scorer_needs_no_key_and_no_network(monkeypatch, capsys):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.setenv("HTTPS_PROXY", "http://127.0.0.1:9")  # anything that tried the network would fail
+    code, out, _ = select(capsys, "--format", "json", "--scale", "4,all")
+    report = json.loads(out)
+    assert code == 0
+    assert report["context"]["api"] == "offline" and report["summary"]["requests_sent"] == 0
+    assert report["summary"]["runs"] == len(open_suite(SUITE).suite.cases)
+    assert 0.5 <= report["summary"]["accuracy"] <= 1.0
+    ranked = [c for c in report["cases"] if c["expected"] != "none"]
+    assert all(isinstance(c["rank"], int) and c["rank"] >= 1 for c in ranked)
+    assert all(c["rank"] == 1 for c in ranked if c["passed"] == c["runs"] and " " not in c["expected"])
+    assert [p["size"] for p in report["scale"]] == [4, 15]
