@@ -6,8 +6,9 @@
 Default suites: bench/suites/*.suite.yaml and resources/suites/*.suite.yaml. `--misses` lists every case
 the runner got wrong with the top scores; `--github` also times an index over GitHub's ~900 operations.
 
-The suite YAML is read here by a few lines of glue (spec, tools.vendor, cases with prompt/messages, expect,
-tags), not by the package's suite reader, so the figures do not depend on it.
+Each suite is read by the package's reader; the whole `workbench select SUITE` command is also timed as a
+user runs it (a fresh process: imports, spec, tool set, model load, ranking, report), and 100 cases are
+ranked in-process (the suite's cases repeated under new ids).
 
 Figures (2 shared cores; top-1 over the cases that expect a tool, pass^1 over all, threshold learned):
 
@@ -34,19 +35,26 @@ kept because a threshold needs scores that compare across requests."""
 
 from __future__ import annotations
 
-import argparse
 import sys
-import time
-from pathlib import Path
 
-import yaml
+# bench/select.py is named like the standard library's `select`: this folder must not shadow it.
+sys.path[:] = [p for p in sys.path if p and __file__.rpartition("/")[0] != p.rstrip("/")]
+
+import argparse  # noqa: E402
+import subprocess  # noqa: E402
+import time  # noqa: E402
+from dataclasses import replace  # noqa: E402
+from pathlib import Path  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from workbench.config import WorkbenchConfig  # noqa: E402
-from workbench.selection.model import ALL_OF, NONE, ONE_OF, Case, Expectation, SampleRequest  # noqa: E402
+from workbench.selection.metrics import evaluate  # noqa: E402
+from workbench.selection.model import NONE, SampleRequest  # noqa: E402
 from workbench.selection.offline import OfflineRunner  # noqa: E402
+from workbench.selection.run import run_selection  # noqa: E402
+from workbench.selection.suite import open_suite  # noqa: E402
 from workbench.spec import load_spec  # noqa: E402
 from workbench.tools import relevance  # noqa: E402
 from workbench.tools.options import ToolOverrides, build_toolset  # noqa: E402
@@ -54,75 +62,46 @@ from workbench.tools.options import ToolOverrides, build_toolset  # noqa: E402
 CORPUS = ROOT.parent / "shared" / "corpus"
 
 
-def resolve(toolset, written: str) -> str:
-    for tool in toolset.tools:
-        op = tool.operation
-        if written in (tool.name, op.operation_id, f"{op.method.upper()} {op.path}"):
-            return tool.name
-    raise SystemExit(f"no tool for {written!r}")
-
-
-def expectation(toolset, value) -> Expectation:
-    if value == "none":
-        return Expectation(NONE, (), ("none",))
-    if isinstance(value, dict):
-        written = tuple(value["all"])
-        return Expectation(ALL_OF, tuple(resolve(toolset, w) for w in written), written)
-    written = tuple(value) if isinstance(value, list) else (value,)
-    return Expectation(ONE_OF, tuple(resolve(toolset, w) for w in written), written)
-
-
-def read_suite(path: Path):
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    spec = load_spec((path.parent / data["spec"]).resolve())
-    vendor = (data.get("tools") or {}).get("vendor", "openai")
-    toolset = build_toolset(spec, WorkbenchConfig(), ToolOverrides(vendor=vendor))
-    cases = []
-    for entry in data["cases"]:
-        messages = entry.get("messages") or [{"role": "user", "content": entry["prompt"]}]
-        cases.append(Case(entry["id"], tuple(messages), expectation(toolset, entry["expect"]),
-                          tags=tuple(entry.get("tags", ()))))
-    return toolset, cases
-
-
-def passed(case: Case, sample) -> bool:
-    names = [c.name for c in sample.calls]
-    if case.expect.mode == NONE:
-        return not names
-    if case.expect.mode == ALL_OF:
-        return set(names) == set(case.expect.tools)
-    return len(names) == 1 and names[0] in case.expect.tools
-
-
 def measure(path: Path, show_misses: bool) -> None:
-    toolset, cases = read_suite(path)
+    opened = open_suite(path)
+    cases = opened.suite.cases
     started = time.perf_counter()
-    relevance.ToolIndex.of(toolset)
+    relevance.ToolIndex.of(opened.toolset)
     built = time.perf_counter() - started
-    offered = tuple(t.name for t in toolset.tools)
-    requests = [SampleRequest(c, 0, offered) for c in cases]
     runner = OfflineRunner()
     started = time.perf_counter()
-    samples = {s.case_id: s for s in runner.samples(toolset, requests)}
+    run = run_selection(opened.suite, opened.spec, opened.toolset, runner)
     ranked_in = time.perf_counter() - started
+    summary = evaluate(run).summary
+    ranks = {v.case_id: v.answer.detail.get("rank") for v in run.verdicts if v.answer is not None}
     tool_cases = [c for c in cases if c.expect.mode != NONE]
-    none_cases = [c for c in cases if c.expect.mode == NONE]
-    top1 = sum(1 for c in tool_cases if samples[c.id].detail["rank"] == 1)
-    top3 = sum(1 for c in tool_cases if (samples[c.id].detail["rank"] or 99) <= 3)
-    ok = [c for c in cases if passed(c, samples[c.id])]
-    declined = sum(1 for c in none_cases if not samples[c.id].calls)
-    print(f"{path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}: {len(cases)} cases over "
-          f"{len(toolset.tools)} tools ({len(none_cases)} none)")
+    top1 = sum(1 for c in tool_cases if ranks.get(c.id) == 1)
+    top3 = sum(1 for c in tool_cases if (ranks.get(c.id) or 99) <= 3)
+    shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+    print(f"{shown}: {len(cases)} cases over {len(opened.toolset.tools)} tools ({summary.none_runs} none)")
     print(f"  top-1 {top1}/{len(tool_cases)} = {top1 / max(1, len(tool_cases)):.2f}   top-3 "
-          f"{top3 / max(1, len(tool_cases)):.2f}   none declined {declined}/{len(none_cases)}   "
-          f"pass^1 {len(ok)}/{len(cases)} = {len(ok) / len(cases):.2f}   threshold {runner.threshold}")
-    print(f"  index built in {built * 1000:.0f} ms, {len(cases)} cases ranked in {ranked_in * 1000:.0f} ms")
+          f"{top3 / max(1, len(tool_cases)):.2f}   none declined {summary.none_declined}/{summary.none_runs}   "
+          f"pass^1 {summary.pass_k.get('1') or 0:.2f} (accuracy {summary.accuracy:.2f}, 95% "
+          f"[{summary.accuracy_ci[0]:.2f}, {summary.accuracy_ci[1]:.2f}])   threshold {runner.threshold}")
+    hundred = [replace(cases[i % len(cases)], id=f"c{i}") for i in range(100)]
+    offered = tuple(t.name for t in opened.toolset.tools)
+    started = time.perf_counter()
+    list(OfflineRunner().samples(opened.toolset, [SampleRequest(c, 0, offered) for c in hundred]))
+    hundred_in = time.perf_counter() - started
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "workbench", "select", str(path)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    whole = time.perf_counter() - started
+    print(f"  index built in {built * 1000:.0f} ms, the suite run in {ranked_in * 1000:.0f} ms, 100 cases ranked "
+          f"in {hundred_in * 1000:.0f} ms; the whole `workbench select` command {whole:.2f} s (exit "
+          f"{done.returncode})")
     if show_misses:
-        for case in cases:
-            if case not in ok:
-                detail = samples[case.id].detail
-                print(f"  MISS {case.id} [{case.expect.label()}] rank {detail['rank']}: {case.prompt}")
-                print("       " + ", ".join(f"{n} {s:.3f}" for n, s in detail["scores"][:4]))
+        for verdict in run.verdicts:
+            if not verdict.passed and verdict.answer is not None:
+                case = next(c for c in cases if c.id == verdict.case_id)
+                detail = verdict.answer.detail
+                print(f"  MISS {case.id} [{case.expect.label()}] rank {detail.get('rank')}: {case.prompt}")
+                print("       " + ", ".join(f"{n} {s:.3f}" for n, s in detail.get("scores", [])[:4]))
 
 
 def github() -> None:

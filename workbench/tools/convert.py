@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 from workbench.naming import derive_operation_id
 from workbench.spec import Operation, Spec
@@ -71,7 +72,7 @@ def convert(spec: Spec, options: ConvertOptions | None = None) -> ToolSet:
     warnings = [SetWarning(tool.name, message) for tool in tools for message in tool.warnings]
     warnings += _set_warnings(tools, vendor, options, strict)
     return ToolSet(vendor.name, spec_sha256(spec), tools, native, rejected, warnings,
-                   tokens.estimate(native, [t.name for t in tools], vendor.overhead_tokens))
+                   partial(tokens.estimate, native, [t.name for t in tools], vendor.overhead_tokens))
 
 
 def _variants(spec: Spec, op: Operation, split: bool) -> list[tuple[str, dict] | None]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -83,7 +84,15 @@ class ToolSet:
     native: list[dict]  # the vendor's own tool objects, ready to send
     rejected: list[Rejected]
     warnings: list[SetWarning]
-    tokens: TokenEstimate
+    # the estimate, or how to make it: the tokenizer's tables take seconds to load, and a command that sends
+    # no tools anywhere (a selection run offline, a round trip) should not wait for them
+    estimate: TokenEstimate | Callable[[], TokenEstimate] = field(repr=False)
+
+    @property
+    def tokens(self) -> TokenEstimate:
+        if callable(self.estimate):
+            self.estimate = self.estimate()
+        return self.estimate
 
     def mapping(self) -> dict[str, dict]:
         return {t.name: {"method": t.operation.method, "path": t.operation.path,

@@ -438,9 +438,12 @@ def narrowed(toolset: ToolSet, names: Sequence[str]) -> ToolSet:
     position = {t.name: i for i, t in enumerate(toolset.tools)}
     kept = [position[n] for n in dict.fromkeys(names) if n in position]
     chosen = {toolset.tools[i].name for i in kept}
-    per_tool = {toolset.tools[i].name: toolset.tokens.per_tool.get(toolset.tools[i].name, 0) for i in kept}
-    overhead = toolset.tokens.overhead if kept else 0
-    tokens = TokenEstimate(sum(per_tool.values()) + overhead, per_tool, overhead, toolset.tokens.method)
+
+    def tokens() -> TokenEstimate:  # counted when asked for, as the whole set's are
+        per_tool = {toolset.tools[i].name: toolset.tokens.per_tool.get(toolset.tools[i].name, 0) for i in kept}
+        overhead = toolset.tokens.overhead if kept else 0
+        return TokenEstimate(sum(per_tool.values()) + overhead, per_tool, overhead, toolset.tokens.method)
+
     return ToolSet(toolset.vendor, toolset.spec_sha256, [toolset.tools[i] for i in kept],
                    [toolset.native[i] for i in kept], list(toolset.rejected),
                    [w for w in toolset.warnings if not w.tool or w.tool in chosen], tokens)
