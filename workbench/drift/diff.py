@@ -15,6 +15,10 @@ from workbench.policy import safety
 from workbench.spec import Operation, Spec
 from workbench.tools.model import Tool, ToolSet
 
+# Changes shown where the property is written; the others where its schema is defined (through its `$ref`).
+AT_THE_PROPERTY = frozenset(("argument-added", "argument-removed", "argument-renamed", "required-added",
+                             "required-removed", "description-changed"))
+
 
 @dataclass(frozen=True)
 class Side:
@@ -111,9 +115,10 @@ class ToolPair:
         return [self.argument_change(c) for c in found]
 
     def argument_change(self, found: SchemaChange) -> Change:
+        follow = found.kind not in AT_THE_PROPERTY
         return self.change(found.kind, found.breaking, found.reason, argument_path(found.path),
-                           places.argument_place(self.old.spec, self.before, found.path),
-                           places.argument_place(self.new.spec, self.after, found.path), found.similarity)
+                           places.argument_place(self.old.spec, self.before, found.path, follow),
+                           places.argument_place(self.new.spec, self.after, found.path, follow), found.similarity)
 
     def wire_places(self) -> list[Change]:
         after = {b.argument: b for b in self.after.bindings}

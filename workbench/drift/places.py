@@ -18,8 +18,9 @@ def tool_place(tool: Tool) -> Where:
     return Where.of(origin.document, origin.pointer)
 
 
-def argument_place(spec: Spec, tool: Tool, path: tuple[str, ...]) -> Where:
-    """The argument at `path` (its first segment is the tool argument's name)."""
+def argument_place(spec: Spec, tool: Tool, path: tuple[str, ...], follow: bool = False) -> Where:
+    """The argument at `path` (its first segment is the tool argument's name); with `follow`, where the schema
+    it names is defined (an enum or a bound is changed there, not at the property's `$ref`)."""
     if not path:
         return tool_place(tool)
     binding = next((b for b in tool.bindings if b.argument == path[0]), None)
@@ -33,10 +34,11 @@ def argument_place(spec: Spec, tool: Tool, path: tuple[str, ...]) -> Where:
             return tool_place(tool)
         return Where.of(parameter.origin.document, parameter.origin.pointer)
     segments = (*binding.body_path, *path[1:]) if binding.location == "body-field" else path[1:]
-    return body_place(spec, op, tool.media_type, segments)
+    return body_place(spec, op, tool.media_type, segments, follow)
 
 
-def body_place(spec: Spec, op: Operation, media_type: str | None, segments: tuple[str, ...]) -> Where:
+def body_place(spec: Spec, op: Operation, media_type: str | None, segments: tuple[str, ...],
+               follow: bool = False) -> Where:
     body = op.request_body
     if body is None:
         return Where.of(op.origin.document, op.origin.pointer)
@@ -44,7 +46,7 @@ def body_place(spec: Spec, op: Operation, media_type: str | None, segments: tupl
     media = media_type or next(iter(body.content), "")
     for candidate in (join(base, "content", media, "schema"), join(base, "schema")):  # 3.x, then a 2.0 body
         if document.has(candidate):
-            return schema_place(spec, document, candidate, segments)
+            return schema_place(spec, document, candidate, segments, follow)
     return Where.of(document, base)
 
 
@@ -54,7 +56,8 @@ def response_place(op: Operation) -> Where:
     return Where.of(origin.document, origin.pointer)
 
 
-def schema_place(spec: Spec, document: SourceDocument, pointer: str, segments: tuple[str, ...]) -> Where:
+def schema_place(spec: Spec, document: SourceDocument, pointer: str, segments: tuple[str, ...],
+                 follow: bool = False) -> Where:
     """Down a raw schema by property names, `[]` (items) and `oneOf[i]`…, through `$ref`s."""
     value: Any = lookup(document.data, pointer, MISSING)
     for segment in segments:
@@ -63,6 +66,8 @@ def schema_place(spec: Spec, document: SourceDocument, pointer: str, segments: t
             break
         document, pointer = found
         value = lookup(document.data, pointer, MISSING)
+    if follow:
+        _, document, pointer = spec.deref(value, document, pointer)
     return Where.of(document, pointer)
 
 

@@ -10,10 +10,11 @@ from pathlib import Path
 from typing import Any
 
 from workbench.drift import places
-from workbench.drift.diff import argument_path
+from workbench.drift.diff import AT_THE_PROPERTY, argument_path
 from workbench.drift.model import Change, DriftReport, Where
-from workbench.drift.schemas import Walk, local_resolver, similarity
+from workbench.drift.schemas import Walk, canonical, local_resolver, similarity
 from workbench.spec import Spec, SpecError
+from workbench.spec.pointer import escape, lookup
 from workbench.spec.source import SourceDocument, parse_document
 from workbench.tools.model import Tool, ToolSet
 from workbench.tools.vendors import VENDORS
@@ -72,8 +73,8 @@ def _tool(item: dict, pointer: str, file: str) -> SavedTool:
         vendor = "anthropic"
     elif "inputSchema" in item:
         vendor = "mcp"
-    elif "parameters" in item or "parametersJsonSchema" in item:
-        vendor = "gemini"
+    elif "parametersJsonSchema" in item or "functionDeclarations" in pointer or _gemini_types(item.get("parameters")):
+        vendor = "gemini"  # bare {name, description, parameters} fits several vendors: --vendor tells then
     key = next((k for k in ("parameters", "input_schema", "inputSchema", "parametersJsonSchema") if k in body),
                "parameters")
     name = body.get("name")
@@ -81,6 +82,11 @@ def _tool(item: dict, pointer: str, file: str) -> SavedTool:
         raise SpecError("a tool without a name", file, pointer=base)
     parameters = body.get(key) if isinstance(body.get(key), dict) else {"type": "object", "properties": {}}
     return SavedTool(name, body.get("description") or "", parameters, pointer, f"{base}/{key}", vendor)
+
+
+def _gemini_types(schema: Any) -> bool:
+    """Gemini's own schema form spells types in capitals (`OBJECT`, `STRING`)."""
+    return isinstance(schema, dict) and isinstance(schema.get("type"), str) and schema["type"].isupper()
 
 
 def check_saved(saved: SavedSet, spec: Spec, toolset: ToolSet, saved_label: str, spec_label: str) -> DriftReport:
@@ -114,6 +120,13 @@ def _match(saved: SavedSet, tools: list[Tool]) -> tuple[list[tuple[SavedTool, To
         else:
             left.remove(partner)
             pairs.append((tool, partner))
+    for tool in list(removed):  # renamed: the one tool left whose arguments are exactly the saved one's
+        shape = canonical(tool.parameters, local_resolver(tool.parameters))
+        same = [t for t in left if canonical(t.parameters, local_resolver(t.parameters)) == shape]
+        if len(same) == 1:
+            removed.remove(tool)
+            left.remove(same[0])
+            pairs.append((tool, same[0]))
     return pairs, removed, left
 
 
@@ -133,14 +146,27 @@ def _compare(saved: SavedSet, before: SavedTool, spec: Spec, after: Tool) -> lis
     for found in walk.compare(before.parameters, after.parameters):
         changes.append(Change(found.kind, before.name, argument_path(found.path), found.breaking, found.reason,
                               _where(saved, _schema_pointer(before, found.path)),
-                              places.argument_place(spec, after, found.path), found.similarity))
+                              places.argument_place(spec, after, found.path, found.kind not in AT_THE_PROPERTY),
+                              found.similarity))
     return changes
 
 
 def _schema_pointer(tool: SavedTool, path: tuple[str, ...]) -> str:
-    pointer = tool.schema_pointer
+    """Down the saved parameters by property names and `[]`, through their local `$ref`s (`#/$defs/…`)."""
+    pointer, node = tool.schema_pointer, tool.parameters
     for segment in path:
-        pointer += "/items" if segment == "[]" else f"/properties/{segment.replace('~', '~0').replace('/', '~1')}"
+        for _ in range(8):
+            ref = node.get("$ref") if isinstance(node, dict) else None
+            if not (isinstance(ref, str) and ref.startswith("#/")):
+                break
+            pointer, node = tool.schema_pointer + ref[1:], lookup(tool.parameters, ref[1:], None)
+        if not isinstance(node, dict):
+            break
+        key = "items" if segment == "[]" else f"properties/{escape(segment)}"
+        found = lookup(node, f"/{key}", None)
+        if found is None:
+            break
+        pointer, node = f"{pointer}/{key}", found
     return pointer
 
 

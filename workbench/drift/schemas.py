@@ -187,11 +187,11 @@ def _unresolved(schema: Any) -> bool:
 
 
 def _type_set(schema: dict) -> set[str] | None:
-    kind = schema.get("type")
+    kind = schema.get("type")  # Gemini's own form spells them in capitals
     if isinstance(kind, str):
-        return {kind}
+        return {kind.lower()}
     if isinstance(kind, list):
-        return {k for k in kind if isinstance(k, str)}
+        return {k.lower() for k in kind if isinstance(k, str)}
     return None
 
 

@@ -5,6 +5,7 @@ documents are then named `git:REV:PATH` so every place in a report says which ve
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import shutil
@@ -74,7 +75,7 @@ def load(text: str, policy: RefPolicy | None = None) -> Spec:
         name = os.fspath(document.path)
         if name.startswith(prefix):  # shown as the version it is, not the temp copy
             document.name = f"{PREFIX}{source.rev}:{Path(name).relative_to(folder).as_posix()}"
-    return spec
+    return dataclasses.replace(spec, documents={d.name: d for d in spec.documents.values()})
 
 
 def _write_tree(source: GitSource, folder: Path, label: str) -> None:
@@ -112,7 +113,7 @@ def _git(arguments: list[str], cwd: Path, label: str, *, binary: bool = False):
         raise SpecError(f"git {arguments[0]} took more than {_GIT_TIMEOUT:.0f} s", label) from None
     if done.returncode != 0:
         message = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        why = message[-1] if message else f"git {arguments[0]} failed"
+        why = message[-1].removeprefix("fatal: ") if message else f"git {arguments[0]} failed"
         if arguments[:2] == ["rev-parse", "--verify"]:
             why = f"no revision {arguments[-1].removesuffix('^{commit}')!r} in {cwd}"
         raise SpecError(why, label)
