@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from workbench.drift import Side, diff_sides
@@ -9,62 +11,8 @@ from workbench.spec import load_spec
 from workbench.tools.options import ToolOverrides, build_toolset
 from workbench.workspace.loading import spec_config
 
-BASE = """openapi: 3.1.0
-info: {title: Shop, version: "1"}
-components:
-  securitySchemes:
-    key: {type: apiKey, in: header, name: X-Key}
-    other: {type: apiKey, in: header, name: X-Other}
-  schemas:
-    Node:
-      type: object
-      properties:
-        label: {type: string}
-        children: {type: array, items: {$ref: "#/components/schemas/Node"}}
-security:
-  - key: []
-paths:
-  /orders/{orderId}:
-    get:
-      operationId: getOrder
-      summary: Get an order
-      description: Returns one order by its id.
-      parameters:
-        - {name: orderId, in: path, required: true, schema: {type: string}}
-        - {name: verbose, in: query, schema: {type: boolean, default: false}}
-      responses:
-        "200":
-          description: ok
-          content:
-            application/json:
-              schema: {type: object, properties: {id: {type: string}, total: {type: number}}}
-  /orders:
-    post:
-      operationId: createOrder
-      summary: Create an order
-      description: Creates an order for a customer and returns its id.
-      requestBody:
-        required: true
-        content:
-          application/json:
-            schema:
-              type: object
-              required: [customer]
-              properties:
-                customer: {type: string, minLength: 1, maxLength: 40}
-                quantity: {type: integer, minimum: 1, maximum: 100}
-                colour: {type: string, enum: [red, green, blue], default: red}
-                note: {type: string, description: A note for the courier.}
-                address:
-                  type: object
-                  properties:
-                    city: {type: string}
-                    zip: {type: string, pattern: "^[0-9]{5}$"}
-                tags: {type: array, items: {type: string}}
-                tree: {$ref: "#/components/schemas/Node"}
-      responses:
-        "201": {description: created}
-"""
+# One spec with two operations, every kind of argument and constraint; each test changes one thing in it.
+BASE = (Path(__file__).parent / "shop.yaml").read_text(encoding="utf-8")
 
 
 def drift(write, new_text: str, old_text: str = BASE, **overrides):

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.drift.test_diff import BASE
 from workbench.cli import main
 from workbench.drift import sources
 
+BASE = (Path(__file__).parent / "shop.yaml").read_text(encoding="utf-8")  # as test_diff.py
 GIT_ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "t",
            "GIT_COMMITTER_EMAIL": "t@example.com", "GIT_CONFIG_NOSYSTEM": "1", "HOME": "/nonexistent"}
 NARROWED = BASE.replace("enum: [red, green, blue]", "enum: [red, green]")
