@@ -57,6 +57,14 @@ def test_an_optional_argument_added_breaks_nothing(write):
     assert found == [("argument-added", "createOrder", "gift", False)]
 
 
+def test_in_strict_mode_an_optional_argument_added_still_breaks_nothing(write):
+    """Strict mode lists every argument as required (optional ones nullable): the spec's word decides."""
+    gift = BASE.replace("                tags:", "                gift: {type: boolean}\n                tags:")
+    report = drift(write, gift, vendor="openai", strict=True)
+    [change] = report.changes
+    assert (change.kind, change.argument, change.breaking) == ("argument-added", "gift", False)
+
+
 def test_a_required_argument_added_breaks(write):
     new = BASE.replace("required: [customer]", "required: [customer, gift]").replace(
         "                tags:", "                gift: {type: boolean}\n                tags:")

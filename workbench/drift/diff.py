@@ -110,7 +110,8 @@ class ToolPair:
 
     def arguments(self) -> list[Change]:
         walk = Walk(local_resolver(self.before.parameters), local_resolver(self.after.parameters),
-                    _wire(self.before), _wire(self.after))
+                    _wire(self.before), _wire(self.after),
+                    required_new={b.argument: b.required for b in self.after.bindings})
         found = walk.compare(self.before.parameters, self.after.parameters)
         return [self.argument_change(c) for c in found]
 

@@ -142,7 +142,8 @@ def _compare(saved: SavedSet, before: SavedTool, spec: Spec, after: Tool) -> lis
         changes.append(Change("description-changed", before.name, "", False, f"tool description differs "
                               f"({score:.0%} alike): regenerate so the model reads what the spec says",
                               old_place, new_place, score))
-    walk = Walk(local_resolver(before.parameters), local_resolver(after.parameters))
+    walk = Walk(local_resolver(before.parameters), local_resolver(after.parameters),
+                required_new={b.argument: b.required for b in after.bindings})
     for found in walk.compare(before.parameters, after.parameters):
         changes.append(Change(found.kind, before.name, argument_path(found.path), found.breaking, found.reason,
                               _where(saved, _schema_pointer(before, found.path)),

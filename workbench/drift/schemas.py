@@ -82,6 +82,8 @@ class Walk:
     top_old: dict[str, tuple[str, str]] | None = None  # argument → (location, wire name)
     top_new: dict[str, tuple[str, str]] | None = None
     closed_top: bool = True  # the executor rejects unknown arguments in the argument object
+    # argument → whether the spec requires it (its binding's word: strict mode lists every argument as required)
+    required_new: dict[str, bool] | None = None
 
     def compare(self, old: Any, new: Any) -> list[SchemaChange]:
         changes: list[SchemaChange] = []
@@ -134,6 +136,8 @@ class Walk:
             out.append(SchemaChange("argument-removed", (*path, name), True, reason))
         for name in added:
             required = name in new_req
+            if top and self.required_new and name in self.required_new:
+                required = self.required_new[name]
             out.append(SchemaChange("argument-added", (*path, name), required,
                                     "new and required: old calls lack it and are rejected" if required
                                     else "new and optional: old calls still valid"))
