@@ -59,20 +59,21 @@ def match_tools(old: list[Tool], new: list[Tool]) -> tuple[list[tuple[Tool, Tool
 
 def diff_sides(old: Side, new: Side, old_label: str, new_label: str) -> DriftReport:
     pairs, removed, added = match_tools(old.toolset.tools, new.toolset.tools)
+    responses = Walk(old.spec.resolve_schema, new.spec.resolve_schema, closed_top=False)  # shared by every tool
     report = DriftReport(old_label, new_label, new.toolset.vendor, len(old.toolset.tools), len(new.toolset.tools))
     for tool in removed:
         report.changes.append(Change("tool-removed", tool.name, "", True, f"{tool.operation.label()} is gone: "
                                      "calls to this tool are rejected as unknown", old=places.tool_place(tool)))
     for before, after in pairs:
-        report.changes += compare_tools(old, before, new, after)
+        report.changes += compare_tools(old, before, new, after, responses)
     for tool in added:
         report.changes.append(Change("tool-added", tool.name, "", False, f"new tool for {tool.operation.label()}",
                                      new=places.tool_place(tool)))
     return report
 
 
-def compare_tools(old: Side, before: Tool, new: Side, after: Tool) -> list[Change]:
-    here = ToolPair(old, before, new, after)
+def compare_tools(old: Side, before: Tool, new: Side, after: Tool, responses: Walk | None = None) -> list[Change]:
+    here = ToolPair(old, before, new, after, responses)
     changes = here.identity()
     changes += here.arguments()
     changes += here.wire_places()
@@ -88,6 +89,7 @@ class ToolPair:
     before: Tool
     new: Side
     after: Tool
+    responses: Walk | None = None  # for response schemas in the specs' own terms (refs into the specs)
 
     def change(self, kind: str, breaking: bool, reason: str, argument: str = "", old: Where | None = None,
                new: Where | None = None, similarity: float | None = None) -> Change:
@@ -168,8 +170,10 @@ class ToolPair:
         after, resolve_new = _output(self.new.spec, self.after)
         if before is None and after is None:
             return []
-        found = Walk(resolve_old, resolve_new, closed_top=False).compare(
-            before if before is not None else {}, after if after is not None else {})
+        walk = self.responses
+        if walk is None or (resolve_old, resolve_new) != (walk.resolve_old, walk.resolve_new):
+            walk = Walk(resolve_old, resolve_new, closed_top=False)
+        found = walk.compare(before if before is not None else {}, after if after is not None else {})
         found = [c for c in found if c.kind != "description-changed"]
         if not found:
             return []

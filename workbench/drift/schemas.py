@@ -4,10 +4,11 @@ schema accepted still be accepted, and mean the same? Each difference is a `Sche
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from workbench.spec.pointer import MISSING, lookup
@@ -17,6 +18,7 @@ Resolve = Callable[[str], Any]  # a `$ref` → the schema it names (None when it
 _LOWER_BOUNDS = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties")
 _UPPER_BOUNDS = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties")
 _MAX_DEPTH = 40
+_HERE = "\x00"  # the first segment of a path relative to a compared ref pair (never a property name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +87,11 @@ class Walk:
     # argument → whether the spec requires it (its binding's word: strict mode lists every argument as required)
     required_new: dict[str, bool] | None = None
 
+    # a pair of plain refs (`{"$ref": a}` old, `{"$ref": b}` new) → its changes, relative: a component used by
+    # many tools or properties is compared once
+    _done: dict[tuple[str, str], list[SchemaChange]] = field(default_factory=dict, repr=False)
+    _active: set[tuple[str, str]] = field(default_factory=set, repr=False)
+
     def compare(self, old: Any, new: Any) -> list[SchemaChange]:
         changes: list[SchemaChange] = []
         self._node(old, new, (), changes, frozenset(), frozenset())
@@ -92,6 +99,25 @@ class Walk:
 
     def _node(self, old: Any, new: Any, path: tuple[str, ...], out: list[SchemaChange],
               seen_old: frozenset[str], seen_new: frozenset[str]) -> None:
+        if path and _plain_ref(old) and _plain_ref(new):
+            self._ref_pair(old["$ref"], new["$ref"], path, out)
+            return
+        self._compare_node(old, new, path, out, seen_old, seen_new)
+
+    def _ref_pair(self, old: str, new: str, path: tuple[str, ...], out: list[SchemaChange]) -> None:
+        key = (old, new)
+        if key in self._active:
+            return  # a recursive schema met again: compared where it was first met
+        if key not in self._done:
+            self._active.add(key)
+            found: list[SchemaChange] = []
+            self._compare_node({"$ref": old}, {"$ref": new}, (_HERE,), found, frozenset(), frozenset())
+            self._active.discard(key)
+            self._done[key] = found
+        out.extend(dataclasses.replace(c, path=path + c.path[1:]) for c in self._done[key])
+
+    def _compare_node(self, old: Any, new: Any, path: tuple[str, ...], out: list[SchemaChange],
+                      seen_old: frozenset[str], seen_new: frozenset[str]) -> None:
         old, seen_o = deref(old, self.resolve_old, seen_old)
         new, seen_n = deref(new, self.resolve_new, seen_new)
         if _unresolved(old) or _unresolved(new) or len(path) > _MAX_DEPTH:
@@ -184,6 +210,10 @@ class Walk:
             out.append(SchemaChange("variant-removed" if conjunction else "variant-added", path, conjunction,
                                     f"{key} has {len(new)} parts instead of {len(old)}"
                                     + (": every value must match the new part too" if conjunction else "")))
+
+
+def _plain_ref(schema: Any) -> bool:
+    return isinstance(schema, dict) and len(schema) == 1 and isinstance(schema.get("$ref"), str)
 
 
 def _unresolved(schema: Any) -> bool:

@@ -71,11 +71,16 @@ def load(text: str, policy: RefPolicy | None = None) -> Spec:
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     prefix = os.fspath(folder)
+
+    def shown(name: str) -> str:  # the version it is, not the temp copy
+        if not name.startswith(prefix):
+            return name
+        return f"{PREFIX}{source.rev}:{Path(name).relative_to(folder).as_posix()}"
+
     for document in spec.documents.values():
-        name = os.fspath(document.path)
-        if name.startswith(prefix):  # shown as the version it is, not the temp copy
-            document.name = f"{PREFIX}{source.rev}:{Path(name).relative_to(folder).as_posix()}"
-    return dataclasses.replace(spec, documents={d.name: d for d in spec.documents.values()})
+        document.name = shown(os.fspath(document.path))
+    return dataclasses.replace(spec, documents={d.name: d for d in spec.documents.values()},
+                               problems=tuple(dataclasses.replace(p, file=shown(p.file)) for p in spec.problems))
 
 
 def _write_tree(source: GitSource, folder: Path, label: str) -> None:
