@@ -101,3 +101,13 @@ def test_a_file_without_tools_is_one_line(write, capsys):
     capsys.readouterr()
     assert main(["tools", str(write("api.yaml", BASE)), "--check", str(write("e.json", "[]"))]) == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_a_strict_saved_set_is_compared_with_strict_tools(write, capsys):
+    path = write("old.yaml", BASE)
+    spec = load_spec(path)
+    strict = build_toolset(spec, spec_config(path), ToolOverrides(vendor="openai", strict=True)).to_json()
+    saved = write("saved.json", json.dumps(strict["tools"]))
+    assert read_saved(saved).strict is True
+    code, report = check(capsys, path, saved)
+    assert (code, report["changes"]) == (0, [])

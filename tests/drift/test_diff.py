@@ -186,3 +186,13 @@ def test_the_vendor_options_apply_to_both_versions(write):
     new = BASE.replace("minimum: 1, maximum: 100", "minimum: 5, maximum: 100")
     report = drift(write, new, vendor="anthropic", operations=("getOrder",))
     assert report.vendor == "anthropic" and report.changes == [] and report.new_tools == 1
+
+
+def test_nested_arguments_are_located_too(write):
+    report = drift(write, BASE.replace("{type: boolean, default: false}", "{type: boolean, default: true}")
+                   .replace("enum: [red, green, blue]", "enum: [red]"), nested=True)
+    assert sorted((c.kind, c.argument) for c in report.changes) == [("default-changed", "query.verbose"),
+                                                                    ("enum-narrowed", "body.colour")]
+    pointers = {c.argument: c.new.pointer for c in report.changes}
+    assert pointers["query.verbose"] == "/paths/~1orders~1{orderId}/get/parameters/1"
+    assert pointers["body.colour"].endswith("/schema/properties/colour")

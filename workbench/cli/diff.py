@@ -58,6 +58,10 @@ def run_check(args: argparse.Namespace, chosen) -> int:
               file=sys.stderr)
     if saved.vendor:
         chosen = dataclasses.replace(chosen, vendor=saved.vendor)
+    if chosen.strict is None and saved.strict is not None:  # built as the saved tools were
+        chosen = dataclasses.replace(chosen, strict=saved.strict)
+    if saved.json_schema_form:
+        chosen = dataclasses.replace(chosen, json_schema_form=True)
     spec = common.load(args, args.spec)
     toolset = build_toolset(spec, common.config(args, args.spec), chosen)
     report = check_saved(saved, spec, toolset, args.check, args.spec)

@@ -24,6 +24,10 @@ def argument_place(spec: Spec, tool: Tool, path: tuple[str, ...], follow: bool =
     if not path:
         return tool_place(tool)
     binding = next((b for b in tool.bindings if b.argument == path[0]), None)
+    if binding is None and len(path) > 1:  # --nested: {query: {limit}} is the argument `query.limit`
+        nested = f"{path[0]}.{path[1]}"
+        binding = next((b for b in tool.bindings if b.argument == nested), None)
+        path = (nested, *path[2:])
     op = tool.operation
     if binding is None:
         return tool_place(tool)

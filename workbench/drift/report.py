@@ -80,7 +80,8 @@ def to_sarif(report: DriftReport) -> str:
             "ruleId": change.kind, "ruleIndex": kinds.index(change.kind),
             "level": "error" if change.breaking else "note",
             "message": {"text": message},
-            "locations": [{"physicalLocation": {"artifactLocation": {"uri": where.file if where else report.new_file},
+            "locations": [{"physicalLocation": {"artifactLocation": {"uri": _uri(where.file if where else
+                                                                                  report.new_file)},
                                                 "region": region}}],
             "properties": {"breaking": change.breaking, "tool": change.tool, "argument": change.argument,
                            "pointer": where.pointer if where else "",
@@ -90,6 +91,11 @@ def to_sarif(report: DriftReport) -> str:
         "tool": {"driver": {"name": "workbench diff", "version": __version__, "rules": rules}},
         "columnKind": "unicodeCodePoints", "results": results}]}
     return json.dumps(log, indent=2, ensure_ascii=False)
+
+
+def _uri(file: str) -> str:
+    """A file as SARIF names it: `git:REV:api.yaml` is the repository's `api.yaml` at that revision."""
+    return file.split(":", 2)[2] if file.startswith("git:") and file.count(":") >= 2 else file
 
 
 FORMATS = {"text": to_text, "json": to_json, "markdown": to_markdown, "sarif": to_sarif}

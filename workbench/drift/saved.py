@@ -36,6 +36,8 @@ class SavedSet:
     tools: list[SavedTool]
     vendor: str | None  # the file's own word (our output), else the shape most of its tools have
     mapping: dict[str, dict]  # our output's name → {method, path, operationId}
+    strict: bool | None = None  # the tools say `strict: true` (or all say false); None: they do not say
+    json_schema_form: bool = False  # Gemini's `parametersJsonSchema`
 
 
 def read_saved(path: str | Path) -> SavedSet:
@@ -48,7 +50,12 @@ def read_saved(path: str | Path) -> SavedSet:
         raise SpecError("no tools found: expected `workbench tools` JSON output or a list of vendor tool objects",
                         document.name)
     shapes = Counter(t.vendor for t in tools if t.vendor)
-    return SavedSet(document, tools, declared or (shapes.most_common(1)[0][0] if shapes else None), mapping)
+    items = [item.get("function", item) if isinstance(item.get("function"), dict) else item
+             for item, _ in _items(data, "")]
+    said = {item.get("strict") for item in items if isinstance(item.get("strict"), bool)}
+    return SavedSet(document, tools, declared or (shapes.most_common(1)[0][0] if shapes else None), mapping,
+                    strict=True if True in said else (False if said else None),
+                    json_schema_form=any("parametersJsonSchema" in item for item in items))
 
 
 def _items(data: Any, pointer: str) -> list[tuple[dict, str]]:
