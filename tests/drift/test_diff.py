@@ -196,3 +196,11 @@ def test_nested_arguments_are_located_too(write):
     pointers = {c.argument: c.new.pointer for c in report.changes}
     assert pointers["query.verbose"] == "/paths/~1orders~1{orderId}/get/parameters/1"
     assert pointers["body.colour"].endswith("/schema/properties/colour")
+
+
+def test_a_boolean_schema_that_accepted_anything_and_now_does_not_breaks(write):
+    old = BASE.replace("tags: {type: array, items: {type: string}}", "tags: {type: array, items: true}")
+    new = BASE.replace("tags: {type: array, items: {type: string}}", "tags: {type: array, items: false}")
+    [change] = drift(write, new, old_text=old).changes
+    assert (change.kind, change.argument, change.breaking) == ("type-changed", "tags[]", True)
+    assert drift(write, old, old_text=new).changes[0].breaking is False

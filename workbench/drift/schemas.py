@@ -123,10 +123,10 @@ class Walk:
         if _unresolved(old) or _unresolved(new) or len(path) > _MAX_DEPTH:
             return  # a recursive schema met again (compared where first met), or a ref that cannot be followed
         if not isinstance(old, dict) or not isinstance(new, dict):
-            if old != new:
-                breaking = new is False or (old is not True and new is not True)
-                out.append(SchemaChange("type-changed", path, breaking, f"schema {json.dumps(old)[:40]} → "
-                                        f"{json.dumps(new)[:40]}"))
+            if old != new and not (_anything(old) and _anything(new)):
+                out.append(SchemaChange("type-changed", path, not _anything(new),
+                                        f"schema {json.dumps(old, default=str)[:40]} → "
+                                        f"{json.dumps(new, default=str)[:40]}"))
             return
         _types(old, new, path, out)
         _format(old, new, path, out)
@@ -210,6 +210,11 @@ class Walk:
             out.append(SchemaChange("variant-removed" if conjunction else "variant-added", path, conjunction,
                                     f"{key} has {len(new)} parts instead of {len(old)}"
                                     + (": every value must match the new part too" if conjunction else "")))
+
+
+def _anything(schema: Any) -> bool:
+    """`true` and `{}` accept every value."""
+    return schema is True or schema == {}
 
 
 def _plain_ref(schema: Any) -> bool:
