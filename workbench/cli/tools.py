@@ -29,6 +29,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                            help=f"how many tools --relevant-to keeps (default {DEFAULT_TOP})")
     parser.add_argument("--format", choices=("json", "text"), default="json")
     parser.add_argument("--output", metavar="FILE", help="write the result here instead of stdout")
+    parser.add_argument("--check", metavar="FILE", help="compare a saved tool set (this command's JSON, or a "
+                        "vendor tool list in any vendor's shape) with the spec's tools now; exit 1 when it breaks")
     common.add_config_option(parser)
     common.add_ref_options(parser)
 
@@ -37,6 +39,10 @@ def run(args: argparse.Namespace) -> int:
     if args.top is not None and args.relevant_to is None:
         print("workbench: --top keeps the best matches of --relevant-to TEXT; give both", file=sys.stderr)
         return common.EXIT_UNUSABLE
+    if args.check:
+        from workbench.cli.diff import run_check
+
+        return run_check(args, overrides(args, read_only=args.read_only))
     spec = common.load(args, args.spec)
     toolset = build_toolset(spec, common.config(args, args.spec), overrides(args, read_only=args.read_only))
     if args.relevant_to is not None:
