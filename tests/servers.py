@@ -143,6 +143,7 @@ class ModelReply:
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0  # on top of the server's fixed latency: longer than the client's timeout forces one
     usage: tuple[int, int] = (20, 5)  # input, output tokens
+    raw: bytes | None = None  # sent as the body instead of a well-formed answer (garbage with a 200)
 
 
 def call(name: str, arguments: dict | str | None = None, **more: dict | str) -> ModelReply:
@@ -240,7 +241,7 @@ class ScriptedModelServer:
         else:
             reply = self.script(request)
         time.sleep(self.latency + reply.delay)
-        payload = json.dumps(_model_body(request, reply, number)).encode()
+        payload = reply.raw if reply.raw is not None else json.dumps(_model_body(request, reply, number)).encode()
         try:
             handler.send_response(reply.status)
             for name, value in {"Content-Type": "application/json", **reply.headers}.items():

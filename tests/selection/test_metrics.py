@@ -11,7 +11,9 @@ import pytest
 
 from workbench.selection.metrics import (
     case_results,
+    clustered_wilson,
     confusion,
+    design_effect,
     pass_hat_k,
     percentile,
     scale_results,
@@ -86,7 +88,8 @@ def mixed(build):
         v("both", 1, WRONG_TOOL, ("get_pet",), f1=2 / 3),
         v("both", 2, PASSED, ("add_pet", "get_pet"), f1=1.0),
     ]
-    return b.run(cases, verdicts, repeats=3, prices=Prices(input=2.0, output=8.0), requests_sent=14, cache_hits=1)
+    return b.run(cases, verdicts, repeats=3, prices=Prices(input=2.0, output=8.0), requests_sent=14, cache_hits=1,
+                 api="openai-chat", model="m")
 
 
 def test_summary_counts_by_hand(mixed):
@@ -123,7 +126,8 @@ def test_summary_json_has_the_issue_keys(mixed):
         assert key in out
     assert out["accuracy_ci"][0] < out["accuracy"] < out["accuracy_ci"][1]
     assert out["none_cases"] == {"runs": 6, "declined": 3, "called": 3}
-    assert out["tokens"] == {"input": 300, "output": 30} and out["cost"] == pytest.approx(0.00084)
+    # samples of a model API with no usage counted apart (the fixture gives tokens on some only)
+    assert out["tokens"] == {"input": 300, "output": 30, "unknown": 11} and out["cost"] == pytest.approx(0.00084)
 
 
 def test_cost_only_with_prices(build):
@@ -145,7 +149,7 @@ def test_case_results_in_sample_order(mixed):
     assert add.problems == ["timed out after 60 s"] and add.rank is None
     assert by_id["quiet"].expected == "none" and by_id["quiet"].selected == ["none", "get_pet", "get_pet"]
     both = by_id["both"]
-    assert both.expected == "get_pet + add_pet" and both.selected[1] == "get_pet"
+    assert both.expected == "add_pet + get_pet" and both.selected[1] == "get_pet"  # labels in name order
     assert both.f1 == pytest.approx((1 + 2 / 3 + 1) / 3)
     js = get.to_json()
     assert {k: js[k] for k in ("id", "expected", "selected", "passed", "runs", "flaky")} == {
@@ -167,7 +171,8 @@ def test_confusion_matrix(mixed):
         "get_pet": {"get_pet": 2, "find_pets": 1},
         "add_pet": {"none": 1, "add_pet": 1},  # the error is not in it
         "none": {"none": 3, "get_pet": 2, "delete_everything": 1},  # both none cases, the invented name as is
-        "get_pet + add_pet": {"get_pet + add_pet": 1, "add_pet + get_pet": 1, "get_pet": 1},
+        # the same two calls in either order are one choice
+        "add_pet + get_pet": {"add_pet + get_pet": 2, "get_pet": 1},
     }
 
 
@@ -185,7 +190,8 @@ def test_scale_points(build):
 
 
 def test_only_errors_is_no_accuracy(build):
-    run = build.run([build.case("a", "t")], [build.verdict("a", 0, ERROR, error="budget spent")])
+    run = build.run([build.case("a", "t")], [build.verdict("a", 0, ERROR, error="budget spent")],
+                    api="openai-chat", model="m")
     s = summarise(run)
     assert (s.runs, s.errors, s.accuracy, s.accuracy_ci) == (0, 1, None, (0.0, 1.0))
     assert s.pass_k == {"1": None} and s.no_call_rate is None and s.false_call_rate is None
@@ -198,3 +204,16 @@ def test_cancelled_run_keeps_cases_without_samples(build):
     s = summarise(run)
     assert (s.cases, s.runs, s.accuracy, s.cancelled) == (2, 1, 1.0, True)
     assert [(c.id, c.runs) for c in case_results(run)] == [("a", 1), ("b", 0)]
+
+
+def test_the_offline_scorer_has_no_latency(build):
+    run = build.run([build.case("a", "t")], [build.verdict("a", 0, PASSED, ("t",))])
+    assert summarise(run).usage.latency_mean is None
+
+
+def test_the_design_effect_counts_repeats_as_far_as_they_are_new():
+    assert design_effect([(3, 3), (0, 3), (3, 3)]) == 3.0  # a deterministic runner: one observation a case
+    assert design_effect([(1, 1), (0, 1), (1, 1)]) == 1.0  # one run a case
+    assert design_effect([(2, 4), (2, 4), (2, 4), (2, 4)]) == 1.0  # cases alike, runs disagree: independent
+    assert clustered_wilson([(3, 3), (0, 3), (3, 3)]) == wilson(2, 3)
+    assert clustered_wilson([(1, 1), (0, 1)]) == wilson(1, 2)

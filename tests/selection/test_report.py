@@ -50,9 +50,9 @@ def test_json_report_is_the_issue_shape_and_valid_against_its_schema(build):
     assert out["summary"]["cases"] == 5 and out["summary"]["runs"] == 15
     assert out["summary"]["accuracy"] == pytest.approx(round(9 / 15, 4))  # both and odd fail
     assert set(out["summary"]["pass_k"]) == {"1", "2", "3"}
-    assert out["cases"][3] == {**out["cases"][3], "id": "both", "expected": "get_pet + add_pet",
+    assert out["cases"][3] == {**out["cases"][3], "id": "both", "expected": "add_pet + get_pet",
                                "selected": ["get_pet"] * 3, "passed": 0, "runs": 3}
-    assert out["confusion"]["get_pet + add_pet"] == {"get_pet": 3}
+    assert out["confusion"]["add_pet + get_pet"] == {"get_pet": 3}
     assert out["context"]["toolset_sha256"] == "a" * 64 and out["context"]["repeats"] == 3
     assert "baseline" not in out
 

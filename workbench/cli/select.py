@@ -14,8 +14,8 @@ from workbench.cli import common
 from workbench.spec import SpecError
 
 HELP = "run a tool-selection suite against a model (or offline) and compare with a baseline"
-APIS = ("offline", "openai-chat", "openai-responses")
-FORMATS = ("text", "json", "junit", "html")
+APIS = ("offline", "openai-chat", "openai-responses")  # selection.model.APIS (not imported for every command)
+FORMATS = ("text", "json", "junit", "html")  # selection.report.FORMATS
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -61,10 +61,12 @@ def _scale(text: str) -> tuple[int | None, ...]:
 
 def run(args: argparse.Namespace) -> int:
     from workbench.selection.baseline import compare, read_baseline
+    from workbench.selection.keys import is_loopback
     from workbench.selection.metrics import evaluate
     from workbench.selection.report import render_results, save_baseline
     from workbench.selection.run import RunOptions, make_runner, run_selection
     from workbench.selection.suite import open_suite
+    from workbench.tools.relevance import ModelUnavailable
 
     _check_numbers(args)
     baseline = read_baseline(Path(args.baseline)) if args.baseline else None
@@ -79,14 +81,23 @@ def run(args: argparse.Namespace) -> int:
     options = RunOptions(repeats=args.repeats, scale=args.scale, concurrency=args.concurrency,
                          max_requests=args.max_requests, cache_dir=Path(args.cache_dir) if args.cache_dir else None,
                          use_cache=not args.no_cache)
-    runner = make_runner(opened.suite.model, options)
+    settings = opened.suite.model
+    if settings.api != "offline" and settings.base_url and not args.base_url and not is_loopback(settings.base_url):
+        print(f"note: the key from {settings.key_env} (or the keyring) is sent to {_host(settings.base_url)}, the "
+              "suite's model.base-url", file=sys.stderr)
+    runner = make_runner(settings, options)
     try:
         result = run_selection(opened.suite, opened.spec, opened.toolset, runner, options, progress=_progress())
+    except ModelUnavailable as exc:
+        raise SpecError(str(exc), "<offline scorer>") from None
     finally:
         _clear_progress()
         getattr(runner, "close", lambda: None)()
+    if getattr(runner, "cache_problem", None):
+        print(f"note: {runner.cache_problem}", file=sys.stderr)
     results = evaluate(result)
     summary = results.summary
+    unanswered = [c.id for c in results.cases if c.errors and not c.runs]
     if summary.runs == 0 and summary.errors:
         first = next(v.answer.error for v in result.verdicts if v.answer is not None and v.answer.error)
         raise SpecError(f"no case got an answer: {first}", args.suite)
@@ -98,11 +109,25 @@ def run(args: argparse.Namespace) -> int:
         _save(Path(args.output), text)
     else:
         print(text, end="" if text.endswith("\n") else "\n")
+    gated = args.min_accuracy is not None or comparison is not None
+    if gated and unanswered:  # a gate says nothing about cases that were never answered
+        print(f"workbench: {len(unanswered)} of {summary.cases} cases got no answer ({', '.join(unanswered[:5])}"
+              f"{', …' if len(unanswered) > 5 else ''}): the run cannot pass a gate", file=sys.stderr)
+        return common.EXIT_UNUSABLE
     below = args.min_accuracy is not None and (summary.accuracy or 0.0) < args.min_accuracy
     if below:
         print(f"workbench: accuracy {summary.accuracy or 0:.1%} is under --min-accuracy {args.min_accuracy:.1%}",
               file=sys.stderr)
     return common.EXIT_FINDINGS if below or (comparison is not None and comparison.regression) else common.EXIT_OK
+
+
+def _host(url: str) -> str:
+    from urllib.parse import urlsplit
+
+    try:
+        return urlsplit(url).hostname or url
+    except ValueError:
+        return url
 
 
 def _check_numbers(args: argparse.Namespace) -> None:

@@ -39,6 +39,9 @@ def run(args: argparse.Namespace) -> int:
     if args.top is not None and args.relevant_to is None:
         print("workbench: --top keeps the best matches of --relevant-to TEXT; give both", file=sys.stderr)
         return common.EXIT_UNUSABLE
+    if args.relevant_to is not None and not args.relevant_to.strip():
+        print("workbench: --relevant-to needs the task's words", file=sys.stderr)
+        return common.EXIT_UNUSABLE
     if args.check:
         from workbench.cli.diff import run_check
 

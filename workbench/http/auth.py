@@ -29,10 +29,16 @@ def secret_for(scheme: str, given: Mapping[str, str] | None = None) -> str | Non
     value = os.environ.get(env_name(scheme))
     if value:
         return value
-    try:  # the OS keyring, when one is installed and unlocked; its absence is not an error
+    return keyring_password(scheme)
+
+
+def keyring_password(entry: str) -> str | None:
+    """The OS keyring's secret for `entry` under the product's service, when a keyring is installed and
+    unlocked; its absence is not an error."""
+    try:
         import keyring
 
-        return keyring.get_password(KEYRING_SERVICE, scheme)
+        return keyring.get_password(KEYRING_SERVICE, entry) or None
     except Exception:
         return None
 

@@ -8,8 +8,8 @@ A regression is either of:
   false alarm rate is 2.5%: a gate that fires on luck gets switched off. Chosen over "the two Wilson
   intervals do not overlap", which is much stricter than 95% (two intervals can overlap while the difference
   is clearly real). Only the shared cases count, so adding hard cases to a suite is not read as a drop.
-  Repeats of one case are correlated, which makes the test somewhat eager on suites of few cases run many
-  times; the per-case rule below is there for those.
+  Repeats of one case are correlated: each side's runs are divided by its design effect (the intra-case
+  correlation, `metrics.design_effect`), so R repeats count as R runs only as far as they disagree.
 - a case that passed every run of the baseline now fails the majority of its runs (passes in fewer than
   half). "Fails at least once" would fire on every flaky model at temperature > 0; a majority is a case
   that has broken, not wobbled. A case with one run in each is simply passed → failed.
@@ -24,10 +24,14 @@ import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cache
+from importlib.resources import as_file, files
 from pathlib import Path
 from typing import Any
 
-from workbench.selection.metrics import Results, rate
+import jsonschema
+
+from workbench.selection.metrics import Results, design_effect, rate
 from workbench.selection.model import SUITE_FORMAT
 from workbench.spec.errors import SpecError
 
@@ -116,11 +120,23 @@ def check_baseline(data: Any, source: str) -> None:
     if data.get("format") != BASELINE_FORMAT or data.get("suite_format", SUITE_FORMAT) != SUITE_FORMAT:
         raise SpecError(f"a selection baseline of another format ({data.get('format')!r}; this version reads "
                         f"{BASELINE_FORMAT}): save a new one", source)
-    cases = data.get("cases")
-    if not isinstance(cases, list) or not all(
-            isinstance(c, dict) and isinstance(c.get("id"), str) and _count(c.get("passed"))
-            and _count(c.get("runs")) and c["passed"] <= c["runs"] for c in cases):
-        raise SpecError("a damaged selection baseline: every case needs an id and passed ≤ runs counts", source)
+    error = jsonschema.exceptions.best_match(_validator().iter_errors(data))
+    if error is not None:
+        where = "/" + "/".join(str(p) for p in error.absolute_path)
+        raise SpecError(f"a damaged selection baseline: {error.message}", source, pointer=where)
+    cases = data["cases"]
+    if not all(_count(c.get("passed")) and _count(c.get("runs")) and c["passed"] <= c["runs"] for c in cases):
+        raise SpecError("a damaged selection baseline: every case needs passed ≤ runs counts", source)
+    ids = [c["id"] for c in cases]
+    if len(set(ids)) != len(ids):
+        twice = next(i for i in ids if ids.count(i) > 1)
+        raise SpecError(f"a damaged selection baseline: case {twice!r} is there twice", source)
+
+
+@cache
+def _validator() -> jsonschema.Draft202012Validator:
+    with as_file(files("workbench.resources") / "schemas" / "selection-baseline.schema.json") as path:
+        return jsonschema.Draft202012Validator(json.loads(Path(path).read_text(encoding="utf-8")))
 
 
 def compare(results: Results, baseline: Mapping[str, Any], source: str = "baseline") -> Comparison:
@@ -128,11 +144,14 @@ def compare(results: Results, baseline: Mapping[str, Any], source: str = "baseli
     before = {c["id"]: c for c in baseline["cases"]}
     now = {c.id: c for c in results.cases}
     shared = [i for i in now if i in before]
+    if not shared:
+        raise SpecError("the baseline has none of this suite's cases: it is a run of another suite", source)
     shared_before = (sum(before[i]["passed"] for i in shared), sum(before[i]["runs"] for i in shared))
     shared_now = (sum(now[i].passed for i in shared), sum(now[i].runs for i in shared))
     out = Comparison(source=source, accuracy_before=(baseline.get("summary") or {}).get("accuracy"),
                      accuracy_now=results.summary.accuracy, shared_before=shared_before, shared_now=shared_now,
-                     z=two_proportion_z(*shared_before, *shared_now),
+                     z=_clustered_z([(before[i]["passed"], before[i]["runs"]) for i in shared],
+                                    [(now[i].passed, now[i].runs) for i in shared]),
                      new_cases=[i for i in now if i not in before], removed_cases=[i for i in before if i not in now])
     for case_id in shared:
         _flip(out, before[case_id], now[case_id])
@@ -155,7 +174,15 @@ def _flip(out: Comparison, before: Mapping[str, Any], now) -> None:
         out.broken.append(now.id)
 
 
-def two_proportion_z(passed_before: int, runs_before: int, passed_now: int, runs_now: int) -> float | None:
+def _clustered_z(before: list[tuple[int, int]], now: list[tuple[int, int]]) -> float | None:
+    """The z statistic over effective runs: each side's runs divided by its design effect, so repeats of a
+    case count as far as they are independent (R identical answers of a deterministic runner are one)."""
+    deff_before, deff_now = design_effect(before), design_effect(now)
+    return two_proportion_z(sum(c for c, _ in before) / deff_before, sum(n for _, n in before) / deff_before,
+                            sum(c for c, _ in now) / deff_now, sum(n for _, n in now) / deff_now)
+
+
+def two_proportion_z(passed_before: float, runs_before: float, passed_now: float, runs_now: float) -> float | None:
     """The pooled two-proportion z statistic, positive when the rate fell; None when a side has no runs or
     both rates are 0 or 1 (no variance: the rates are equal)."""
     if not runs_before or not runs_now:

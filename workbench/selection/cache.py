@@ -80,9 +80,15 @@ def _sample_from(entry: dict, key: str, case_id: str, sample: int) -> Sample:
         arguments = call["arguments"]
         if not isinstance(call["name"], str) or not (arguments is None or isinstance(arguments, dict)):
             raise ValueError("not a call")
-        calls.append(Called(call["name"], arguments, str(call["raw_arguments"]), call["problem"]))
-    return Sample(case_id, sample, tuple(calls), text=str(entry["text"]), input_tokens=_count(entry["input_tokens"]),
+        calls.append(Called(call["name"], arguments, _text(call["raw_arguments"]), call["problem"]))
+    return Sample(case_id, sample, tuple(calls), text=_text(entry["text"]), input_tokens=_count(entry["input_tokens"]),
                   output_tokens=_count(entry["output_tokens"]), latency=float(entry["latency"]), cached=True)
+
+
+def _text(value: Any) -> str:
+    if value is None or isinstance(value, str):
+        return value or ""
+    raise ValueError("not text")
 
 
 def _count(value: Any) -> int | None:

@@ -3,7 +3,7 @@ off-topic `none` cases, and a trap case for every pair of operations the lint fi
 
 The prompts are a starting point, never the suite: without a model they are the operation's own summary
 turned into a request, which is exactly the wording a real user would not use, so every case is marked
-`draft: true` for a person to rewrite. With a model configured, `model_prompts` asks it for a user's request
+`draft: true` for a person to rewrite. With a model configured, `ModelPrompts` asks it for a user's request
 per operation in other words than the operation's. Expected tools are written as operationIds (or
 `METHOD /path` for an operation without a usable one): those survive a tool rename, and the reader reports it.
 """
@@ -97,7 +97,7 @@ def draft_suite(spec: Spec, toolset: ToolSet, *, spec_path: str, similarity: flo
                 overrides: ToolOverrides | None = None, settings: ModelSettings | None = None,
                 prompts: Callable[[Sequence[PromptTask]], Mapping[str, str]] | None = None) -> Draft:
     """The starter suite. `spec_path` is written as given; `similarity` is the lint's threshold for
-    near-duplicates; `prompts` (the model's, see `model_prompts`) replaces the summary-made prompts it
+    near-duplicates; `prompts` (the model's, see `ModelPrompts`) replaces the summary-made prompts it
     returns an answer for."""
     entries = _entries(toolset)
     cases = [DraftCase(e.id, request_for(spec, e.op), e.reference, e.op.tags) for e in entries]
@@ -404,6 +404,8 @@ class ModelPrompts:
     def __call__(self, tasks: Sequence[PromptTask]) -> dict[str, str]:
         import openai
 
+        from workbench.selection.openai_api import describe, scrub  # the runners' words, the key scrubbed
+
         client = openai.OpenAI(api_key=self.api_key, base_url=self.settings.base_url,
                                timeout=self.settings.timeout, max_retries=2)
         written: dict[str, str] = {}
@@ -413,9 +415,13 @@ class ModelPrompts:
                 text = self._ask(client, _task_text(batch))
             except openai.OpenAIError as exc:
                 self.problems.append(f"the model gave no prompts for {len(batch)} operations: "
-                                     f"{type(exc).__name__}: {_one_line(str(exc))[:200]}")
+                                     f"{scrub(describe(exc, self.settings.timeout), self.api_key)}")
                 continue
-            written.update(_read_answer(text, {t.id for t in batch}, self.problems))
+            problems: list[str] = []
+            answers = _read_answer(text, {t.id for t in batch}, problems)
+            self.problems += [scrub(p, self.api_key) for p in problems]
+            written.update({k: v.replace(self.api_key, "********") if len(self.api_key) >= 4 else v
+                            for k, v in answers.items()})
         return written
 
     def _ask(self, client, text: str) -> str:
@@ -428,11 +434,6 @@ class ModelPrompts:
         answer = client.chat.completions.create(model=self.settings.model, messages=[
             {"role": "system", "content": PROMPT_INSTRUCTIONS}, {"role": "user", "content": text}], **extra)
         return answer.choices[0].message.content or "" if answer.choices else ""
-
-
-def model_prompts(tasks: Sequence[PromptTask], settings: ModelSettings, api_key: str) -> dict[str, str]:
-    """Prompts by the configured model for the given tasks (case id → prompt); missing ones are left out."""
-    return ModelPrompts(settings, api_key)(tasks)
 
 
 def _task_text(batch: Sequence[PromptTask]) -> str:

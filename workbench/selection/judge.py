@@ -3,8 +3,9 @@ whether the arguments are valid (the executor's own validator, against the origi
 whether they carry the values the case expects.
 
 The order of blame is fixed, so every count means one thing: no answer (error) before a call to a tool that
-was not offered (hallucinated) before a call whose arguments cannot be read (malformed); a call that can be
-read is then judged as selection. A call that failed to parse is never counted as an abstention."""
+was not offered (hallucinated) before a call that names no tool or whose arguments cannot be read
+(malformed); a call that can be read is then judged as selection. A call that failed to parse is never
+counted as an abstention."""
 
 from __future__ import annotations
 
@@ -42,9 +43,9 @@ class Judge:
         if answer.error is not None:
             return Verdict(case.id, answer.sample, ERROR, picked, answer=answer)
         offered_names = set(offered)
-        if any(c.name not in offered_names for c in calls):
+        if any(c.name and c.name not in offered_names for c in calls):
             return Verdict(case.id, answer.sample, HALLUCINATED, picked, answer=answer)
-        if any(c.arguments is None or c.problem for c in calls):
+        if any(c.arguments is None or c.problem for c in calls):  # a call naming no tool is malformed too
             problems = tuple(f"{c.name}: {c.problem or 'arguments are not a JSON object'}" for c in calls
                              if c.arguments is None or c.problem)
             return Verdict(case.id, answer.sample, MALFORMED, picked, argument_problems=problems, answer=answer)

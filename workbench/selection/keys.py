@@ -7,7 +7,7 @@ import ipaddress
 import os
 from urllib.parse import urlsplit
 
-from workbench.http.auth import KEYRING_SERVICE
+from workbench.http.auth import KEYRING_SERVICE, keyring_password
 from workbench.selection.model import ModelSettings
 from workbench.spec import SpecError
 
@@ -33,12 +33,7 @@ def is_loopback(base_url: str) -> bool:
 
 
 def keyring_key() -> str | None:
-    try:  # the OS keyring, when one is installed and unlocked; its absence is not an error
-        import keyring
-
-        return keyring.get_password(KEYRING_SERVICE, KEYRING_ENTRY) or None
-    except Exception:
-        return None
+    return keyring_password(KEYRING_ENTRY)
 
 
 def api_key(settings: ModelSettings, base_url: str | None) -> str:

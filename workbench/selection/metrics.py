@@ -33,7 +33,7 @@ NO_CALL = "none"  # the picked label of a sample that called nothing
 NO_ANSWER = None  # the picked label of a sample with no usable answer (JSON null)
 
 
-def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
+def wilson(successes: float, n: float, z: float = 1.96) -> tuple[float, float]:
     """The Wilson score interval for a proportion: unlike the normal approximation it stays inside [0, 1]
     and does not collapse to a point at 0/n or n/n, which is where small suites live. No runs: (0, 1)."""
     if n <= 0:
@@ -43,6 +43,33 @@ def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
     centre = (p + z * z / (2 * n)) / denominator
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
     return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def design_effect(per_case: Sequence[tuple[int, int]]) -> float:
+    """How much repeats of one case inflate the count of independent runs: 1 + (m - 1)·ρ, with m the mean
+    runs per case and ρ the intra-case correlation (the ANOVA estimator for binary outcomes, clipped to
+    [0, 1]). A deterministic runner (every case all passed or all failed) gives m: R repeats of the same
+    answer are one observation per case, not R. One run per case gives 1."""
+    cells = [(c, n) for c, n in per_case if n > 0]
+    k, total = len(cells), sum(n for _, n in cells)
+    if k < 2 or total <= k:
+        return 1.0 if total <= k else float(total / max(1, k))
+    mean_runs = total / k
+    p = sum(c for c, _ in cells) / total
+    between = sum(n * (c / n - p) ** 2 for c, n in cells) / (k - 1)
+    within = sum(c * (1 - c / n) for c, n in cells) / (total - k)
+    n0 = (total - sum(n * n for _, n in cells) / total) / (k - 1)
+    denominator = between + (n0 - 1) * within
+    rho = 1.0 if denominator <= 0 else min(1.0, max(0.0, (between - within) / denominator))
+    return 1 + (mean_runs - 1) * rho
+
+
+def clustered_wilson(per_case: Sequence[tuple[int, int]], z: float = 1.96) -> tuple[float, float]:
+    """The Wilson interval over the effective number of runs (runs / design effect): repeats narrow it only
+    as far as they are new information."""
+    passed, runs = sum(c for c, _ in per_case), sum(n for _, n in per_case)
+    deff = design_effect(per_case)
+    return wilson(passed / deff, runs / deff, z)
 
 
 def pass_hat_k(per_case: Sequence[tuple[int, int]], k: int) -> float | None:
@@ -74,7 +101,9 @@ def picked_label(verdict: Verdict) -> str | None:
     None (no answer) for an error. Invented names stay as the model wrote them."""
     if verdict.outcome == ERROR:
         return NO_ANSWER
-    return " + ".join(verdict.picked) if verdict.picked else NO_CALL
+    # canonical: each tool once, in name order (as `Expectation.label` names several calls), so the same
+    # choice is one label whatever the order of the calls
+    return " + ".join(sorted(set(verdict.picked))) if verdict.picked else NO_CALL
 
 
 def judged(verdicts: Iterable[Verdict]) -> list[Verdict]:
@@ -195,7 +224,7 @@ class CaseResult:
                                "outcomes": self.outcomes, "mode": self.mode, "prompt": self.prompt}
         for key in ("errors", "f1", "rank", "margin", "runner_up"):
             value = getattr(self, key)
-            if value:
+            if value is not None and (value != 0 or key in ("f1", "margin")):  # a tie's margin is a real 0.0
                 out[key] = _round(value) if isinstance(value, float) else value
         if self.problems:
             out["problems"] = self.problems
@@ -212,6 +241,7 @@ class ScaleResult:
     passed: int
     runs: int
     errors: int
+    per_case: tuple[tuple[int, int], ...] = ()  # (passed, runs) per case, for the interval
 
     @property
     def accuracy(self) -> float | None:
@@ -219,7 +249,7 @@ class ScaleResult:
 
     @property
     def ci(self) -> tuple[float, float]:
-        return wilson(self.passed, self.runs)
+        return clustered_wilson(self.per_case) if self.per_case else wilson(self.passed, self.runs)
 
     def to_json(self) -> dict[str, Any]:
         return {"size": self.size, "accuracy": _round(self.accuracy), "accuracy_ci": [_round(x) for x in self.ci],
@@ -254,7 +284,7 @@ def summarise(run: SelectionRun) -> Summary:
     per_case_counts = [(sum(v.passed for v in vs), len(vs)) for vs in (judged(vs) for vs in per_case.values())]
     return Summary(
         cases=len(run.suite.cases), runs=len(verdicts), passed=passed, errors=counts[ERROR],
-        accuracy=rate(passed, len(verdicts)), accuracy_ci=wilson(passed, len(verdicts)),
+        accuracy=rate(passed, len(verdicts)), accuracy_ci=clustered_wilson(per_case_counts),
         pass_k={str(k): pass_hat_k(per_case_counts, k) for k in range(1, max(1, repeats) + 1)},
         no_call_rate=rate(declined, len(expecting)), no_call_runs=len(expecting), declined=declined,
         false_call_rate=rate(none_called, len(none_runs)), none_runs=len(none_runs),
@@ -271,7 +301,7 @@ def usage(run: SelectionRun) -> Usage:
     """Tokens, latency and cost over every sample the run took, the scale points' too: that is what it cost.
     Latency is the request's own (a cached sample keeps the time it took when it was made)."""
     samples = [v.answer for v in [*run.verdicts, *(v for p in run.scale for v in p.verdicts)] if v.answer]
-    latencies = [s.latency for s in samples]
+    latencies = [s.latency for s in samples] if run.context.api != OFFLINE else []  # no request, no latency
     out = Usage(input_tokens=sum(s.input_tokens or 0 for s in samples),
                 output_tokens=sum(s.output_tokens or 0 for s in samples),
                 unknown_tokens=sum(1 for s in samples if s.input_tokens is None and s.output_tokens is None
@@ -312,8 +342,10 @@ def _case_result(case: Case | None, case_id: str, verdicts: list[Verdict]) -> Ca
 def _problems(verdicts: list[Verdict], limit: int = 5) -> list[str]:
     seen: dict[str, None] = {}
     for v in verdicts:
+        # a malformed call's problem is in argument_problems already (named with its tool)
+        calls = (v.answer.calls if v.answer and not v.argument_problems else ())
         for text in [*v.argument_problems, *([v.answer.error] if v.answer and v.answer.error else []),
-                     *(c.problem for c in (v.answer.calls if v.answer else ()) if c.problem)]:
+                     *(c.problem for c in calls if c.problem)]:
             seen.setdefault(text, None)
     return list(seen)[:limit]
 
@@ -332,7 +364,11 @@ def scale_results(run: SelectionRun) -> list[ScaleResult]:
     out = []
     for point in sorted(run.scale, key=lambda p: p.size):
         runs = judged(point.verdicts)
-        out.append(ScaleResult(point.size, sum(v.passed for v in runs), len(runs), len(point.verdicts) - len(runs)))
+        by_case: dict[str, list[Verdict]] = defaultdict(list)
+        for v in runs:
+            by_case[v.case_id].append(v)
+        out.append(ScaleResult(point.size, sum(v.passed for v in runs), len(runs), len(point.verdicts) - len(runs),
+                               tuple((sum(v.passed for v in vs), len(vs)) for vs in by_case.values())))
     return out
 
 

@@ -40,7 +40,9 @@ class Expectation:
         """How reports name it: the tool, `a | b` for a choice, `a + b` for several calls, `none`."""
         if self.mode == NONE:
             return "none"
-        return (" + " if self.mode == ALL_OF else " | ").join(self.tools)
+        if self.mode == ALL_OF:  # in name order, as a sample's picks are named
+            return " + ".join(sorted(set(self.tools)))
+        return " | ".join(self.tools)
 
 
 @dataclass(frozen=True)

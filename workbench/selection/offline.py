@@ -103,11 +103,22 @@ def answer(request: SampleRequest, ranked: Sequence[Ranked], threshold: float | 
     ranks = [i for i, r in enumerate(ranked, 1) if r.name in expected]
     detail = {
         "rank": (ranks[0] if ranks else None) if case.expect.mode != NONE else None,
-        "margin": round(ranked[0].score - ranked[1].score, 4) if len(ranked) > 1 else None,
-        "runner_up": ranked[1].name if len(ranked) > 1 else None,
+        # the right tool's lead over the best other tool: negative when another tool won (by how much); for
+        # a none case, the winner's lead over the runner-up
+        "margin": _margin(ranked, expected),
+        "runner_up": next((r.name for r in ranked if r.name not in expected), None) if expected else
+        (ranked[1].name if len(ranked) > 1 else None),
         "scores": [[r.name, round(r.score, 4)] for r in ranked[:SHOWN_SCORES]],
         "threshold": None if threshold is None else round(threshold, 4),
     }
     return Sample(case_id=case.id, sample=request.sample,
                   calls=tuple(Called(r.name, arguments={}, raw_arguments="{}") for r in picked),
                   text="" if picked else "no tool scores above the threshold", detail=detail)
+
+
+def _margin(ranked: Sequence[Ranked], expected: set[str]) -> float | None:
+    if not expected:
+        return round(ranked[0].score - ranked[1].score, 4) if len(ranked) > 1 else None
+    right = next((r.score for r in ranked if r.name in expected), None)
+    other = next((r.score for r in ranked if r.name not in expected), None)
+    return None if right is None or other is None else round(right - other, 4)

@@ -8,7 +8,6 @@ the run is cancelled. The key goes to the client and nowhere else; any text that
 
 from __future__ import annotations
 
-import contextlib
 import email.utils
 import json
 import random
@@ -25,6 +24,7 @@ import openai
 from workbench.selection.cache import Cache, endpoint_of, request_key
 from workbench.selection.keys import api_key, effective_base_url
 from workbench.selection.model import (
+    API_VENDOR,
     OPENAI_CHAT,
     OPENAI_RESPONSES,
     Called,
@@ -37,7 +37,6 @@ from workbench.selection.model import (
 from workbench.spec import SpecError
 from workbench.tools.model import ToolSet
 
-VENDOR_OF = {OPENAI_CHAT: "openai", OPENAI_RESPONSES: "openai-responses"}
 RETRY_AFTER_CAP = 60.0  # seconds: a server asking for longer is waited for this long, then asked again
 BACKOFF_CAP = 30.0
 BUDGET_SPENT = "request budget spent"
@@ -94,8 +93,8 @@ class OpenAIRunner:
 
     def __init__(self, settings: ModelSettings, *, api: str, cache: Cache | None, concurrency: int = 4,
                  max_requests: int | None = None, retries: int = 4, backoff: float = 0.5) -> None:
-        if api not in VENDOR_OF:
-            raise SpecError(f"unknown API {api!r}: use {' or '.join(VENDOR_OF)}", "<model settings>")
+        if api not in API_VENDOR:
+            raise SpecError(f"unknown API {api!r}: use {' or '.join(API_VENDOR)}", "<model settings>")
         if not settings.model:
             raise SpecError(f"the {api} runner needs a model: set model in the suite or pass --model",
                             "<model settings>")
@@ -116,6 +115,7 @@ class OpenAIRunner:
         self.cache_hits = 0
         self._lock = threading.Lock()
         self._fatal: str | None = None
+        self.cache_problem: str | None = None  # why answers could not be written to the cache, if so
 
     def close(self) -> None:
         """Let go of the client's connections."""
@@ -268,8 +268,12 @@ class OpenAIRunner:
         read = read_chat if self.name == OPENAI_CHAT else read_responses
         sample = read(answer, job.request.case.id, job.request.sample, latency, self._key)
         if self.cache is not None:
-            with contextlib.suppress(OSError, ValueError):  # an entry not written costs a request next time
+            try:
                 self.cache.put(job.key, sample)
+            except (OSError, ValueError) as exc:  # an entry not written costs a request next time: said once
+                with self._lock:
+                    self.cache_problem = self.cache_problem or (
+                        f"answers are not cached in {self.cache.folder}: {getattr(exc, 'strerror', None) or exc}")
         return sample
 
     def _admit(self) -> str | None:
@@ -304,7 +308,7 @@ class OpenAIRunner:
 
 def native_tools(toolset: ToolSet, api: str) -> dict[str, dict]:
     """The tool set's native objects by tool name, after checking they are in the API's shape."""
-    vendor = VENDOR_OF[api]
+    vendor = API_VENDOR[api]
     if toolset.vendor != vendor:
         raise SpecError(f"the {api} runner needs a tool set built for vendor {vendor!r}, not {toolset.vendor!r}",
                         "<tool set>")
@@ -350,10 +354,8 @@ def _retry_after(exc: Exception) -> float | None:
 def read_call(name: Any, raw: Any, secret: str | None = None) -> Called:
     """A tool call as the model made it. Arguments must be a JSON object, read strictly (no NaN, no trailing
     text); anything else is kept raw with the problem named, so the judge can count it as malformed."""
-    name = name if isinstance(name, str) else ""
-    raw_text = raw if isinstance(raw, str) else json.dumps(raw) if raw is not None else ""
-    if secret and len(secret) >= 4:
-        raw_text = raw_text.replace(secret, "********")
+    name = _clean_text(name, secret)  # a name is shown and stored like any text the model wrote
+    raw_text = _clean_text(raw if isinstance(raw, str) else json.dumps(raw) if raw is not None else "", secret)
     if not name:
         return Called("", None, raw_text, problem="the call names no tool")
     try:
@@ -377,10 +379,10 @@ def _finite(token: str) -> float:
 
 
 def read_chat(answer: Any, case_id: str, sample: int, latency: float, secret: str | None = None) -> Sample:
-    choices = getattr(answer, "choices", None) or []
-    if not choices:
-        return Sample(case_id, sample, error="unreadable answer: no choices", latency=latency)
-    message = getattr(choices[0], "message", None)
+    choices = getattr(answer, "choices", None)
+    message = getattr(choices[0], "message", None) if isinstance(choices, list) and choices else None
+    if message is None:  # garbage with a 200: an error (never cached), not a model that declined
+        return Sample(case_id, sample, error="unreadable answer: no choices[0].message", latency=latency)
     calls = []
     for call in getattr(message, "tool_calls", None) or []:
         function = getattr(call, "function", None)
@@ -394,8 +396,8 @@ def read_chat(answer: Any, case_id: str, sample: int, latency: float, secret: st
 
 def read_responses(answer: Any, case_id: str, sample: int, latency: float, secret: str | None = None) -> Sample:
     output = getattr(answer, "output", None)
-    if output is None:
-        return Sample(case_id, sample, error="unreadable answer: no output", latency=latency)
+    if not isinstance(output, list):
+        return Sample(case_id, sample, error="unreadable answer: no output list", latency=latency)
     calls, texts = [], []
     for item in output:
         kind = getattr(item, "type", None)

@@ -21,6 +21,7 @@ from workbench.tools.model import ToolSet
 from workbench.tools.relevance import relevant, similar_tools
 
 from workbench.selection.judge import Judge  # isort: skip
+from workbench.selection.offline import user_text  # isort: skip
 from workbench.selection.model import (  # isort: skip
     NONE, OFFLINE, Cancelled, Case, ModelSettings, Progress, RunContext, Runner,
     SampleRequest, ScalePoint, SelectionRun, Suite, Verdict)
@@ -44,8 +45,6 @@ def make_runner(settings: ModelSettings, options: RunOptions) -> Runner:
     from workbench.selection.cache import Cache
     from workbench.selection.openai_api import OpenAIRunner
 
-    if not settings.model:
-        raise SpecError(f"{settings.api} needs a model name (the suite's model.name, or --model)", "<suite>")
     cache = Cache(options.cache_dir) if options.use_cache else None
     return OpenAIRunner(settings, api=settings.api, cache=cache, concurrency=options.concurrency,
                         max_requests=options.max_requests)
@@ -114,7 +113,7 @@ def _offered_at(toolset: ToolSet, size: int):
 
     def offered(case: Case) -> tuple[str, ...]:
         if case.expect.mode == NONE:
-            names = [t.name for t in relevant(toolset, _user_text(case), size)]
+            names = [t.name for t in relevant(toolset, user_text(case), size)]
         else:
             names = list(dict.fromkeys(case.expect.tools))
             names += similar_tools(toolset, names, max(0, size - len(names)))
@@ -123,13 +122,9 @@ def _offered_at(toolset: ToolSet, size: int):
     return offered
 
 
-def _user_text(case: Case) -> str:
-    return "\n".join(m["content"] for m in case.messages if m.get("role") == "user")
-
-
 def _context(suite: Suite, toolset: ToolSet, repeats: int) -> RunContext:
     settings = suite.model
-    host = urlsplit(settings.base_url).netloc if settings.base_url else None
+    host = _host(settings.base_url)
     shown = {"temperature": settings.temperature, "tool_choice": settings.tool_choice,
              "parallel_tool_calls": settings.parallel_tool_calls, "max_tokens": settings.max_tokens,
              "seed": settings.seed, "base_url_host": host, "system": bool(settings.system)}
@@ -138,6 +133,17 @@ def _context(suite: Suite, toolset: ToolSet, repeats: int) -> RunContext:
                       tool_count=len(toolset.tools), toolset_sha256=toolset_sha256(toolset),
                       suite_sha256=suite.sha256, spec_sha256=toolset.spec_sha256, repeats=repeats,
                       versions=versions(), started=datetime.now(UTC).isoformat(timespec="seconds"))
+
+
+def _host(url: str | None) -> str | None:
+    """host[:port] of the base URL: never a user:password written into it."""
+    if not url:
+        return None
+    try:
+        where = urlsplit(url)
+        return f"{where.hostname}:{where.port}" if where.port else where.hostname
+    except ValueError:
+        return None
 
 
 def toolset_sha256(toolset: ToolSet) -> str:

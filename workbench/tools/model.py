@@ -86,7 +86,7 @@ class ToolSet:
     warnings: list[SetWarning]
     # the estimate, or how to make it: the tokenizer's tables take seconds to load, and a command that sends
     # no tools anywhere (a selection run offline, a round trip) should not wait for them
-    estimate: TokenEstimate | Callable[[], TokenEstimate] = field(repr=False)
+    estimate: TokenEstimate | Callable[[], TokenEstimate] = field(repr=False, compare=False)
 
     @property
     def tokens(self) -> TokenEstimate:
