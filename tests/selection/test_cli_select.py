@@ -211,6 +211,7 @@ def test_a_gate_does_not_pass_a_run_with_unanswered_cases(model, tmp_path, capsy
     assert select(capsys, *base, "--save-baseline", str(tmp_path / "b.json"))[0] == 0
     code, out, err = select(capsys, *base, "--max-requests", "3", "--baseline", str(tmp_path / "b.json"))
     assert code == 2 and "cases got no answer" in err and "the run cannot pass a gate" in err
+    assert out.startswith("selection: ")  # the report still says what happened
     code, _, err = select(capsys, *base, "--max-requests", "3", "--min-accuracy", "0.5")
     assert code == 2 and "cases got no answer" in err
     assert select(capsys, *base, "--max-requests", "3")[0] == 0  # no gate: the report says what happened
