@@ -6,6 +6,7 @@ kept out of everything written."""
 from __future__ import annotations
 
 import email.utils
+import json
 import secrets
 import threading
 import time
@@ -428,3 +429,13 @@ def test_the_keyword_policy_picks_the_tool_sharing_most_words_with_the_prompt(ap
                                                         case("c", "what is the weather", tool="")])
     assert [[c.name for c in s.calls] for s in samples] == [["deleteCustomer"], ["listCustomers"], []]
     assert samples[2].text == "None of these tools fits."
+
+
+@pytest.mark.parametrize("api", APIS)
+def test_no_quota_stops_the_run_after_one_request(api, toolsets, model):
+    quota = {"error": {"message": "You exceeded your current quota", "type": "insufficient_quota",
+                       "code": "insufficient_quota"}}
+    model.sequence(ModelReply(status=429, raw=json.dumps(quota).encode()))
+    samples = take(api, toolsets, runner(api, model, concurrency=1), repeats=3)
+    assert len(model.requests) == 1
+    assert all(s.error and "quota" in s.error for s in samples)

@@ -77,6 +77,11 @@ class OfflineRunner:
         self.cache_hits = 0
         self.threshold: float | None = threshold  # the one the last `samples` call used
 
+    def keep_threshold(self) -> None:
+        """Use the threshold the last call learned from now on: accuracy against tool count then measures the
+        tool count, not a threshold learned again at each size."""
+        self.fixed_threshold, self.learn = self.threshold, False
+
     def samples(self, toolset: ToolSet, requests: Sequence[SampleRequest], progress: Progress | None = None,
                 cancelled: Cancelled | None = None) -> Iterator[Sample]:
         index = ToolIndex.of(toolset)

@@ -255,7 +255,13 @@ class OpenAIRunner:
                 answer = self._client.chat.completions.create(**kwargs)
             else:
                 answer = self._client.responses.create(**kwargs)
-        except (openai.APIConnectionError, openai.RateLimitError, openai.InternalServerError) as exc:
+        except openai.RateLimitError as exc:
+            if _code(exc) == "insufficient_quota":  # no amount of waiting brings quota back: stop the run
+                with self._lock:
+                    self._fatal = self._fatal or self._describe(exc)
+                raise
+            raise _Retry(self._describe(exc), _retry_after(exc)) from None
+        except (openai.APIConnectionError, openai.InternalServerError) as exc:
             raise _Retry(self._describe(exc), _retry_after(exc)) from None
         except openai.APIStatusError as exc:
             if exc.status_code == 408:
@@ -333,6 +339,12 @@ def describe(exc: BaseException, timeout: float) -> str:
         message = body.get("message") if isinstance(body, dict) else body
         return f"HTTP {exc.status_code}: {message or exc.message}"
     return f"unreadable answer: {type(exc).__name__}: {exc}"
+
+
+def _code(exc: openai.APIStatusError) -> str | None:
+    body = exc.body
+    error = body.get("error", body) if isinstance(body, dict) else None
+    return error.get("code") if isinstance(error, dict) else None
 
 
 def _retry_after(exc: Exception) -> float | None:

@@ -66,6 +66,7 @@ def run_selection(suite: Suite, spec: Spec, toolset: ToolSet, runner: Runner, op
             progress(done[0], total, what)
 
     verdicts = _judged(suite.cases, repeats, lambda case: everything, runner, toolset, judge, step, cancelled)
+    getattr(runner, "keep_threshold", lambda: None)()  # the offline scorer's, learned on the whole set
     points = []
     for size in sizes:
         if cancelled is not None and cancelled():
