@@ -75,12 +75,14 @@ class Service:
         self.contracts: dict[str, ArgumentContract] = {}
         self._schemas: dict[str, Any] = {}
         self._lock = threading.Lock()
+        self._native = [listable(tool) for tool in toolset.native]
+        self._by_name = {native["name"]: native for native in self._native}
 
     # ------------------------------------------------------------------ listing
 
     def listed(self) -> list[dict]:
         """The tools/list answer: the vendor's native MCP tool objects, or dynamic mode's three."""
-        return meta_tools() if self.options.dynamic else self.toolset.native
+        return meta_tools() if self.options.dynamic else self._native
 
     # ------------------------------------------------------------------ calling
 
@@ -118,10 +120,10 @@ class Service:
                        else "No operation matches.")
 
     def describe(self, name: str) -> Outcome:
-        position = next((i for i, t in enumerate(self.toolset.tools) if t.name == name), None)
-        if position is None:
+        native = self._by_name.get(name)
+        if native is None:
             return Outcome(f"There is no operation {name!r}: find one with {SEARCH}.", is_error=True)
-        return Outcome(json.dumps(self.toolset.native[position], ensure_ascii=False, indent=1))
+        return Outcome(json.dumps(native, ensure_ascii=False, indent=1))
 
     def call_operation(self, name: str, arguments: dict[str, Any], asker: Asker) -> Outcome:
         tool = self.toolset.tool(name)
@@ -185,19 +187,29 @@ class Service:
 
     def output_error(self, tool: Tool, body: Any) -> str | None:
         """Why a success body does not match the tool's outputSchema (a client rejects it), or None."""
-        if tool.output_schema is None:
+        schema = self._by_name.get(tool.name, {}).get("outputSchema")
+        if schema is None:
             return None
         with self._lock:
             validator = self._schemas.get(tool.name)
             if validator is None:
                 import jsonschema
 
-                validator = self._schemas[tool.name] = jsonschema.Draft202012Validator(tool.output_schema)
+                validator = self._schemas[tool.name] = jsonschema.Draft202012Validator(schema)
         error = next(iter(validator.iter_errors(body)), None)
         if error is None:
             return None
         where = "/".join(str(p) for p in error.absolute_path) or "the body"
         return f"{where}: {error.message[:300]}"
+
+
+def listable(native: dict) -> dict:
+    """A native tool as MCP requires it: an outputSchema states `type: object` at its root (the conversion
+    also emits one for a schema with properties and no type, which the SDK refuses for the whole list)."""
+    schema = native.get("outputSchema")
+    if isinstance(schema, dict) and "type" not in schema:
+        return {**native, "outputSchema": {"type": "object", **schema}}
+    return native
 
 
 def _tool_call(name: str, arguments: dict[str, Any]):
