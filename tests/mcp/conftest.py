@@ -16,9 +16,12 @@ SHOP = Path(__file__).with_name("shop.yaml")  # a small API: reads, a create, a 
 SESSION_S = 60  # the most one test's session may take (a slow, shared machine included)
 
 
+_CACHE: list[Path] = []  # the session's cache folder (XDG_CACHE_HOME), never the user's
+
+
 def server_env(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("WORKBENCH_AUTH_", "WORKBENCH_HUMAN_"))}
-    env.update({"PYTHONPATH": str(REPO), "PYTHONUNBUFFERED": "1"}, **extra)
+    env.update({"PYTHONPATH": str(REPO), "PYTHONUNBUFFERED": "1", "XDG_CACHE_HOME": str(_CACHE[0])}, **extra)
     return env
 
 
@@ -27,6 +30,12 @@ def stdio_params(*args: str, env: dict[str, str] | None = None):
 
     return StdioServerParameters(command=sys.executable, args=["-m", "workbench", "serve-mcp", *args],
                                  env=env or server_env(), cwd=str(REPO))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def cache_home(tmp_path_factory) -> Path:
+    _CACHE[:] = [tmp_path_factory.mktemp("xdg-cache")]
+    return _CACHE[0]
 
 
 class HttpServer:

@@ -11,13 +11,14 @@ import contextlib
 import socket
 import sys
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, BinaryIO
 
 import anyio
 import anyio.from_thread
 import anyio.to_thread
 
 from workbench import __version__
+from workbench.mcp.early import FilteredOutput, Head, ReplayedInput
 from workbench.mcp.service import Asker, Outcome, Question, Service
 
 
@@ -126,11 +127,16 @@ def build_server(service: Service, name: str, instructions: str | None = None) -
                   on_list_tools=list_tools, on_call_tool=call_tool)
 
 
-def serve_stdio(server: Any) -> None:
+def serve_stdio(server: Any, head: Head | None = None, wire: tuple[BinaryIO, BinaryIO] | None = None) -> None:
+    """Serve over the process's stdin and stdout, or, after an early exchange (`head`), over the pipe's
+    private descriptors `wire` (stdin and stdout themselves then point at the null device and stderr)."""
     from mcp.server.stdio import stdio_server
 
+    streams = {} if head is None or wire is None else {
+        "stdin": ReplayedInput(head, wire[0]), "stdout": FilteredOutput(head, wire[1])}
+
     async def main() -> None:
-        async with stdio_server() as (read_stream, write_stream):
+        async with stdio_server(**streams) as (read_stream, write_stream):
             await server.run(read_stream, write_stream, server.create_initialization_options())
 
     anyio.run(main)
