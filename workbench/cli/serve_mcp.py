@@ -170,7 +170,14 @@ def _serve_http(args: argparse.Namespace, built: Built) -> int:
 
 
 def server_name(title: object, path: str) -> str:
-    """A short name clients can show and prefix tools with: the spec's title (or file name) as a slug."""
+    """A short name clients can show and prefix tools with (Cursor counts it against the tool names' 60
+    characters): the first words of the spec's title (or file name) as a slug of at most 20 characters."""
     base = title if isinstance(title, str) and title.strip() else Path(path).stem
-    slug = re.sub(r"[^a-z0-9]+", "-", base.lower()).strip("-")
-    return slug[:24].rstrip("-") or "api"
+    words = re.sub(r"['’]", "", base.lower())
+    name = ""
+    for word in re.findall(r"[a-z0-9]+", words):
+        joined = f"{name}-{word}" if name else word
+        if len(joined) > 20:
+            break
+        name = joined
+    return name or re.sub(r"[^a-z0-9]+", "", words)[:20] or "api"

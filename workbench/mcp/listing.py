@@ -6,6 +6,7 @@ list is answered."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -17,6 +18,7 @@ from typing import Any
 import workbench
 
 FORMAT = 1
+KEEP = 8  # entries kept: the newest, by when they were last written or read
 
 
 def default_folder() -> Path:
@@ -70,6 +72,8 @@ def read_listing(folder: Path, key: str) -> Listing | None:
         return None
     if any(file_digest(path) != digest for path, digest in listing.documents.items()):
         return None
+    with contextlib.suppress(OSError):
+        os.utime(folder / f"{key}.json")  # recently used: kept when older entries go
     return listing
 
 
@@ -80,5 +84,8 @@ def write_listing(folder: Path, key: str, listing: Listing) -> None:
         with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=folder, delete=False, suffix=".tmp") as out:
             json.dump(asdict(listing), out, ensure_ascii=False, separators=(",", ":"))
         os.replace(out.name, folder / f"{key}.json")
+        entries = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
+        for old in entries[KEEP:]:
+            old.unlink(missing_ok=True)
     except OSError:
         pass
