@@ -12,13 +12,16 @@ import os
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from workbench.http.executor import CallOptions, CallResult, Executor, is_destructive
-from workbench.http.validate import ArgumentContract, Violation, check
+from workbench.policy import safety
 from workbench.spec import Spec, SpecError
 from workbench.tools.human import HUMAN_ENV_PREFIX, human_values
 from workbench.tools.model import Tool, ToolSet
+
+if TYPE_CHECKING:  # the executor and its HTTP client load on the first call, not before the first list
+    from workbench.http.executor import CallResult, Executor
+    from workbench.http.validate import ArgumentContract, Violation
 
 SEARCH, DESCRIBE, CALL = "search_operations", "describe_operation", "call_operation"
 DEFAULT_TOP = 8
@@ -164,7 +167,9 @@ class Service:
                 "(A file to upload: its path, starting with @.)",
                 {"type": "object", "properties": {m: {"type": "string", "title": m} for m in missing},
                  "required": missing})
-        if is_destructive(tool) and not self.options.mock and not self.options.read_only:
+        if safety(tool.operation).requires_approval and not self.options.mock and not self.options.read_only:
+            from workbench.http.validate import check
+
             if not missing and not check(self.spec, tool, {**arguments, **human}, self._contract(tool)).ok:
                 return questions
             op = tool.operation
@@ -178,6 +183,8 @@ class Service:
     def _executor(self) -> Executor:
         """An executor for one call (its options carry that call's approval and human part), sharing the
         service's memory of earlier failures and built contracts."""
+        from workbench.http.executor import CallOptions, Executor
+
         o = self.options
         executor = Executor(self.spec, self.toolset, CallOptions(
             base_url=o.base_url, deadline_s=o.deadline_s, mock=o.mock, read_only=o.read_only,
