@@ -25,8 +25,7 @@ if TYPE_CHECKING:  # the executor and its HTTP client load on the first call, no
 
 SEARCH, DESCRIBE, CALL = "search_operations", "describe_operation", "call_operation"
 DEFAULT_TOP = 8
-CONFIRM = {"type": "object", "properties": {"confirm": {"type": "boolean", "title": "Send this request",
-                                                        "description": "It cannot be undone."}},
+CONFIRM = {"type": "object", "properties": {"confirm": {"type": "boolean", "title": "Send this request"}},
            "required": ["confirm"]}
 
 
@@ -163,7 +162,7 @@ class Service:
         questions: dict[str, Question] = {}
         if missing:
             questions["human"] = Question(
-                f"{tool.name} needs values the model does not see: {', '.join(missing)}. "
+                f"{tool.name} needs values that go to the API only, never to the model: {', '.join(missing)}. "
                 "(A file to upload: its path, starting with @.)",
                 {"type": "object", "properties": {m: {"type": "string", "title": m} for m in missing},
                  "required": missing})
@@ -173,7 +172,8 @@ class Service:
             if not missing and not check(self.spec, tool, {**arguments, **human}, self._contract(tool)).ok:
                 return questions
             op = tool.operation
-            questions["approve"] = Question(f"{tool.name} is destructive: {op.method.upper()} {op.path} with "
+            why = "is destructive (it cannot be undone)" if safety(op).destructive else "needs your approval"
+            questions["approve"] = Question(f"{tool.name} {why}: {op.method.upper()} {op.path} with "
                                             f"{json.dumps(arguments, ensure_ascii=False)[:500]}. Send it?", CONFIRM)
         return questions
 
