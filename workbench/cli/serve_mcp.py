@@ -113,11 +113,10 @@ def _serve_stdio(args: argparse.Namespace, started: float) -> int:
     folder = listing.default_folder()
     cached = listing.read_listing(folder, key) if key else None
     built = None
+    fresh = cached is None
     if cached is None:
         built = build(args)
         cached = listing.Listing(built.name, built.service.listed(), built.warnings, built.documents)
-        if key:
-            listing.write_listing(folder, key, cached)
     name = args.name or cached.name
     for line in cached.warnings:
         print(f"workbench: warning: {line}", file=sys.stderr)
@@ -126,6 +125,8 @@ def _serve_stdio(args: argparse.Namespace, started: float) -> int:
         print(f"workbench: {len(cached.tools)} tools of {args.spec} listed "
               f"{time.monotonic() - started:.2f} s after start{'' if built else ' (the list kept from before)'}",
               file=sys.stderr)
+        if fresh and key:  # after the answer: writing GitHub's list takes longer than sending it
+            listing.write_listing(folder, key, cached)
         if head.closed:
             return common.EXIT_OK
         built = built or build(args)
