@@ -12,7 +12,7 @@ from mcp_types import methods
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
 from workbench import __version__
-from workbench.mcp.early import HANDSHAKE_VERSIONS, initialize_result
+from workbench.mcp.early import ANSWERED_VERSIONS, HANDSHAKE_VERSIONS, initialize_result
 from workbench.mcp.server import build_server
 from workbench.mcp.service import Service
 from workbench.spec import load_spec
@@ -37,6 +37,14 @@ def test_the_early_initialize_answer_is_the_sdks(shop):
         wire = methods.serialize_server_result("initialize", sdk.protocol_version,
                                                sdk.model_dump(by_alias=True, mode="json", exclude_none=True))
         assert initialize_result(requested, "shop", __version__) == wire  # what the SDK would have sent
+
+
+def test_the_early_list_is_what_the_sdk_sends_at_each_revision_answered_early(shop):
+    spec = load_spec(shop)
+    service = Service(spec, build_toolset(spec, spec_config(shop), ToolOverrides(vendor="mcp")))
+    for version in ANSWERED_VERSIONS:
+        assert methods.serialize_server_result("tools/list", version, {"tools": service.listed()}) == \
+            {"tools": service.listed()}
 
 
 def exchange(shop, env, *extra: str) -> tuple[list[dict], str]:
