@@ -14,12 +14,29 @@ import sys
 from collections.abc import Sequence
 
 from workbench import __version__
-from workbench.cli import audit, call, common, diff, fix, gui, info, lint, mock, roundtrip, score, select, suite, tools
+from workbench.cli import (
+    audit,
+    call,
+    common,
+    diff,
+    fix,
+    gui,
+    info,
+    lint,
+    mock,
+    roundtrip,
+    score,
+    select,
+    serve_mcp,
+    suite,
+    tools,
+)
 from workbench.spec import SpecError
 
 # The subcommands, in the order `workbench --help` lists them.
 COMMANDS = {"info": info, "lint": lint, "score": score, "fix": fix, "tools": tools, "diff": diff, "call": call,
-            "mock": mock, "roundtrip": roundtrip, "select": select, "suite": suite, "audit": audit, "gui": gui}
+            "mock": mock, "roundtrip": roundtrip, "select": select, "suite": suite, "audit": audit,
+            "serve-mcp": serve_mcp, "gui": gui}
 
 
 def build_parser() -> argparse.ArgumentParser:

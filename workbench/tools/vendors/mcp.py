@@ -67,4 +67,6 @@ def output_schema(spec: Spec, op: Operation, tool: Tool, shared: dict) -> Schema
     return None
 
 
-VENDOR = Vendor("mcp", "A-Za-z0-9._-", 128, build, wrap, finish=finish)
+# The specification allows 128 characters, but several clients reject names over 64 (Cursor among them;
+# clients that pass tools on to OpenAI's API meet its 64): the names keep within 64, collisions resolved.
+VENDOR = Vendor("mcp", "A-Za-z0-9._-", 64, build, wrap, finish=finish)
