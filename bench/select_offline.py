@@ -35,16 +35,12 @@ kept because a threshold needs scores that compare across requests."""
 
 from __future__ import annotations
 
+import argparse
+import subprocess
 import sys
-
-# bench/select.py is named like the standard library's `select`: this folder must not shadow it.
-sys.path[:] = [p for p in sys.path if p and __file__.rpartition("/")[0] != p.rstrip("/")]
-
-import argparse  # noqa: E402
-import subprocess  # noqa: E402
-import time  # noqa: E402
-from dataclasses import replace  # noqa: E402
-from pathlib import Path  # noqa: E402
+import time
+from dataclasses import replace
+from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))

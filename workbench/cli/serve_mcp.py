@@ -56,9 +56,31 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 class Built:
     service: object  # workbench.mcp.service.Service
     name: str
-    warnings: list[str]
+    toolset: object  # workbench.tools.model.ToolSet
+    dynamic: bool
     documents: dict[str, str]
     mock: object | None = None  # workbench.mcp.target.MockTarget
+
+    def warnings(self) -> list[str]:
+        """The client limits the set exceeds: counting its tokens takes half a second on GitHub, so a first
+        start says this after its first answer."""
+        from workbench.mcp.clients import limit_warnings
+
+        toolset = self.toolset
+        lines = [] if self.dynamic else limit_warnings(self.name, [t["name"] for t in toolset.native],
+                                                      toolset.tokens.total)
+        if not toolset.tools:
+            lines.append("the tool set is empty (see `workbench tools` for what was left out)")
+        return lines
+
+    def start_mock(self, args: argparse.Namespace) -> None:
+        """--mock: the embedded mock, which the calls go to (not needed to answer the first list)."""
+        if args.mock and self.mock is None:
+            from workbench.mcp.target import start_mock
+
+            self.mock = start_mock(self.service.spec)
+            options = self.service.options
+            options.base_url, options.credentials = self.mock.base_url, self.mock.credentials
 
     def stop(self) -> None:
         if self.mock is not None:
@@ -71,6 +93,9 @@ def run(args: argparse.Namespace) -> int:
         raise SpecError("serve-mcp serves MCP tools: --vendor must be mcp", "<command line>")
     if args.transport == "http":
         built = build(args)
+        built.start_mock(args)
+        for line in built.warnings():
+            print(f"workbench: warning: {line}", file=sys.stderr)
         try:
             return _serve_http(args, built)
         finally:
@@ -79,27 +104,17 @@ def run(args: argparse.Namespace) -> int:
 
 
 def build(args: argparse.Namespace) -> Built:
-    """The spec loaded, its tool set built once, the service (and the mock, for --mock) ready."""
-    from workbench.mcp.clients import limit_warnings  # the executor loads only when serving
+    """The spec loaded, its tool set built once, the service ready (the mock is started apart)."""
     from workbench.mcp.listing import file_digest
-    from workbench.mcp.service import ServeOptions, Service
+    from workbench.mcp.service import ServeOptions, Service  # the executor loads only when serving
 
     spec = common.load(args, args.spec)
     toolset = build_toolset(spec, common.config(args, args.spec), overrides(args, read_only=args.read_only or None))
     name = args.name or server_name(spec.info.get("title") if isinstance(spec.info, dict) else None, args.spec)
-    warnings = [] if args.dynamic else limit_warnings(name, [t["name"] for t in toolset.native], toolset.tokens.total)
-    if not toolset.tools:
-        warnings.append("the tool set is empty (see `workbench tools` for what was left out)")
     options = ServeOptions(base_url=args.base_url, mock=args.mock, allow_writes=args.allow_writes,
                            read_only=args.read_only, dynamic=args.dynamic, deadline_s=args.deadline)
     documents = {str(doc.path): file_digest(doc.path) or "" for doc in spec.documents.values()}
-    built = Built(Service(spec, toolset, options), name, warnings, documents)
-    if args.mock:
-        from workbench.mcp.target import start_mock
-
-        built.mock = start_mock(spec)
-        options.base_url, options.credentials = built.mock.base_url, built.mock.credentials
-    return built
+    return Built(Service(spec, toolset, options), name, toolset, args.dynamic, documents)
 
 
 def _serve_stdio(args: argparse.Namespace, started: float) -> int:
@@ -116,7 +131,7 @@ def _serve_stdio(args: argparse.Namespace, started: float) -> int:
     fresh = cached is None
     if cached is None:
         built = build(args)
-        cached = listing.Listing(built.name, built.service.listed(), built.warnings, built.documents)
+        cached = listing.Listing(built.name, built.service.listed(), [], built.documents)
     name = args.name or cached.name
     for line in cached.warnings:
         print(f"workbench: warning: {line}", file=sys.stderr)
@@ -125,11 +140,16 @@ def _serve_stdio(args: argparse.Namespace, started: float) -> int:
         print(f"workbench: {len(cached.tools)} tools of {args.spec} listed "
               f"{time.monotonic() - started:.2f} s after start{'' if built else ' (the list kept from before)'}",
               file=sys.stderr)
-        if fresh and key:  # after the answer: writing GitHub's list takes longer than sending it
-            listing.write_listing(folder, key, cached)
+        if fresh:  # after the answer: counting tokens and writing GitHub's list take longer than sending it
+            cached.warnings = built.warnings()
+            for line in cached.warnings:
+                print(f"workbench: warning: {line}", file=sys.stderr)
+            if key:
+                listing.write_listing(folder, key, cached)
         if head.closed:
             return common.EXIT_OK
         built = built or build(args)
+        built.start_mock(args)
         from workbench.mcp import server as wire_server
 
         wire_server.serve_stdio(wire_server.build_server(built.service, name), head, wire)
@@ -150,8 +170,6 @@ def _config_path(args: argparse.Namespace) -> Path | None:
 def _serve_http(args: argparse.Namespace, built: Built) -> int:
     from workbench.mcp import server as wire
 
-    for line in built.warnings:
-        print(f"workbench: warning: {line}", file=sys.stderr)
     try:
         sock = wire.bind(args.host, args.port)
     except OSError as exc:

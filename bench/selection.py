@@ -2,7 +2,7 @@
 (tests/servers.py, the keyword policy, in a process of its own as a real server would be) with a fixed
 injected latency, at each concurrency C.
 
-    python bench/select.py [--cases N] [--repeats R] [--concurrency 4,8] [--latency SECONDS]
+    python bench/selection.py [--cases N] [--repeats R] [--concurrency 4,8] [--latency SECONDS]
 
 For each API and C: the wall time of a cold run (empty cache) beside the ideal ceil(N·R/C) × latency and their
 ratio (the goal is within 1.2x), then the same run again unchanged: the requests it sent (the goal is 0) and
@@ -12,18 +12,14 @@ not checks; loopback only, bounded (well under a minute with the defaults).
 
 from __future__ import annotations
 
+import argparse
+import math
+import os
+import subprocess
 import sys
-
-# This file's name is the standard library's `select`: its folder must not shadow it (socket imports select).
-sys.path[:] = [p for p in sys.path if p and __file__.rpartition("/")[0] != p.rstrip("/")]
-
-import argparse  # noqa: E402
-import math  # noqa: E402
-import os  # noqa: E402
-import subprocess  # noqa: E402
-import tempfile  # noqa: E402
-import time  # noqa: E402
-from pathlib import Path  # noqa: E402
+import tempfile
+import time
+from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
