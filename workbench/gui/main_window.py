@@ -25,7 +25,16 @@ from workbench.gui import dialogs
 from workbench.gui.dialogs import APP_TITLE
 from workbench.gui.document import FixOutcome, LoadRequest, SpecDocument
 from workbench.gui.editing import recovery_dir
-from workbench.gui.panels import DOCKS, DockSpec, EditPanel, OutlinePanel, ProblemsPanel, SourcePanel, StatusPanel
+from workbench.gui.panels import (
+    DOCKS,
+    DockSpec,
+    EditPanel,
+    OutlinePanel,
+    ProblemsPanel,
+    SourcePanel,
+    StatusPanel,
+    ToolsPanel,
+)
 from workbench.gui.recent import RecentFiles
 from workbench.gui.theme import THEME_LABELS, THEMES, apply_theme
 from workbench.lint import Severity
@@ -54,6 +63,7 @@ class MainWindow(QMainWindow):
     outline: OutlinePanel
     problems: ProblemsPanel
     edit: EditPanel
+    tools: ToolsPanel
 
     def __init__(self, settings: QSettings | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -97,8 +107,12 @@ class MainWindow(QMainWindow):
         dock = QDockWidget(getattr(panel, "TITLE", spec.attribute.title()), self)
         dock.setObjectName(spec.object_name)
         dock.setWidget(panel)
-        self.addDockWidget(spec.area, dock)
-        self.resizeDocks([dock], [spec.size], spec.orientation)
+        if spec.tabify_with in self.docks:  # a tab beside that dock (which stays the one shown)
+            self.tabifyDockWidget(self.docks[spec.tabify_with], dock)
+            self.docks[spec.tabify_with].raise_()
+        else:
+            self.addDockWidget(spec.area, dock)
+            self.resizeDocks([dock], [spec.size], spec.orientation)
         self.docks[spec.attribute] = dock
         return dock
 
@@ -141,6 +155,8 @@ class MainWindow(QMainWindow):
                                     QKeySequence(Qt.Modifier.CTRL | Qt.Modifier.SHIFT | Qt.Key.Key_O)))
         menu.addAction(self._action("Show P&roblems", self.focus_problems,
                                     QKeySequence(Qt.Modifier.CTRL | Qt.Modifier.SHIFT | Qt.Key.Key_M)))
+        menu.addAction(self._action("Show &Tools", self.focus_tools,
+                                    QKeySequence(Qt.Modifier.CTRL | Qt.Modifier.SHIFT | Qt.Key.Key_T)))
 
         menu = self.menuBar().addMenu("&View")
         theme_menu = menu.addMenu("&Theme")
@@ -314,6 +330,11 @@ class MainWindow(QMainWindow):
         self.docks["problems"].raise_()
         self.problems.focus_list()
 
+    def focus_tools(self) -> None:
+        self.docks["tools"].show()
+        self.docks["tools"].raise_()
+        self.tools.view.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
     def focus_outline_filter(self) -> None:
         self.docks["outline"].show()
         self.docks["outline"].raise_()
@@ -457,6 +478,7 @@ class MainWindow(QMainWindow):
         if self.diff_dialog is not None:
             self.diff_dialog.close()
         self._save_settings()
+        self.tools.shutdown()
         self.document.shutdown()
         if self.error_box is not None:
             self.error_box.close()

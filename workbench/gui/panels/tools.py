@@ -1,0 +1,758 @@
+"""The Tools panel: the spec's operations as one vendor's tools, live. The vendor and the scope are the config's
+`tools:` section (written back with the zero-noise edit engine), so `workbench tools SPEC` prints what the panel
+shows; the set is re-converted on a background job after every load, re-check or change of options (a stale
+result is dropped), and what changed since the last preview is said."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSortFilterProxyModel, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QFontDatabase, QGuiApplication, QPainter, QTextCursor, QTextFormat
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QPlainTextEdit,
+    QProgressBar,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QSpinBox,
+    QSplitter,
+    QTableView,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QTextEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+from workbench.config import ToolsConfig
+from workbench.gui.document import SpecDocument, Target
+from workbench.gui.highlighter import SpecHighlighter
+from workbench.gui.jobs import Job, JobRunner
+from workbench.gui.theme import code_colors, is_dark
+from workbench.spec import SpecError
+from workbench.workspace import LoadedSpec, LoadKind, OperationEntry
+from workbench.workspace.toolpreview import (
+    VENDOR_CHOICES,
+    SideBySide,
+    ToolChange,
+    ToolPreview,
+    ToolRow,
+    build_preview,
+    changes_between,
+    choice_index,
+    compare_vendors,
+    export_text,
+    limit_state,
+    native_text,
+    operation_key,
+    tool_warnings,
+    with_choice,
+    write_export,
+    write_tools_section,
+)
+
+RowRole = Qt.ItemDataRole.UserRole + 1
+BAR_COLORS = {"ok": "#3fa45b", "amber": "#e8a33d", "red": "#e5484d"}
+COLUMNS = ("Tool", "Operation", "Tokens", "Warnings")
+
+
+class ElidedLabel(QLabel):
+    """A one-line label that never asks for its text's width: the text is elided, the whole of it in the tooltip."""
+
+    def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
+        super().__init__(text, parent)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+
+    def setText(self, text: str) -> None:
+        super().setText(text)
+        self.setToolTip(text)
+
+    def minimumSizeHint(self):
+        hint = super().minimumSizeHint()
+        hint.setWidth(0)
+        return hint
+
+    def paintEvent(self, _event) -> None:
+        painter = QPainter(self)
+        shown = self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight, self.width())
+        painter.drawText(self.rect(), int(self.alignment() | Qt.AlignmentFlag.AlignVCenter), shown)
+        painter.end()
+
+
+class ToolsModel(QAbstractTableModel):
+    """The tools as rows: name, operation, tokens, warnings; changed tools (since the last preview) in bold."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.rows: list[ToolRow] = []
+        self.changed: dict[str, list[str]] = {}
+
+    def set_rows(self, rows: list[ToolRow], changes: list[ToolChange]) -> None:
+        self.beginResetModel()
+        self.rows = rows
+        self.changed = {}
+        for change in changes:
+            self.changed.setdefault(change.name, []).append(change.text)
+        self.endResetModel()
+
+    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return COLUMNS[section]
+        return None
+
+    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
+        if not index.isValid():
+            return None
+        row, column = self.rows[index.row()], index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return (row.name, row.operation, row.tokens, row.warnings or "")[column]
+        if role == Qt.ItemDataRole.EditRole:  # what sorting compares: numbers as numbers
+            return (row.name.lower(), row.operation, row.tokens, row.warnings)[column]
+        if role == RowRole:
+            return row
+        if role == Qt.ItemDataRole.ToolTipRole:
+            said = "\n".join(self.changed.get(row.name, []))
+            return f"{row.name}\n{row.operation}" + (f"\n{said}" if said else "")
+        if role == Qt.ItemDataRole.FontRole and row.name in self.changed:
+            font = QFont()
+            font.setBold(True)
+            return font
+        if role == Qt.ItemDataRole.TextAlignmentRole and column >= 2:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+
+class ToolsFilter(QSortFilterProxyModel):
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.setFilterKeyColumn(-1)
+        self.setSortRole(Qt.ItemDataRole.EditRole)
+
+
+def _code_view(name: str) -> QPlainTextEdit:
+    view = QPlainTextEdit()
+    view.setObjectName(name)
+    view.setReadOnly(True)
+    view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+    view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+    view.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
+                                 | Qt.TextInteractionFlag.TextSelectableByKeyboard)
+    return view
+
+
+def _table(name: str, headers: tuple[str, ...]) -> QTableWidget:
+    table = QTableWidget(0, len(headers))
+    table.setObjectName(name)
+    table.setHorizontalHeaderLabels(list(headers))
+    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    table.verticalHeader().setVisible(False)
+    table.horizontalHeader().setStretchLastSection(True)
+    return table
+
+
+def _fill(table: QTableWidget, rows: list[tuple[str, ...]]) -> None:
+    table.setRowCount(len(rows))
+    for r, row in enumerate(rows):
+        for c, text in enumerate(row):
+            item = QTableWidgetItem(text)
+            item.setToolTip(text)
+            table.setItem(r, c, item)
+    table.resizeColumnsToContents()
+
+
+def _csv(text: str) -> tuple[str, ...]:
+    return tuple(part.strip() for part in text.split(",") if part.strip())
+
+
+class ToolsPanel(QWidget):
+    """`settings`, `set_choice(label)`, `set_tags(...)`, `set_operations(...)`, `set_option(name, value)`,
+    `preview` (the last built), `shown_names()`, `select_tool(name)`, `current_tool()`, `json_text()`,
+    `warnings()`, `wire_rows()`, `rejected_rows()`, `go_to_operation()`, `compare(left, right)`, `export_to(path)`,
+    `copy_tool()`, `copy_all()`, `changes_text()`."""
+
+    TITLE = "Tools"
+    previewReady = Signal(object)  # ToolPreview, once shown
+    previewFailed = Signal(str)
+    comparisonReady = Signal(object)  # SideBySide, once shown
+    configWritten = Signal(object)  # Path of the config file written
+
+    def __init__(self, document: SpecDocument, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.document = document
+        self.jobs = JobRunner(self, max_threads=1)
+        self.jobs.succeeded.connect(self._built)
+        self.jobs.failed.connect(self._build_failed)
+        self.compare_jobs = JobRunner(self, max_threads=1)
+        self.compare_jobs.succeeded.connect(self._compared)
+        self.compare_jobs.failed.connect(lambda _job, error: self.sides_label.setText(f"Cannot compare: {error}"))
+        self.preview: ToolPreview | None = None
+        self.settings = ToolsConfig()
+        self._written = ToolsConfig()  # what the config file says (to write only what the user changed)
+        self._config_path: Path | None = None
+        self._following = False  # selecting a tool because the document revealed its operation
+
+        self._build_controls()
+        self._build_list()
+        self._build_details()
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.setObjectName("toolsSplitter")
+        splitter.setChildrenCollapsible(False)
+        splitter.addWidget(self.controls)
+        splitter.addWidget(self.list_box)
+        splitter.addWidget(self.details)
+        splitter.setStretchFactor(0, 0)
+        splitter.setStretchFactor(1, 3)
+        splitter.setStretchFactor(2, 3)
+        splitter.setSizes([210, 420, 420])
+        self.splitter = splitter
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(splitter, 1)
+        self._show_settings()
+        document.loaded.connect(self._loaded)
+        document.revealed.connect(self._revealed)
+
+    # -- building the widgets ------------------------------------------------------------------------------------
+
+    def _build_controls(self) -> None:
+        self.vendor_combo = QComboBox()
+        self.vendor_combo.setObjectName("toolsVendor")
+        for choice in VENDOR_CHOICES:
+            self.vendor_combo.addItem(choice.label, choice)
+        self.vendor_combo.setToolTip("The vendor's tool format (the config's tools: vendor and strict)")
+        self.vendor_combo.currentIndexChanged.connect(self._vendor_changed)
+        self.tags_edit = QLineEdit()
+        self.tags_edit.setObjectName("toolsTags")
+        self.tags_edit.setPlaceholderText("tags: a, b (all)")
+        self.tags_edit.setToolTip("Only the operations with one of these tags (tools: tags); Enter applies")
+        self.tags_edit.editingFinished.connect(lambda: self._edit_list("tags", self.tags_edit))
+        self.operations_edit = QLineEdit()
+        self.operations_edit.setObjectName("toolsOperations")
+        self.operations_edit.setPlaceholderText("operationIds (all)")
+        self.operations_edit.setToolTip("An allowlist of operationIds (tools: operations); Enter applies")
+        self.operations_edit.editingFinished.connect(lambda: self._edit_list("operations", self.operations_edit))
+        self.checks: dict[str, QCheckBox] = {}
+        for name, text, tip in (("read_only", "Read-only", "Only the safe methods (tools: read-only)"),
+                                ("include_deprecated", "Deprecated", "Include deprecated operations"),
+                                ("nested", "Nested", "Arguments grouped as {path, query, header, body}; "
+                                                     "off: flat"),
+                                ("split_unions", "Split unions", "One tool per variant of a oneOf body")):
+            box = QCheckBox(text)
+            box.setObjectName(f"tools_{name}")
+            box.setToolTip(tip)
+            box.toggled.connect(lambda checked, n=name: self.set_option(n, checked))
+            self.checks[name] = box
+        self.depth_spin = QSpinBox()
+        self.depth_spin.setObjectName("toolsFlattenDepth")
+        self.depth_spin.setRange(0, 9)
+        self.depth_spin.setToolTip("Lift nested body objects into flat arguments this many levels down")
+        self.depth_spin.valueChanged.connect(lambda value: self.set_option("flatten_depth", value))
+        self.config_label = ElidedLabel()
+        self.config_label.setObjectName("toolsConfig")
+
+        form = QFormLayout()
+        form.setContentsMargins(0, 0, 0, 0)
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        form.addRow("Vendor", self.vendor_combo)
+        form.addRow("Tags", self.tags_edit)
+        form.addRow("Only", self.operations_edit)
+        form.addRow("Flatten", self.depth_spin)
+        column = QVBoxLayout()
+        column.setContentsMargins(0, 0, 4, 0)
+        column.addLayout(form)
+        for box in self.checks.values():
+            column.addWidget(box)
+        column.addWidget(self.config_label)
+        column.addStretch(1)
+        inner = QWidget()
+        inner.setLayout(column)
+        self.controls = QScrollArea()
+        self.controls.setObjectName("toolsControls")
+        self.controls.setWidget(inner)
+        self.controls.setWidgetResizable(True)
+        self.controls.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.controls.setMinimumWidth(150)
+
+    def _build_list(self) -> None:
+        self.model = ToolsModel(self)
+        self.proxy = ToolsFilter(self)
+        self.proxy.setSourceModel(self.model)
+        self.filter_edit = QLineEdit()
+        self.filter_edit.setObjectName("toolsFilter")
+        self.filter_edit.setPlaceholderText("Filter tools: name, operation…")
+        self.filter_edit.setClearButtonEnabled(True)
+        self.filter_edit.textChanged.connect(self._filter_changed)
+        self.view = QTableView()
+        self.view.setObjectName("toolsView")
+        self.view.setModel(self.proxy)
+        self.view.setSortingEnabled(True)
+        self.view.sortByColumn(-1, Qt.SortOrder.AscendingOrder)  # the converter's order until a header is clicked
+        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.view.setAlternatingRowColors(True)
+        self.view.verticalHeader().setVisible(False)
+        self.view.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
+        self.view.setWordWrap(False)
+        self.view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        header = self.view.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Interactive)
+        header.resizeSection(1, 150)
+        for column in (2, 3):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        self.view.selectionModel().currentRowChanged.connect(self._current_changed)
+        self.view.activated.connect(lambda _index: self.go_to_operation())
+        self.bar = QProgressBar()
+        self.bar.setObjectName("toolsLimit")
+        self.bar.setTextVisible(True)
+        self.bar.setMaximumHeight(self.fontMetrics().height() + 8)
+        self.bar.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.status_label = ElidedLabel()
+        self.status_label.setObjectName("toolsStatus")
+        self.changes_label = ElidedLabel()
+        self.changes_label.setObjectName("toolsChanges")
+        self.copy_all_button = QPushButton("Copy All")
+        self.copy_all_button.setToolTip("Copy the whole tool set as `workbench tools --format json` prints it")
+        self.copy_all_button.clicked.connect(self.copy_all)
+        self.export_button = QPushButton("Export…")
+        self.export_button.setToolTip("Save the tool set as `workbench tools --format json --output FILE` does")
+        self.export_button.clicked.connect(self._ask_export)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.status_label, 1)
+        buttons.addWidget(self.copy_all_button)
+        buttons.addWidget(self.export_button)
+        column = QVBoxLayout()
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.filter_edit)
+        column.addWidget(self.view, 1)
+        column.addWidget(self.bar)
+        column.addWidget(self.changes_label)
+        column.addLayout(buttons)
+        self.list_box = QWidget()
+        self.list_box.setLayout(column)
+
+    def _build_details(self) -> None:
+        self.tool_label = ElidedLabel()
+        self.tool_label.setObjectName("toolsCurrent")
+        self.go_button = QPushButton("Go to Operation")
+        self.go_button.setToolTip("Show the tool's operation in the source view and the outline (Enter in the list)")
+        self.go_button.clicked.connect(self.go_to_operation)
+        self.copy_button = QPushButton("Copy")
+        self.copy_button.setToolTip("Copy this tool's JSON")
+        self.copy_button.clicked.connect(self.copy_tool)
+        top = QHBoxLayout()
+        top.addWidget(self.tool_label, 1)
+        top.addWidget(self.go_button)
+        top.addWidget(self.copy_button)
+
+        self.json_view = _code_view("toolsJson")
+        self.json_highlighter = SpecHighlighter(self.json_view.document(), "json", code_colors(self.palette()))
+        self.warnings_list = QListWidget()
+        self.warnings_list.setObjectName("toolsWarnings")
+        self.warnings_list.setWordWrap(True)
+        self.wire_table = _table("toolsWire", ("Argument", "Goes to", "Wire name", "Required"))
+        self.rejected_table = _table("toolsRejected", ("Operation", "Reason"))
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("toolsTabs")
+        self.tabs.setDocumentMode(True)
+        self.tabs.setUsesScrollButtons(True)
+        self.tabs.addTab(self.json_view, "JSON")
+        self.tabs.addTab(self.warnings_list, "Warnings")
+        self.tabs.addTab(self.wire_table, "Wire")
+        self.tabs.addTab(self.rejected_table, "Left Out")
+        self.tabs.addTab(self._build_sides(), "Side by Side")
+        self.tabs.currentChanged.connect(lambda _i: self._maybe_compare())
+        column = QVBoxLayout()
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addLayout(top)
+        column.addWidget(self.tabs, 1)
+        self.details = QWidget()
+        self.details.setLayout(column)
+
+    def _build_sides(self) -> QWidget:
+        self.left_combo, self.right_combo = QComboBox(), QComboBox()
+        for combo, name, default in ((self.left_combo, "toolsLeftVendor", 0), (self.right_combo, "toolsRightVendor",
+                                                                                  4)):
+            combo.setObjectName(name)
+            for choice in VENDOR_CHOICES:
+                combo.addItem(choice.label, choice)
+            combo.setCurrentIndex(default)
+            combo.currentIndexChanged.connect(lambda _i: self._maybe_compare())
+        self.left_view, self.right_view = _code_view("toolsLeft"), _code_view("toolsRight")
+        self.side_highlighters = [SpecHighlighter(v.document(), "json", code_colors(self.palette()))
+                                  for v in (self.left_view, self.right_view)]
+        self.sides_label = ElidedLabel("Choose a tool to compare it in two vendors.")
+        self.sides_label.setObjectName("toolsSidesStatus")
+        combos = QHBoxLayout()
+        combos.addWidget(self.left_combo, 1)
+        combos.addWidget(self.right_combo, 1)
+        panes = QSplitter(Qt.Orientation.Horizontal)
+        panes.addWidget(self.left_view)
+        panes.addWidget(self.right_view)
+        column = QVBoxLayout()
+        column.setContentsMargins(0, 4, 0, 0)
+        column.addLayout(combos)
+        column.addWidget(panes, 1)
+        column.addWidget(self.sides_label)
+        box = QWidget()
+        box.setLayout(column)
+        self.sides_tab = box
+        self.last_comparison: SideBySide | None = None
+        return box
+
+    # -- options -------------------------------------------------------------------------------------------------
+
+    def _show_settings(self) -> None:
+        """The controls as `self.settings` says, without writing anything back."""
+        s = self.settings
+        widgets = [self.vendor_combo, self.tags_edit, self.operations_edit, self.depth_spin, *self.checks.values()]
+        for widget in widgets:
+            widget.blockSignals(True)
+        self.vendor_combo.setCurrentIndex(choice_index(s))
+        self.tags_edit.setText(", ".join(s.tags))
+        self.operations_edit.setText(", ".join(s.operations))
+        self.depth_spin.setValue(s.flatten_depth)
+        for name, box in self.checks.items():
+            box.setChecked(bool(getattr(s, name)))
+        for widget in widgets:
+            widget.blockSignals(False)
+        loaded = self.document.spec
+        where = self._config_path.name if self._config_path else "defaults (no config file yet)"
+        self.config_label.setText(f"Config: {where}" if loaded else "")
+
+    def set_choice(self, label: str) -> None:
+        """Pick a vendor by its selector label ("OpenAI Chat", "Anthropic", …)."""
+        self.vendor_combo.setCurrentIndex(next(i for i, c in enumerate(VENDOR_CHOICES) if c.label == label))
+
+    def set_tags(self, tags: tuple[str, ...]) -> None:
+        self.tags_edit.setText(", ".join(tags))
+        self._edit_list("tags", self.tags_edit)
+
+    def set_operations(self, operations: tuple[str, ...]) -> None:
+        self.operations_edit.setText(", ".join(operations))
+        self._edit_list("operations", self.operations_edit)
+
+    def _vendor_changed(self, index: int) -> None:
+        self._change(with_choice(self.settings, VENDOR_CHOICES[index]))
+
+    def _edit_list(self, name: str, edit: QLineEdit) -> None:
+        self._change(replace(self.settings, **{name: _csv(edit.text())}))
+
+    def set_option(self, name: str, value) -> None:
+        """One scope or shape option (a field of `ToolsConfig`): written to the config, then re-converted."""
+        self._change(replace(self.settings, **{name: value}))
+
+    def _change(self, settings: ToolsConfig) -> None:
+        if settings == self.settings:
+            return
+        self.settings = settings
+        loaded = self.document.spec
+        if loaded is None:
+            return
+        try:
+            path = write_tools_section(loaded.path, self._config_path, self._written, settings)
+        except (SpecError, OSError) as exc:
+            self.document.message.emit(f"The config was not written: {exc}", 10000)
+        else:
+            self._written, self._config_path = settings, path
+            self.document.message.emit(f"{path.name}: tools: written.", 4000)
+            self.configWritten.emit(path)
+        self._show_settings()
+        self.rebuild()
+
+    # -- building the tool set -----------------------------------------------------------------------------------
+
+    def _loaded(self, loaded: LoadedSpec, kind: LoadKind) -> None:
+        if kind is not LoadKind.RECHECK:  # opening or reloading: the file's config holds
+            self.settings = self._written = loaded.config.tools
+            self._config_path = loaded.config_path
+            self.preview = None
+        self._show_settings()
+        self.rebuild()
+
+    def rebuild(self) -> None:
+        """Convert again in the background; an earlier build still running is dropped when it ends."""
+        loaded = self.document.spec
+        if loaded is None:
+            return
+        spec, config, settings, before = loaded.spec, loaded.config, self.settings, self.preview
+
+        def work(_progress, cancelled) -> ToolPreview | None:
+            preview = build_preview(spec, config, settings)
+            if cancelled():
+                return None
+            same_options = before is not None and before.settings == settings
+            preview.changes = changes_between(before.toolset, preview.toolset) if same_options else []
+            return preview
+
+        self.jobs.start(work, settings)
+        self.status_label.setText("Converting…")
+
+    @property
+    def is_building(self) -> bool:
+        return self.jobs.current is not None
+
+    def _built(self, job: Job, preview: ToolPreview | None) -> None:
+        if preview is None or job.tag != self.settings:
+            return
+        current = self.current_tool()
+        self.preview = preview
+        self.model.set_rows(preview.rows, preview.changes)
+        toolset = preview.toolset
+        state = limit_state(len(toolset.tools), preview.total_tokens)
+        self.bar.setRange(0, state.maximum)
+        self.bar.setValue(len(toolset.tools))
+        self.bar.setFormat(state.text)
+        self.bar.setToolTip(f"{state.text}\nCaps: Cursor 40, Windsurf 50, OpenAI 128 tools")
+        self.bar.setStyleSheet(f"QProgressBar::chunk {{ background: {BAR_COLORS[state.level]}; }}")
+        self.bar.setProperty("level", state.level)
+        self.status_label.setText(f"{len(toolset.tools)} tools for {toolset.vendor}, ~{preview.total_tokens} tokens "
+                                  f"({toolset.tokens.method}); {len(toolset.rejected)} left out; "
+                                  f"{preview.seconds:.2f} s")
+        self.changes_label.setText(self.changes_text())
+        _fill(self.rejected_table, [(f"{r.method.upper()} {r.path}".strip(), r.reason) for r in toolset.rejected])
+        self._update_count()
+        if not (current and self.select_tool(current)) and self.proxy.rowCount():
+            self.view.setCurrentIndex(self.proxy.index(0, 0))
+        elif not self.proxy.rowCount():
+            self._show_tool(None)
+        self.previewReady.emit(preview)
+
+    def _build_failed(self, _job: Job, error: BaseException) -> None:
+        message = str(error) if isinstance(error, SpecError) else f"{type(error).__name__}: {error}"
+        self.status_label.setText(f"Cannot convert: {message}")
+        self.previewFailed.emit(message)
+
+    def changes_text(self) -> str:
+        changes = self.preview.changes if self.preview else []
+        if not changes:
+            return "No change since the last preview." if self.preview else ""
+        return f"Changed: {'; '.join(c.text for c in changes[:6])}" + ("; …" if len(changes) > 6 else "")
+
+    # -- the list ------------------------------------------------------------------------------------------------
+
+    def _filter_changed(self, text: str) -> None:
+        self.proxy.setFilterFixedString(text)
+        self._update_count()
+
+    def _update_count(self) -> None:
+        shown, total = self.proxy.rowCount(), self.model.rowCount()
+        self.filter_edit.setToolTip(f"{shown} of {total} tools shown")
+
+    def shown_names(self) -> list[str]:
+        """The tools listed, in the order shown (after the filter and the sort)."""
+        return [self.proxy.data(self.proxy.index(r, 0), RowRole).name for r in range(self.proxy.rowCount())]
+
+    def select_tool(self, name: str) -> bool:
+        for r in range(self.proxy.rowCount()):
+            index = self.proxy.index(r, 0)
+            if self.proxy.data(index, RowRole).name == name:
+                self.view.setCurrentIndex(index)
+                self.view.scrollTo(index)
+                return True
+        return False
+
+    def current_row(self) -> ToolRow | None:
+        index = self.view.currentIndex()
+        return self.proxy.data(index.siblingAtColumn(0), RowRole) if index.isValid() else None
+
+    def current_tool(self) -> str | None:
+        row = self.current_row()
+        return row.name if row else None
+
+    def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        self._show_tool(self.proxy.data(current.siblingAtColumn(0), RowRole) if current.isValid() else None)
+
+    def _show_tool(self, row: ToolRow | None) -> None:
+        toolset = self.preview.toolset if self.preview else None
+        if row is None or toolset is None:
+            self.tool_label.setText("")
+            self.json_view.setPlainText("")
+            self.warnings_list.clear()
+            _fill(self.wire_table, [])
+            return
+        tool = toolset.tools[row.index]
+        self.tool_label.setText(f"{tool.name}  ·  {row.operation}  ·  {row.tokens} tokens")
+        self.json_view.setPlainText(native_text(toolset, row.index))
+        self.warnings_list.clear()
+        warnings = tool_warnings(toolset, tool)
+        self.warnings_list.addItems(warnings or ["Nothing lost in the conversion."])
+        self.tabs.setTabText(1, f"Warnings ({len(warnings)})" if warnings else "Warnings")
+        _fill(self.wire_table, self.wire_rows())
+        self._maybe_compare()
+
+    def json_text(self) -> str:
+        return self.json_view.toPlainText()
+
+    def warnings(self) -> list[str]:
+        row = self.current_row()
+        if row is None or self.preview is None:
+            return []
+        return tool_warnings(self.preview.toolset, self.preview.toolset.tools[row.index])
+
+    def wire_rows(self) -> list[tuple[str, str, str, str]]:
+        """The current tool's arguments: (argument, where it goes, its wire name, required)."""
+        row = self.current_row()
+        if row is None or self.preview is None:
+            return []
+        tool = self.preview.toolset.tools[row.index]
+        return [(b.argument, b.location + (" (person)" if b.human else ""),
+                 ".".join(b.body_path) if b.location == "body-field" and b.body_path else b.name,
+                 "yes" if b.required else "") for b in tool.bindings]
+
+    def rejected_rows(self) -> list[tuple[str, str]]:
+        rows = self.rejected_table.rowCount()
+        return [(self.rejected_table.item(r, 0).text(), self.rejected_table.item(r, 1).text()) for r in range(rows)]
+
+    # -- jumping -------------------------------------------------------------------------------------------------
+
+    def _operation_entry(self, row: ToolRow) -> OperationEntry | None:
+        loaded = self.document.spec
+        if loaded is None or self.preview is None:
+            return None
+        key = operation_key(self.preview.toolset.tools[row.index])
+        return next((e for e in loaded.operations
+                     if (e.operation.method, e.operation.path, e.operation.webhook) == key), None)
+
+    def go_to_operation(self) -> bool:
+        """The current tool's operation in the source view (and the outline); False when there is none."""
+        row = self.current_row()
+        entry = self._operation_entry(row) if row else None
+        if entry is None:
+            return False
+        self._following = True
+        try:
+            self.document.reveal_operation(entry, focus=True)
+        finally:
+            self._following = False
+        return True
+
+    def _revealed(self, target: Target) -> None:
+        """An operation shown elsewhere (the outline, a finding): its tool becomes the current one."""
+        if self._following or target.operation is None or self.preview is None:
+            return
+        op = target.operation.operation
+        key = (op.method, op.path, op.webhook)
+        tool = next((t for t in self.preview.toolset.tools if operation_key(t) == key), None)
+        if tool is not None and self.select_tool(tool.name):
+            return
+        reason = next((r.reason for r in self.preview.toolset.rejected if (r.method, r.path) == (op.method, op.path)),
+                      None)
+        if reason:
+            self.status_label.setText(f"{op.label()} is not a tool: {reason}")
+
+    # -- side by side ------------------------------------------------------------------------------------------
+
+    def compare(self, left: str, right: str) -> None:
+        """Show the current tool in two vendors (by selector label) in the Side by Side tab."""
+        labels = [c.label for c in VENDOR_CHOICES]
+        self.left_combo.setCurrentIndex(labels.index(left))
+        self.right_combo.setCurrentIndex(labels.index(right))
+        self.tabs.setCurrentWidget(self.sides_tab)
+        self._maybe_compare()
+
+    def _maybe_compare(self) -> None:
+        row, loaded = self.current_row(), self.document.spec
+        if self.tabs.currentWidget() is not self.sides_tab or row is None or loaded is None or self.preview is None:
+            return
+        spec, config, settings = loaded.spec, loaded.config, self.settings
+        key = operation_key(self.preview.toolset.tools[row.index])
+        left, right = self.left_combo.currentData(), self.right_combo.currentData()
+        self.compare_jobs.start(lambda _p, cancelled: compare_vendors(spec, config, settings, key, left, right,
+                                                                      cancelled), (row.name, left, right))
+        self.sides_label.setText(f"Converting {row.operation} for {left.label} and {right.label}…")
+
+    def _compared(self, job: Job, sides: SideBySide | None) -> None:
+        if sides is None:
+            return
+        name, left, right = job.tag
+        self.last_comparison = sides
+        for view, text, changed in ((self.left_view, sides.left, sides.left_changed),
+                                    (self.right_view, sides.right, sides.right_changed)):
+            view.setPlainText(text)
+            self._mark_lines(view, changed)
+        self.sides_label.setText(f"{name}: {len(sides.left_changed)} lines only in {left.label}, "
+                                 f"{len(sides.right_changed)} only in {right.label} (marked)")
+        self.comparisonReady.emit(sides)
+
+    def _mark_lines(self, view: QPlainTextEdit, lines: frozenset[int]) -> None:
+        tint = QColor("#e8a33d")
+        tint.setAlpha(70 if is_dark(self.palette()) else 55)
+        selections = []
+        document = view.document()
+        for line in sorted(lines):
+            block = document.findBlockByNumber(line)
+            if not block.isValid():
+                continue
+            selection = QTextEdit.ExtraSelection()
+            selection.format.setBackground(tint)
+            selection.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
+            selection.cursor = QTextCursor(block)
+            selections.append(selection)
+        view.setExtraSelections(selections)
+
+    # -- copying and exporting ---------------------------------------------------------------------------------
+
+    def copy_tool(self) -> None:
+        QGuiApplication.clipboard().setText(self.json_text())
+
+    def copy_all(self) -> None:
+        if self.preview is not None:
+            QGuiApplication.clipboard().setText(export_text(self.preview.toolset))
+
+    def export_to(self, path: Path) -> None:
+        """Write the tool set as `workbench tools --format json --output FILE` does."""
+        if self.preview is not None:
+            write_export(self.preview.toolset, path)
+
+    def _ask_export(self) -> None:
+        loaded = self.document.spec
+        if self.preview is None or loaded is None:
+            return
+        suggested = loaded.path.with_name(f"{loaded.path.stem}.tools.{self.preview.toolset.vendor}.json")
+        name, _ = QFileDialog.getSaveFileName(self, "Export the Tool Set", str(suggested), "JSON (*.json)")
+        if name:
+            try:
+                self.export_to(Path(name))
+            except OSError as exc:
+                self.document.message.emit(f"Cannot write {name}: {exc.strerror or exc}", 10000)
+            else:
+                self.document.message.emit(f"Exported {len(self.preview.toolset.tools)} tools to {name}.", 6000)
+
+    # -- theme and closing ---------------------------------------------------------------------------------------
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() == event.Type.PaletteChange:
+            colors = code_colors(self.palette())
+            for highlighter in (self.json_highlighter, *self.side_highlighters):
+                highlighter.configure("json", colors)
+            if self.last_comparison is not None:
+                self._mark_lines(self.left_view, self.last_comparison.left_changed)
+                self._mark_lines(self.right_view, self.last_comparison.right_changed)
+
+    def shutdown(self) -> None:
+        for jobs in (self.jobs, self.compare_jobs):
+            jobs.cancel()
+            jobs.wait()
