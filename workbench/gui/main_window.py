@@ -82,6 +82,8 @@ class MainWindow(QMainWindow):
         self.docks: dict[str, QDockWidget] = {}
         for spec in DOCKS:
             self.add_panel(spec)
+        self._tools_roomy = False
+        self.docks["tools"].visibilityChanged.connect(lambda visible: visible and self._make_room_for_tools())
         self.problems.fixRequested.connect(self.fix_problem)
         self.problems.fixRuleRequested.connect(self.fix_rule)
         self.status = StatusPanel(self.document, self.statusBar())
@@ -333,7 +335,19 @@ class MainWindow(QMainWindow):
     def focus_tools(self) -> None:
         self.docks["tools"].show()
         self.docks["tools"].raise_()
+        self._make_room_for_tools()
         self.tools.view.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def _make_room_for_tools(self) -> None:
+        """The Tools panel shows a list beside a tool's JSON: the first time it is shown, its dock (shared with the
+        problems) gets at least two fifths of the window's height."""
+        dock = self.docks["tools"]
+        if self._tools_roomy or not dock.isVisible() or self.height() < 400:
+            return
+        self._tools_roomy = True
+        wanted = int(self.height() * 0.4)
+        if dock.height() < wanted:
+            self.resizeDocks([dock], [wanted], Qt.Orientation.Vertical)
 
     def focus_outline_filter(self) -> None:
         self.docks["outline"].show()

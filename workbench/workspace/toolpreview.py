@@ -70,9 +70,8 @@ def limit_state(count: int, tokens: int) -> LimitState:
     over = [f"{name} {limit}" for name, limit in CLIENT_LIMITS if count > limit]
     cap = CLIENT_LIMITS[-1][1]
     level = "red" if count > cap else "amber" if over else "ok"
-    said = f"{count} tools, ~{tokens} tokens"
-    return LimitState(level, f"{said}; over {', '.join(over)}" if over else f"{said}; within every client's cap",
-                      max(cap, count))
+    said = f"{count} tools · ~{tokens} tokens"
+    return LimitState(level, f"{said} · over {', '.join(over)}" if over else said, max(cap, count))
 
 
 # -- building ---------------------------------------------------------------------------------------------------------
@@ -218,7 +217,9 @@ class SideBySide:
 
 
 def side_by_side(left: str, right: str) -> SideBySide:
-    a, b = left.splitlines(), right.splitlines()
+    # Lines compared without their indentation: one vendor wraps the tool in an object the other does not, and
+    # the same member one level deeper is the same member.
+    a, b = [line.strip() for line in left.splitlines()], [line.strip() for line in right.splitlines()]
     same_a: set[int] = set()
     same_b: set[int] = set()
     for block in difflib.SequenceMatcher(None, a, b, autojunk=False).get_matching_blocks():

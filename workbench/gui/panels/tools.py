@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
     QFormLayout,
+    QGridLayout,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -66,7 +67,7 @@ from workbench.workspace.toolpreview import (
 
 RowRole = Qt.ItemDataRole.UserRole + 1
 BAR_COLORS = {"ok": "#3fa45b", "amber": "#e8a33d", "red": "#e5484d"}
-COLUMNS = ("Tool", "Operation", "Tokens", "Warnings")
+COLUMNS = ("Tool", "Operation", "Tokens", "Warn.")
 
 
 class ElidedLabel(QLabel):
@@ -117,6 +118,9 @@ class ToolsModel(QAbstractTableModel):
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             return COLUMNS[section]
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole:
+            return ("The tool's name", "The operation it calls", "Its token estimate",
+                    "What the conversion lost or moved (warnings)")[section]
         return None
 
     def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
@@ -278,11 +282,14 @@ class ToolsPanel(QWidget):
         form.addRow("Tags", self.tags_edit)
         form.addRow("Only", self.operations_edit)
         form.addRow("Flatten", self.depth_spin)
+        boxes = QGridLayout()
+        boxes.setContentsMargins(0, 0, 0, 0)
+        for n, box in enumerate(self.checks.values()):
+            boxes.addWidget(box, n // 2, n % 2)
         column = QVBoxLayout()
         column.setContentsMargins(0, 0, 4, 0)
         column.addLayout(form)
-        for box in self.checks.values():
-            column.addWidget(box)
+        column.addLayout(boxes)
         column.addWidget(self.config_label)
         column.addStretch(1)
         inner = QWidget()
@@ -314,13 +321,15 @@ class ToolsPanel(QWidget):
         self.view.verticalHeader().setVisible(False)
         self.view.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         self.view.setWordWrap(False)
-        self.view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.view.setTextElideMode(Qt.TextElideMode.ElideRight)
         header = self.view.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Interactive)
         header.resizeSection(1, 150)
+        # Fixed widths for the numbers: fitting a column to its contents asks every row's size (900 tools: 0.4 s).
         for column in (2, 3):
-            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
+            header.resizeSection(column, self.fontMetrics().horizontalAdvance(COLUMNS[column]) + 22)
         self.view.selectionModel().currentRowChanged.connect(self._current_changed)
         self.view.activated.connect(lambda _index: self.go_to_operation())
         self.bar = QProgressBar()
@@ -330,25 +339,23 @@ class ToolsPanel(QWidget):
         self.bar.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.status_label = ElidedLabel()
         self.status_label.setObjectName("toolsStatus")
-        self.changes_label = ElidedLabel()
-        self.changes_label.setObjectName("toolsChanges")
         self.copy_all_button = QPushButton("Copy All")
         self.copy_all_button.setToolTip("Copy the whole tool set as `workbench tools --format json` prints it")
         self.copy_all_button.clicked.connect(self.copy_all)
         self.export_button = QPushButton("Export…")
         self.export_button.setToolTip("Save the tool set as `workbench tools --format json --output FILE` does")
         self.export_button.clicked.connect(self._ask_export)
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.status_label, 1)
-        buttons.addWidget(self.copy_all_button)
-        buttons.addWidget(self.export_button)
+        below = QHBoxLayout()
+        below.addWidget(self.bar, 1)
+        below.addWidget(self.copy_all_button)
+        below.addWidget(self.export_button)
         column = QVBoxLayout()
         column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(3)
         column.addWidget(self.filter_edit)
         column.addWidget(self.view, 1)
-        column.addWidget(self.bar)
-        column.addWidget(self.changes_label)
-        column.addLayout(buttons)
+        column.addLayout(below)
+        column.addWidget(self.status_label)  # what the last edit changed, else what was built
         self.list_box = QWidget()
         self.list_box.setLayout(column)
 
@@ -524,13 +531,18 @@ class ToolsPanel(QWidget):
         self.bar.setRange(0, state.maximum)
         self.bar.setValue(len(toolset.tools))
         self.bar.setFormat(state.text)
-        self.bar.setToolTip(f"{state.text}\nCaps: Cursor 40, Windsurf 50, OpenAI 128 tools")
-        self.bar.setStyleSheet(f"QProgressBar::chunk {{ background: {BAR_COLORS[state.level]}; }}")
+        self.bar.setToolTip(f"{state.text}\nTool caps: Cursor 40, Windsurf 50, OpenAI 128 "
+                            f"(amber: over a client's cap; red: over OpenAI's)")
+        # The whole bar styled (a style sheet on the chunk alone gives the groove a white background in dark).
+        self.bar.setStyleSheet("QProgressBar { border: 1px solid palette(mid); border-radius: 3px; "
+                               "background: palette(base); color: palette(text); text-align: left; } "
+                               f"QProgressBar::chunk {{ background: {BAR_COLORS[state.level]}; }}")
         self.bar.setProperty("level", state.level)
-        self.status_label.setText(f"{len(toolset.tools)} tools for {toolset.vendor}, ~{preview.total_tokens} tokens "
-                                  f"({toolset.tokens.method}); {len(toolset.rejected)} left out; "
-                                  f"{preview.seconds:.2f} s")
-        self.changes_label.setText(self.changes_text())
+        built = (f"{len(toolset.tools)} tools for {toolset.vendor}, {len(toolset.rejected)} left out, "
+                 f"~{preview.total_tokens} tokens ({toolset.tokens.method}); converted in {preview.seconds:.2f} s")
+        self.status_label.setText(self.changes_text() if preview.changes else built)
+        if preview.changes:
+            self.status_label.setToolTip("\n".join(c.text for c in preview.changes) + "\n\n" + built)
         _fill(self.rejected_table, [(f"{r.method.upper()} {r.path}".strip(), r.reason) for r in toolset.rejected])
         self._update_count()
         if not (current and self.select_tool(current)) and self.proxy.rowCount():
