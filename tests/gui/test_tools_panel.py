@@ -155,3 +155,25 @@ def test_the_list_filters_and_sorts_and_the_bar_says_the_limits(qtbot, window, r
     window.tools.view.sortByColumn(2, window.tools.view.horizontalHeader().sortIndicatorOrder().DescendingOrder)
     tokens = [preview.toolset.tokens.per_tool[n] for n in window.tools.shown_names()]
     assert tokens == sorted(tokens, reverse=True)
+
+
+def test_an_operation_id_renamed_in_the_form_is_said_as_a_renamed_tool_and_undo_brings_it_back(qtbot, window,
+                                                                                                 readme):
+    preview = open_with_preview(qtbot, window, readme)
+    tool = preview.toolset.tools[2]
+    window.tools.select_tool(tool.name)
+    window.tools.go_to_operation()  # the Edit form shows the tool's operation
+    window.edit.form.operation_id.setText("renamedForAgents")
+
+    def recheck_done(_loaded, kind) -> bool:
+        return kind is LoadKind.RECHECK
+
+    with qtbot.waitSignal(window.document.loaded, timeout=30_000, check_params_cb=recheck_done):
+        after = wait_preview(qtbot, window, lambda: window.edit.apply(window.edit.form.pointer,
+                                                                      window.edit.form.values()))
+    assert after.toolset.tools[2].name == "renamedForAgents" and tool.name not in window.tools.shown_names()
+    assert f"{tool.name} renamed renamedForAgents" in window.tools.changes_text()
+    assert window.tools.current_tool() == "renamedForAgents"  # still the tool of the operation shown
+    with qtbot.waitSignal(window.document.loaded, timeout=30_000, check_params_cb=recheck_done):
+        back = wait_preview(qtbot, window, window.document.undo)
+    assert [t.name for t in back.toolset.tools] == [t.name for t in preview.toolset.tools]

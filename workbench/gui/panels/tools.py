@@ -171,18 +171,26 @@ def _table(name: str, headers: tuple[str, ...]) -> QTableWidget:
     table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     table.verticalHeader().setVisible(False)
+    table.verticalHeader().setDefaultSectionSize(table.fontMetrics().height() + 6)
     table.horizontalHeader().setStretchLastSection(True)
+    table.setWordWrap(False)
     return table
 
 
 def _fill(table: QTableWidget, rows: list[tuple[str, ...]]) -> None:
+    """Fill the rows; the columns but the last fit their contents, none wider than a third of the table (the
+    last one, the reason or the flag, stretches; every cell's whole text is its tooltip)."""
     table.setRowCount(len(rows))
     for r, row in enumerate(rows):
         for c, text in enumerate(row):
             item = QTableWidgetItem(text)
             item.setToolTip(text)
             table.setItem(r, c, item)
-    table.resizeColumnsToContents()
+    header = table.horizontalHeader()
+    widest = max(80, table.viewport().width() // 3)
+    for column in range(table.columnCount() - 1):
+        table.resizeColumnToContents(column)
+        header.resizeSection(column, min(header.sectionSize(column), widest))
 
 
 def _csv(text: str) -> tuple[str, ...]:
@@ -228,7 +236,7 @@ class ToolsPanel(QWidget):
         splitter.setStretchFactor(0, 0)
         splitter.setStretchFactor(1, 3)
         splitter.setStretchFactor(2, 3)
-        splitter.setSizes([210, 420, 420])
+        splitter.setSizes([190, 400, 440])
         self.splitter = splitter
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -324,8 +332,7 @@ class ToolsPanel(QWidget):
         self.view.setTextElideMode(Qt.TextElideMode.ElideRight)
         header = self.view.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Interactive)
-        header.resizeSection(1, 150)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         # Fixed widths for the numbers: fitting a column to its contents asks every row's size (900 tools: 0.4 s).
         for column in (2, 3):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
@@ -523,7 +530,8 @@ class ToolsPanel(QWidget):
     def _built(self, job: Job, preview: ToolPreview | None) -> None:
         if preview is None or job.tag != self.settings:
             return
-        current = self.current_tool()
+        current = self.current_row()
+        key = operation_key(self.preview.toolset.tools[current.index]) if current and self.preview else None
         self.preview = preview
         self.model.set_rows(preview.rows, preview.changes)
         toolset = preview.toolset
@@ -544,12 +552,20 @@ class ToolsPanel(QWidget):
         if preview.changes:
             self.status_label.setToolTip("\n".join(c.text for c in preview.changes) + "\n\n" + built)
         _fill(self.rejected_table, [(f"{r.method.upper()} {r.path}".strip(), r.reason) for r in toolset.rejected])
+        self.tabs.setTabText(3, f"Left Out ({len(toolset.rejected)})" if toolset.rejected else "Left Out")
         self._update_count()
-        if not (current and self.select_tool(current)) and self.proxy.rowCount():
-            self.view.setCurrentIndex(self.proxy.index(0, 0))
-        elif not self.proxy.rowCount():
-            self._show_tool(None)
+        self._reselect(current.name if current else None, key)
         self.previewReady.emit(preview)
+
+    def _reselect(self, name: str | None, key: tuple[str, str, bool] | None) -> None:
+        """After a new preview: the same tool again, else the tool of the same operation (renamed), else the first."""
+        renamed = next((t.name for t in self.preview.toolset.tools if operation_key(t) == key), None) if key else None
+        if any(wanted and self.select_tool(wanted) for wanted in (name, renamed)):
+            return
+        if self.proxy.rowCount():
+            self.view.setCurrentIndex(self.proxy.index(0, 0))
+        else:
+            self._show_tool(None)
 
     def _build_failed(self, _job: Job, error: BaseException) -> None:
         message = str(error) if isinstance(error, SpecError) else f"{type(error).__name__}: {error}"
