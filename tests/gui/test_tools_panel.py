@@ -37,6 +37,7 @@ def wait_preview(qtbot, window, change=None, timeout: int = 30_000):
 
 
 def open_with_preview(qtbot, window, path: Path):
+    window.focus_tools()  # a hidden panel converts nothing (see the last test)
     with qtbot.waitSignal(window.tools.previewReady, timeout=30_000) as blocker:
         window.open_path(path)
     return blocker.args[0]
@@ -177,3 +178,12 @@ def test_an_operation_id_renamed_in_the_form_is_said_as_a_renamed_tool_and_undo_
     with qtbot.waitSignal(window.document.loaded, timeout=30_000, check_params_cb=recheck_done):
         back = wait_preview(qtbot, window, window.document.undo)
     assert [t.name for t in back.toolset.tools] == [t.name for t in preview.toolset.tools]
+
+
+def test_a_hidden_panel_converts_once_it_is_shown(qtbot, window, open_spec, readme):
+    open_spec(readme)  # the Tools tab is behind Problems
+    assert window.tools.preview is None and window.tools.is_stale and not window.tools.is_building
+    with qtbot.waitSignal(window.tools.previewReady, timeout=30_000) as blocker:
+        window.focus_tools()
+    assert [t.name for t in blocker.args[0].toolset.tools] == window.tools.shown_names()
+    assert not window.tools.is_stale

@@ -8,12 +8,22 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSortFilterProxyModel, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QFontDatabase, QGuiApplication, QPainter, QTextCursor, QTextFormat
+from PySide6.QtCore import QEvent, QModelIndex, QSortFilterProxyModel, Qt, QTimer, Signal
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontDatabase,
+    QGuiApplication,
+    QStandardItem,
+    QStandardItemModel,
+    QTextCursor,
+    QTextFormat,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
     QComboBox,
+    QDockWidget,
     QFileDialog,
     QFormLayout,
     QGridLayout,
@@ -65,84 +75,77 @@ from workbench.workspace.toolpreview import (
     write_tools_section,
 )
 
+BUILD_DELAY_MS = 300  # after a load, a re-check or a change of options (changes in a row make one conversion)
 RowRole = Qt.ItemDataRole.UserRole + 1
+SortRole = Qt.ItemDataRole.UserRole + 2
 BAR_COLORS = {"ok": "#3fa45b", "amber": "#e8a33d", "red": "#e5484d"}
 COLUMNS = ("Tool", "Operation", "Tokens", "Warn.")
+COLUMN_TIPS = ("The tool's name", "The operation it calls", "Its token estimate",
+               "What the conversion lost or moved (warnings)")
 
 
 class ElidedLabel(QLabel):
-    """A one-line label that never asks for its text's width: the text is elided, the whole of it in the tooltip."""
+    """A one-line label that never asks for its text's width: the text is elided to the width it gets, the whole
+    of it in the tooltip (`full_text()`). Qt paints it; Python runs only when the text or the width changes."""
 
     def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
-        super().__init__(text, parent)
+        super().__init__(parent)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.setMinimumWidth(1)
+        self._full = ""
+        self.setText(text)
 
     def setText(self, text: str) -> None:
-        super().setText(text)
+        self._full = text
         self.setToolTip(text)
+        self._elide()
 
-    def minimumSizeHint(self):
-        hint = super().minimumSizeHint()
-        hint.setWidth(0)
-        return hint
+    def full_text(self) -> str:
+        return self._full
 
-    def paintEvent(self, _event) -> None:
-        painter = QPainter(self)
-        shown = self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight, self.width())
-        painter.drawText(self.rect(), int(self.alignment() | Qt.AlignmentFlag.AlignVCenter), shown)
-        painter.end()
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._elide()
+
+    def _elide(self) -> None:
+        width = self.contentsRect().width()
+        super().setText(self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideRight, width)
+                        if width > 1 else self._full)
 
 
-class ToolsModel(QAbstractTableModel):
-    """The tools as rows: name, operation, tokens, warnings; changed tools (since the last preview) in bold."""
+def tools_model(rows: list[ToolRow], changes: list[ToolChange], parent=None) -> QStandardItemModel:
+    """The tools as rows (name, operation, tokens, warnings), changed tools (since the last preview) in bold.
 
-    def __init__(self, parent=None) -> None:
-        super().__init__(parent)
-        self.rows: list[ToolRow] = []
-        self.changed: dict[str, list[str]] = {}
-
-    def set_rows(self, rows: list[ToolRow], changes: list[ToolChange]) -> None:
-        self.beginResetModel()
-        self.rows = rows
-        self.changed = {}
-        for change in changes:
-            self.changed.setdefault(change.name, []).append(change.text)
-        self.endResetModel()
-
-    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return COLUMNS[section]
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole:
-            return ("The tool's name", "The operation it calls", "Its token estimate",
-                    "What the conversion lost or moved (warnings)")[section]
-        return None
-
-    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
-        if not index.isValid():
-            return None
-        row, column = self.rows[index.row()], index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
-            return (row.name, row.operation, row.tokens, row.warnings or "")[column]
-        if role == Qt.ItemDataRole.EditRole:  # what sorting compares: numbers as numbers
-            return (row.name.lower(), row.operation, row.tokens, row.warnings)[column]
-        if role == RowRole:
-            return row
-        if role == Qt.ItemDataRole.ToolTipRole:
-            said = "\n".join(self.changed.get(row.name, []))
-            return f"{row.name}\n{row.operation}" + (f"\n{said}" if said else "")
-        if role == Qt.ItemDataRole.FontRole and row.name in self.changed:
-            font = QFont()
-            font.setBold(True)
-            return font
-        if role == Qt.ItemDataRole.TextAlignmentRole and column >= 2:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        return None
+    The data lives in Qt's own items, not in a Python model: while a conversion runs on a worker thread, every
+    call from Qt into Python waits for the interpreter (up to its 5 ms switch interval), and a Python `data()`
+    asked a few hundred times per paint made the window stall for 0.4 s on the GitHub description."""
+    said: dict[str, list[str]] = {}
+    for change in changes:
+        said.setdefault(change.name, []).append(change.text)
+    model = QStandardItemModel(len(rows), len(COLUMNS), parent)
+    model.setHorizontalHeaderLabels(list(COLUMNS))
+    for column, tip in enumerate(COLUMN_TIPS):
+        model.horizontalHeaderItem(column).setToolTip(tip)
+    bold = QFont()
+    bold.setBold(True)
+    right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+    for r, row in enumerate(rows):
+        tip = "\n".join([row.name, row.operation, *said.get(row.name, [])])
+        for column, (shown, key) in enumerate(((row.name, row.name.lower()), (row.operation, row.operation),
+                                               (str(row.tokens), row.tokens),
+                                               (str(row.warnings) if row.warnings else "", row.warnings))):
+            item = QStandardItem(shown)
+            item.setEditable(False)
+            item.setData(key, SortRole)
+            item.setToolTip(tip)
+            if column >= 2:
+                item.setTextAlignment(right)
+            if row.name in said:
+                item.setFont(bold)
+            if column == 0:
+                item.setData(row, RowRole)
+            model.setItem(r, column, item)
+    return model
 
 
 class ToolsFilter(QSortFilterProxyModel):
@@ -150,7 +153,7 @@ class ToolsFilter(QSortFilterProxyModel):
         super().__init__(parent)
         self.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         self.setFilterKeyColumn(-1)
-        self.setSortRole(Qt.ItemDataRole.EditRole)
+        self.setSortRole(SortRole)
 
 
 def _code_view(name: str) -> QPlainTextEdit:
@@ -218,11 +221,18 @@ class ToolsPanel(QWidget):
         self.compare_jobs = JobRunner(self, max_threads=1)
         self.compare_jobs.succeeded.connect(self._compared)
         self.compare_jobs.failed.connect(lambda _job, error: self.sides_label.setText(f"Cannot compare: {error}"))
+        self.build_timer = QTimer(self)
+        self.build_timer.setSingleShot(True)
+        self.build_timer.setInterval(BUILD_DELAY_MS)
+        self.build_timer.timeout.connect(self._start_build)
         self.preview: ToolPreview | None = None
         self.settings = ToolsConfig()
         self._written = ToolsConfig()  # what the config file says (to write only what the user changed)
         self._config_path: Path | None = None
         self._following = False  # selecting a tool because the document revealed its operation
+        self._stale = False  # a conversion is due once the panel is shown
+        self._dock: QDockWidget | None = None
+        self._dock_shown: bool | None = None  # what its dock last said (None: not in a dock, or not yet told)
 
         self._build_controls()
         self._build_list()
@@ -310,7 +320,7 @@ class ToolsPanel(QWidget):
         self.controls.setMinimumWidth(150)
 
     def _build_list(self) -> None:
-        self.model = ToolsModel(self)
+        self.model = tools_model([], [], self)
         self.proxy = ToolsFilter(self)
         self.proxy.setSourceModel(self.model)
         self.filter_edit = QLineEdit()
@@ -506,7 +516,22 @@ class ToolsPanel(QWidget):
         self.rebuild()
 
     def rebuild(self) -> None:
-        """Convert again in the background; an earlier build still running is dropped when it ends."""
+        """Convert again in the background, a moment from now; an earlier build still running is dropped when it
+        ends. While the panel is hidden (its dock closed, or a tab behind another) nothing is converted until it
+        is shown: a conversion competes with the window's own work for the interpreter (1 s on the GitHub
+        description), and the moment's wait lets the other panels lay out what was just loaded first."""
+        if self.document.spec is None:
+            return
+        self.jobs.cancel()
+        if not self.is_shown:
+            self._stale = True
+            self.build_timer.stop()
+            return
+        self._stale = False
+        self.build_timer.start()
+        self.status_label.setText("Converting…")
+
+    def _start_build(self) -> None:
         loaded = self.document.spec
         if loaded is None:
             return
@@ -521,11 +546,16 @@ class ToolsPanel(QWidget):
             return preview
 
         self.jobs.start(work, settings)
-        self.status_label.setText("Converting…")
 
     @property
     def is_building(self) -> bool:
-        return self.jobs.current is not None
+        """A conversion is due or running (`previewReady` follows)."""
+        return self.build_timer.isActive() or self.jobs.current is not None
+
+    @property
+    def is_stale(self) -> bool:
+        """The spec or the options changed while the panel was hidden: shown, it converts again."""
+        return self._stale
 
     def _built(self, job: Job, preview: ToolPreview | None) -> None:
         if preview is None or job.tag != self.settings:
@@ -533,7 +563,9 @@ class ToolsPanel(QWidget):
         current = self.current_row()
         key = operation_key(self.preview.toolset.tools[current.index]) if current and self.preview else None
         self.preview = preview
-        self.model.set_rows(preview.rows, preview.changes)
+        old, self.model = self.model, tools_model(preview.rows, preview.changes, self)
+        self.proxy.setSourceModel(self.model)
+        old.deleteLater()
         toolset = preview.toolset
         state = limit_state(len(toolset.tools), preview.total_tokens)
         self.bar.setRange(0, state.maximum)
@@ -770,6 +802,29 @@ class ToolsPanel(QWidget):
 
     # -- theme and closing ---------------------------------------------------------------------------------------
 
+    @property
+    def is_shown(self) -> bool:
+        """On screen: visible, and in a dock that is not a tab behind another (such a dock stays "visible")."""
+        return self.isVisible() and self._dock_shown is not False
+
+    def event(self, event) -> bool:
+        if event.type() == QEvent.Type.ParentChange:
+            dock = self.parent()
+            if isinstance(dock, QDockWidget) and dock is not self._dock:
+                self._dock = dock
+                dock.visibilityChanged.connect(self._dock_visibility)
+        return super().event(event)
+
+    def _dock_visibility(self, visible: bool) -> None:
+        self._dock_shown = visible
+        if visible and self._stale:
+            self.rebuild()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self._stale and self.is_shown:
+            self.rebuild()
+
     def changeEvent(self, event) -> None:
         super().changeEvent(event)
         if event.type() == event.Type.PaletteChange:
@@ -781,6 +836,7 @@ class ToolsPanel(QWidget):
                 self._mark_lines(self.right_view, self.last_comparison.right_changed)
 
     def shutdown(self) -> None:
+        self.build_timer.stop()
         for jobs in (self.jobs, self.compare_jobs):
             jobs.cancel()
             jobs.wait()
