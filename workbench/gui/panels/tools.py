@@ -317,6 +317,7 @@ class ToolsPanel(QWidget):
         self.controls.setWidget(inner)
         self.controls.setWidgetResizable(True)
         self.controls.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.controls.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.controls.setMinimumWidth(150)
 
     def _build_list(self) -> None:
@@ -573,11 +574,8 @@ class ToolsPanel(QWidget):
         self.bar.setFormat(state.text)
         self.bar.setToolTip(f"{state.text}\nTool caps: Cursor 40, Windsurf 50, OpenAI 128 "
                             f"(amber: over a client's cap; red: over OpenAI's)")
-        # The whole bar styled (a style sheet on the chunk alone gives the groove a white background in dark).
-        self.bar.setStyleSheet("QProgressBar { border: 1px solid palette(mid); border-radius: 3px; "
-                               "background: palette(base); color: palette(text); text-align: left; } "
-                               f"QProgressBar::chunk {{ background: {BAR_COLORS[state.level]}; }}")
         self.bar.setProperty("level", state.level)
+        self._style_bar()
         built = (f"{len(toolset.tools)} tools for {toolset.vendor}, {len(toolset.rejected)} left out, "
                  f"~{preview.total_tokens} tokens ({toolset.tokens.method}); converted in {preview.seconds:.2f} s")
         self.status_label.setText(self.changes_text() if preview.changes else built)
@@ -588,6 +586,18 @@ class ToolsPanel(QWidget):
         self._update_count()
         self._reselect(current.name if current else None, key)
         self.previewReady.emit(preview)
+
+    def _style_bar(self) -> None:
+        """The whole bar styled in the theme's colours (a style sheet on the chunk alone gives the groove a white
+        background in dark; `palette(...)` in a style sheet is read when it is set, so it is set again on a
+        theme change)."""
+        palette = self.palette()
+        base, text, mid = (palette.color(role).name() for role in (palette.ColorRole.Base, palette.ColorRole.Text,
+                                                                    palette.ColorRole.Mid))
+        level = self.bar.property("level") or "ok"
+        self.bar.setStyleSheet(f"QProgressBar {{ border: 1px solid {mid}; border-radius: 3px; background: {base}; "
+                               f"color: {text}; text-align: left; }} "
+                               f"QProgressBar::chunk {{ background: {BAR_COLORS[level]}; }}")
 
     def _reselect(self, name: str | None, key: tuple[str, str, bool] | None) -> None:
         """After a new preview: the same tool again, else the tool of the same operation (renamed), else the first."""
@@ -831,6 +841,8 @@ class ToolsPanel(QWidget):
             colors = code_colors(self.palette())
             for highlighter in (self.json_highlighter, *self.side_highlighters):
                 highlighter.configure("json", colors)
+            if self.preview is not None:
+                self._style_bar()
             if self.last_comparison is not None:
                 self._mark_lines(self.left_view, self.last_comparison.left_changed)
                 self._mark_lines(self.right_view, self.last_comparison.right_changed)
