@@ -187,3 +187,21 @@ def test_a_hidden_panel_converts_once_it_is_shown(qtbot, window, open_spec, read
         window.focus_tools()
     assert [t.name for t in blocker.args[0].toolset.tools] == window.tools.shown_names()
     assert not window.tools.is_stale
+
+
+def test_a_conversion_overtaken_by_a_newer_choice_is_dropped(qtbot, window, readme):
+    open_with_preview(qtbot, window, readme)
+    shown = []
+    window.tools.previewReady.connect(lambda preview: shown.append(preview.toolset.vendor))
+    with qtbot.waitSignal(window.tools.build_timer.timeout, timeout=10_000):
+        window.tools.set_choice("Anthropic")
+    assert window.tools.jobs.current is not None  # converting for Anthropic now
+    with qtbot.waitSignal(window.tools.previewReady, timeout=30_000):
+        window.tools.set_choice("MCP")
+    qtbot.wait(200)  # the dropped conversion has ended by now or reports nothing when it does
+    assert shown == ["mcp"] and window.tools.preview.toolset.vendor == "mcp"
+    assert spec_config(readme).tools.vendor == "mcp"
+    warned = next(t for t in window.tools.preview.toolset.tools if t.warnings)
+    window.tools.select_tool(warned.name)
+    assert set(warned.warnings) <= set(window.tools.warnings())
+    assert window.tools.warnings_list.count() == len(window.tools.warnings())
