@@ -513,6 +513,10 @@ class ToolsPanel(QWidget):
             self.settings = self._written = loaded.config.tools
             self._config_path = loaded.config_path
             self.preview = None
+        tags = loaded.spec.tag_names()
+        self.tags_edit.setToolTip("Only the operations with one of these tags (tools: tags); Enter applies.\n"
+                                  + (f"Tags here: {', '.join(tags[:40])}" + (", …" if len(tags) > 40 else "")
+                                     if tags else "This spec has no tags."))
         self._show_settings()
         self.rebuild()
 
