@@ -11,7 +11,8 @@ import pytest
 from tests.catalogue import corpus_dir
 from workbench.gui import headless_reason, qt_unavailable_reason
 
-SHOTS = ("main-window.png", "outline.png", "problems.png", "source.png", "main-window-dark.png")
+SHOTS = ("main-window.png", "outline.png", "problems.png", "source.png", "main-window-dark.png", "tools-list.png",
+         "tools-json.png", "tools-side-by-side.png", "main-window-tools.png", "tools-list-dark.png")
 
 
 def run(*args: str, env: dict[str, str], timeout: float = 120) -> subprocess.CompletedProcess:

@@ -97,12 +97,60 @@ def _wait_for_load(window: MainWindow, path: Path) -> bool:
     return window.loaded is not None
 
 
-def take_screenshots(window: MainWindow, path: Path, out_dir: Path) -> int:
-    """main-window.png (light theme), outline.png, problems.png, source.png (on the first finding) and
-    main-window-dark.png."""
+def _wait_for(signal, busy, timeout_ms: int = SCREENSHOT_TIMEOUT_MS) -> None:
+    """Run the event loop until `signal` (while `busy()` says it is still to come), at most `timeout_ms`."""
+    if not busy():
+        return
+    loop = QEventLoop()
+    signal.connect(loop.quit)
+    timer = QTimer()
+    timer.setSingleShot(True)
+    timer.timeout.connect(loop.quit)
+    timer.start(timeout_ms)
+    loop.exec()
+    timer.stop()
+    signal.disconnect(loop.quit)
+
+
+def _tool_shots(window: MainWindow, out_dir: Path, suffix: str = "") -> list[Path]:
+    """The Tools panel raised: its list with the first tool's JSON, and that tool side by side in two vendors."""
+    app = QApplication.instance()
+    tools = window.tools
+    window.focus_tools()
+    _wait_for(tools.previewReady, lambda: tools.is_building)
+    app.processEvents()
+    shots = []
+    tools.tabs.setCurrentIndex(0)
+    app.processEvents()
+    shots.append((f"tools-list{suffix}.png", window.docks["tools"]))
+    shots.append((f"tools-json{suffix}.png", tools.details))
+    written = _grab(shots, out_dir)
+    if tools.current_row() is not None:
+        tools.compare("OpenAI Chat", "Gemini")
+        _wait_for(tools.comparisonReady, lambda: tools.compare_jobs.current is not None)
+        app.processEvents()
+        written += _grab([(f"tools-side-by-side{suffix}.png", window.docks["tools"])], out_dir)
+    tools.tabs.setCurrentIndex(0)
+    return written
+
+
+def _grab(shots: list, out_dir: Path) -> list[Path]:
+    written = []
+    for name, widget in shots:
+        target = out_dir / name
+        if not widget.grab().save(str(target)):
+            raise OSError(f"could not write {target}")
+        written.append(target)
+    return written
+
+
+def take_screenshots(window: MainWindow, path: Path, out_dir: Path,
+                     size: tuple[int, int] = SCREENSHOT_SIZE) -> int:
+    """main-window.png (light theme), outline.png, problems.png, source.png (on the first finding), the Tools
+    panel (tools-list.png, tools-json.png, tools-side-by-side.png), and main-window-dark.png, tools-list-dark.png."""
     app = QApplication.instance()
     window.set_theme("light", save=False)
-    window.resize(*SCREENSHOT_SIZE)
+    window.resize(*size)
     window.show()
     app.processEvents()
     if not _wait_for_load(window, path):
@@ -111,20 +159,20 @@ def take_screenshots(window: MainWindow, path: Path, out_dir: Path) -> int:
     window.next_problem()  # the first finding shown (errors first): the source view on its span
     app.processEvents()
     out_dir.mkdir(parents=True, exist_ok=True)
-    shots = {"main-window.png": window, "outline.png": window.docks["outline"],
-             "problems.png": window.docks["problems"], "source.png": window.source}
-    written = []
-    for name, widget in shots.items():
-        target = out_dir / name
-        if not widget.grab().save(str(target)):
-            print(f"workbench: could not write {target}", file=sys.stderr)
-            return 2
-        written.append(target)
-    window.set_theme("dark", save=False)
-    app.processEvents()
-    target = out_dir / "main-window-dark.png"
-    window.grab().save(str(target))
-    written.append(target)
+    try:
+        written = _grab([("main-window.png", window), ("outline.png", window.docks["outline"]),
+                         ("problems.png", window.docks["problems"]), ("source.png", window.source)], out_dir)
+        written += _tool_shots(window, out_dir)
+        written += _grab([("main-window-tools.png", window)], out_dir)
+        window.set_theme("dark", save=False)
+        app.processEvents()
+        written += _tool_shots(window, out_dir, "-dark")
+        window.docks["problems"].raise_()
+        app.processEvents()
+        written += _grab([("main-window-dark.png", window)], out_dir)
+    except OSError as exc:
+        print(f"workbench: {exc}", file=sys.stderr)
+        return 2
     apply_theme(app, "system")
     for target in written:
         print(target)

@@ -25,7 +25,16 @@ from workbench.gui import dialogs
 from workbench.gui.dialogs import APP_TITLE
 from workbench.gui.document import FixOutcome, LoadRequest, SpecDocument
 from workbench.gui.editing import recovery_dir
-from workbench.gui.panels import DOCKS, DockSpec, EditPanel, OutlinePanel, ProblemsPanel, SourcePanel, StatusPanel
+from workbench.gui.panels import (
+    DOCKS,
+    DockSpec,
+    EditPanel,
+    OutlinePanel,
+    ProblemsPanel,
+    SourcePanel,
+    StatusPanel,
+    ToolsPanel,
+)
 from workbench.gui.recent import RecentFiles
 from workbench.gui.theme import THEME_LABELS, THEMES, apply_theme
 from workbench.lint import Severity
@@ -54,6 +63,7 @@ class MainWindow(QMainWindow):
     outline: OutlinePanel
     problems: ProblemsPanel
     edit: EditPanel
+    tools: ToolsPanel
 
     def __init__(self, settings: QSettings | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -72,6 +82,8 @@ class MainWindow(QMainWindow):
         self.docks: dict[str, QDockWidget] = {}
         for spec in DOCKS:
             self.add_panel(spec)
+        self._tools_roomy = False
+        self.docks["tools"].visibilityChanged.connect(lambda visible: visible and self._make_room_for_tools())
         self.problems.fixRequested.connect(self.fix_problem)
         self.problems.fixRuleRequested.connect(self.fix_rule)
         self.status = StatusPanel(self.document, self.statusBar())
@@ -97,8 +109,12 @@ class MainWindow(QMainWindow):
         dock = QDockWidget(getattr(panel, "TITLE", spec.attribute.title()), self)
         dock.setObjectName(spec.object_name)
         dock.setWidget(panel)
-        self.addDockWidget(spec.area, dock)
-        self.resizeDocks([dock], [spec.size], spec.orientation)
+        if spec.tabify_with in self.docks:  # a tab beside that dock (which stays the one shown)
+            self.tabifyDockWidget(self.docks[spec.tabify_with], dock)
+            self.docks[spec.tabify_with].raise_()
+        else:
+            self.addDockWidget(spec.area, dock)
+            self.resizeDocks([dock], [spec.size], spec.orientation)
         self.docks[spec.attribute] = dock
         return dock
 
@@ -141,6 +157,8 @@ class MainWindow(QMainWindow):
                                     QKeySequence(Qt.Modifier.CTRL | Qt.Modifier.SHIFT | Qt.Key.Key_O)))
         menu.addAction(self._action("Show P&roblems", self.focus_problems,
                                     QKeySequence(Qt.Modifier.CTRL | Qt.Modifier.SHIFT | Qt.Key.Key_M)))
+        menu.addAction(self._action("Show &Tools", self.focus_tools,
+                                    QKeySequence(Qt.Modifier.CTRL | Qt.Modifier.SHIFT | Qt.Key.Key_T)))
 
         menu = self.menuBar().addMenu("&View")
         theme_menu = menu.addMenu("&Theme")
@@ -314,6 +332,23 @@ class MainWindow(QMainWindow):
         self.docks["problems"].raise_()
         self.problems.focus_list()
 
+    def focus_tools(self) -> None:
+        self.docks["tools"].show()
+        self.docks["tools"].raise_()
+        self._make_room_for_tools()
+        self.tools.view.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def _make_room_for_tools(self) -> None:
+        """The Tools panel shows a list beside a tool's JSON: the first time it is shown, its dock (shared with the
+        problems) gets at least two fifths of the window's height."""
+        dock = self.docks["tools"]
+        if self._tools_roomy or not dock.isVisible() or self.height() < 400:
+            return
+        self._tools_roomy = True
+        wanted = int(self.height() * 0.4)
+        if dock.height() < wanted:
+            self.resizeDocks([dock], [wanted], Qt.Orientation.Vertical)
+
     def focus_outline_filter(self) -> None:
         self.docks["outline"].show()
         self.docks["outline"].raise_()
@@ -457,6 +492,7 @@ class MainWindow(QMainWindow):
         if self.diff_dialog is not None:
             self.diff_dialog.close()
         self._save_settings()
+        self.tools.shutdown()
         self.document.shutdown()
         if self.error_box is not None:
             self.error_box.close()

@@ -12,8 +12,11 @@ from workbench.gui.panels.outline import OutlinePanel
 from workbench.gui.panels.problems import ProblemsPanel
 from workbench.gui.panels.source import SourcePanel
 from workbench.gui.panels.status import StatusPanel
+from workbench.gui.panels.tools import ToolsPanel
 
-__all__ = ["DOCKS", "DockSpec", "EditPanel", "OutlinePanel", "ProblemsPanel", "SourcePanel", "StatusPanel"]
+__all__ = [
+    "DOCKS", "DockSpec", "EditPanel", "OutlinePanel", "ProblemsPanel", "SourcePanel", "StatusPanel", "ToolsPanel",
+]
 
 
 @dataclass(frozen=True)
@@ -27,6 +30,7 @@ class DockSpec:
     area: Qt.DockWidgetArea
     size: int
     orientation: Qt.Orientation
+    tabify_with: str | None = None  # the attribute of a dock added before: this one goes in its tab group
 
 
 _AREA, _ACROSS, _DOWN = Qt.DockWidgetArea, Qt.Orientation.Horizontal, Qt.Orientation.Vertical
@@ -34,4 +38,5 @@ DOCKS = (  # in the order they are added (and listed in the View menu)
     DockSpec("outline", OutlinePanel, "outlineDock", _AREA.LeftDockWidgetArea, 380, _ACROSS),
     DockSpec("problems", ProblemsPanel, "problemsDock", _AREA.BottomDockWidgetArea, 240, _DOWN),
     DockSpec("edit", EditPanel, "formDock", _AREA.RightDockWidgetArea, 340, _ACROSS),
+    DockSpec("tools", ToolsPanel, "toolsDock", _AREA.BottomDockWidgetArea, 240, _DOWN, tabify_with="problems"),
 )

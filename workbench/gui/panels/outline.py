@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.gui.document import SpecDocument
+from workbench.gui.document import SpecDocument, Target
 from workbench.gui.models import (
     OUTLINE_MODE_LABELS,
     OUTLINE_MODES,
@@ -75,6 +75,7 @@ class OutlinePanel(QWidget):
         layout.addWidget(self.view, 1)
         layout.addWidget(self.count_label)
         document.loaded.connect(self._loaded)
+        document.revealed.connect(self._revealed)
 
     # -- the public surface --------------------------------------------------------------------------------------
 
@@ -103,6 +104,31 @@ class OutlinePanel(QWidget):
             children = [proxy.index(r, 0, index) for r in range(proxy.rowCount(index))] or [index]
             leaves.extend(proxy.data(child, EntryRole) for child in children if proxy.data(child, EntryRole))
         return leaves
+
+    def current_entry(self):
+        """The entry of the current row (an operation, a property), or None."""
+        index = self.view.currentIndex()
+        return self.proxy.data(index.siblingAtColumn(0), EntryRole) if index.isValid() else None
+
+    def select_operation(self, entry: OperationEntry) -> bool:
+        """Make the operation's row current (shown, scrolled to) without revealing it again; False when the
+        outline does not list it now (another mode, or filtered out)."""
+        proxy, origin = self.proxy, entry.operation.origin
+        wanted = (origin.document.name, origin.pointer)  # (comparing the documents would compare their texts)
+        for row in range(proxy.rowCount()):
+            parent = proxy.index(row, 0)
+            for index in [proxy.index(r, 0, parent) for r in range(proxy.rowCount(parent))] or [parent]:
+                found = proxy.data(index, EntryRole)
+                if isinstance(found, OperationEntry) and (found.operation.origin.document.name,
+                                                          found.operation.origin.pointer) == wanted:
+                    self.view.setCurrentIndex(index)
+                    self.view.scrollTo(index)
+                    return True
+        return False
+
+    def _revealed(self, target: Target) -> None:
+        if target.operation is not None and self.current_entry() is not target.operation:
+            self.select_operation(target.operation)
 
     def activate(self, index: QModelIndex) -> None:
         """Reveal the row at `index` (of the view's model): an operation, a property, a path item or a schema."""

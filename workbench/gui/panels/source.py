@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from workbench.gui.document import SpecDocument, Target
 from workbench.gui.source_view import SourceView
@@ -26,6 +26,9 @@ class SourcePanel(QWidget):
         self.location_label.setObjectName("locationLabel")
         self.location_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.location_label.setContentsMargins(6, 3, 6, 3)
+        # A long pointer must not widen the window (it has to fit 1024 pixels): the text is cut, not the window.
+        self.location_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.location_label.setMinimumWidth(1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)

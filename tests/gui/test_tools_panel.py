@@ -1,0 +1,207 @@
+"""The Tools panel end to end: a corpus file opened in the window, a vendor and a tag picked, and the list, the
+export and the config checked against what `workbench tools` prints for the same file."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from workbench.cli import main as cli_main
+from workbench.config import ToolsConfig
+from workbench.tools.options import ToolOverrides, build_toolset
+from workbench.workspace import LoadKind
+from workbench.workspace.loading import spec_config
+
+CORPUS = Path("/work/shared/corpus")
+README = CORPUS / "readme-v3.0-readme.yaml"
+
+pytestmark = pytest.mark.skipif(not README.is_file(), reason="the corpus is not here")
+
+
+@pytest.fixture
+def readme(tmp_path) -> Path:
+    target = tmp_path / "readme.yaml"
+    shutil.copyfile(README, target)
+    return target
+
+
+def wait_preview(qtbot, window, change=None, timeout: int = 30_000):
+    """Do `change` and wait for the preview it causes (or the first one, when a load started it)."""
+    with qtbot.waitSignal(window.tools.previewReady, timeout=timeout) as blocker:
+        if change is not None:
+            change()
+    return blocker.args[0]
+
+
+def open_with_preview(qtbot, window, path: Path):
+    window.focus_tools()  # a hidden panel converts nothing (see the last test)
+    with qtbot.waitSignal(window.tools.previewReady, timeout=30_000) as blocker:
+        window.open_path(path)
+    return blocker.args[0]
+
+
+def cli_json(tmp_path: Path, spec: Path, *flags: str) -> str:
+    out = tmp_path / "cli.json"
+    assert cli_main(["tools", str(spec), "--format", "json", "--output", str(out), *flags]) == 0
+    return out.read_text(encoding="utf-8")
+
+
+def test_vendor_and_tag_write_the_config_and_the_list_is_what_the_cli_prints(qtbot, window, readme, tmp_path):
+    preview = open_with_preview(qtbot, window, readme)
+    assert preview.toolset.vendor == "openai" and len(window.tools.shown_names()) == len(preview.toolset.tools) > 20
+    assert not (readme.parent / ".workbench.yaml").exists()  # nothing written until the user changes something
+    wait_preview(qtbot, window, lambda: window.tools.set_choice("Anthropic"))
+    preview = wait_preview(qtbot, window, lambda: window.tools.set_tags(("Categories",)))
+    assert spec_config(readme).tools == ToolsConfig(vendor="anthropic", tags=("Categories",))
+    expected = build_toolset(window.loaded.spec, spec_config(readme), ToolOverrides())
+    assert preview.toolset.vendor == "anthropic"
+    assert window.tools.shown_names() == [t.name for t in expected.tools] and len(expected.tools) == 6
+    printed = json.loads(cli_json(tmp_path, readme))
+    assert list(printed["mapping"]) == window.tools.shown_names()
+    assert printed["tools"] == preview.toolset.native
+    assert {r["path"] for r in printed["rejected"]} == {row[0].split(" ", 1)[1] for row in window.tools.rejected_rows()}
+
+
+def test_the_export_is_byte_for_byte_the_cli_output(qtbot, window, readme, tmp_path):
+    open_with_preview(qtbot, window, readme)
+    wait_preview(qtbot, window, lambda: window.tools.set_choice("Gemini"))
+    exported = tmp_path / "panel.json"
+    window.tools.export_to(exported)
+    assert exported.read_text(encoding="utf-8") == cli_json(tmp_path, readme)  # with --output FILE
+    window.tools.copy_all()
+    from PySide6.QtGui import QGuiApplication
+
+    assert QGuiApplication.clipboard().text() + "\n" == exported.read_text(encoding="utf-8")
+
+
+def test_an_existing_config_keeps_its_comments(qtbot, window, readme):
+    config = readme.parent / ".workbench.yaml"
+    original = ("# the team's settings\nrules:\n  enum-in-prose: warn  # we care\n"
+                "tools:\n  vendor: openai  # the default\n  read-only: false\n")
+    config.write_text(original, encoding="utf-8")
+    open_with_preview(qtbot, window, readme)
+    preview = wait_preview(qtbot, window, lambda: window.tools.set_option("read_only", True))
+    text = config.read_text(encoding="utf-8")
+    assert text == original.replace("read-only: false", "read-only: true")
+    assert all(t.operation.method in ("get", "head", "options") for t in preview.toolset.tools)
+    assert window.tools.checks["read_only"].isChecked()
+
+
+def test_a_tool_jumps_to_its_operation_and_an_operation_to_its_tool(qtbot, window, readme):
+    preview = open_with_preview(qtbot, window, readme)
+    tool = preview.toolset.tools[3]
+    assert window.tools.select_tool(tool.name)
+    assert window.tools.go_to_operation()
+    entry = next(e for e in window.loaded.operations
+                 if (e.operation.method, e.operation.path) == (tool.operation.method, tool.operation.path))
+    assert window.source.view.cursor_line_column() == (entry.start.line, entry.start.column)
+    assert window.outline.current_entry() is entry
+    other = next(e for e in window.loaded.operations if e.operation.path != tool.operation.path)
+    window.document.reveal_operation(other)
+    current = preview.toolset.tool(window.tools.current_tool())
+    assert (current.operation.method, current.operation.path) == (other.operation.method, other.operation.path)
+    assert window.tools.wire_rows() == [(b.argument, b.location + (" (person)" if b.human else ""),
+                                         ".".join(b.body_path) if b.location == "body-field" and b.body_path
+                                         else b.name, "yes" if b.required else "") for b in current.bindings]
+    assert json.loads(window.tools.json_text()) == preview.toolset.native[preview.toolset.tools.index(current)]
+
+
+def test_a_description_fixed_in_the_edit_form_changes_the_tool(qtbot, window, readme):
+    preview = open_with_preview(qtbot, window, readme)
+    tool = preview.toolset.tools[0]
+    entry = next(e for e in window.loaded.operations
+                 if (e.operation.method, e.operation.path) == (tool.operation.method, tool.operation.path))
+    window.document.reveal_operation(entry)
+    text = "Lists every category of the project's documentation, with the number of pages in each."
+    window.edit.form.description.setPlainText(text)
+
+    def apply() -> None:
+        assert window.edit.apply(window.edit.form.pointer, window.edit.form.values())
+
+    with qtbot.waitSignal(window.document.loaded, timeout=30_000,
+                          check_params_cb=lambda _loaded, kind: kind is LoadKind.RECHECK):
+        after = wait_preview(qtbot, window, apply, timeout=30_000)
+    new = after.toolset.tools[0]
+    assert new.name == tool.name and text in new.description and text not in tool.description
+    assert text in window.tools.json_text()
+    assert f"{tool.name}: description changed" in window.tools.changes_text()
+
+
+def test_side_by_side_marks_what_differs_between_two_vendors(qtbot, window, readme):
+    preview = open_with_preview(qtbot, window, readme)
+    window.tools.select_tool(preview.toolset.tools[1].name)
+    with qtbot.waitSignal(window.tools.comparisonReady, timeout=30_000) as blocker:
+        window.tools.compare("OpenAI Chat", "Gemini")
+    sides = blocker.args[0]
+    assert json.loads(sides.left) == preview.toolset.native[1]
+    assert json.loads(sides.right)["name"] == preview.toolset.tools[1].name
+    assert sides.left_changed and sides.right_changed
+    assert window.tools.left_view.toPlainText() == sides.left
+    assert len(window.tools.left_view.extraSelections()) == len(sides.left_changed)
+
+
+def test_the_list_filters_and_sorts_and_the_bar_says_the_limits(qtbot, window, readme):
+    preview = open_with_preview(qtbot, window, readme)
+    count = len(preview.toolset.tools)
+    assert window.tools.bar.property("level") == ("amber" if count > 40 else "ok")
+    assert f"{count} tools" in window.tools.bar.format()
+    window.tools.filter_edit.setText("categor")
+    shown = window.tools.shown_names()
+    assert shown and all("categor" in n.lower() or "categor" in preview.toolset.tool(n).operation.path.lower()
+                         for n in shown)
+    window.tools.filter_edit.setText("")
+    window.tools.view.sortByColumn(2, window.tools.view.horizontalHeader().sortIndicatorOrder().DescendingOrder)
+    tokens = [preview.toolset.tokens.per_tool[n] for n in window.tools.shown_names()]
+    assert tokens == sorted(tokens, reverse=True)
+
+
+def test_an_operation_id_renamed_in_the_form_is_said_as_a_renamed_tool_and_undo_brings_it_back(qtbot, window,
+                                                                                                 readme):
+    preview = open_with_preview(qtbot, window, readme)
+    tool = preview.toolset.tools[2]
+    window.tools.select_tool(tool.name)
+    window.tools.go_to_operation()  # the Edit form shows the tool's operation
+    window.edit.form.operation_id.setText("renamedForAgents")
+
+    def recheck_done(_loaded, kind) -> bool:
+        return kind is LoadKind.RECHECK
+
+    with qtbot.waitSignal(window.document.loaded, timeout=30_000, check_params_cb=recheck_done):
+        after = wait_preview(qtbot, window, lambda: window.edit.apply(window.edit.form.pointer,
+                                                                      window.edit.form.values()))
+    assert after.toolset.tools[2].name == "renamedForAgents" and tool.name not in window.tools.shown_names()
+    assert f"{tool.name} renamed renamedForAgents" in window.tools.changes_text()
+    assert window.tools.current_tool() == "renamedForAgents"  # still the tool of the operation shown
+    with qtbot.waitSignal(window.document.loaded, timeout=30_000, check_params_cb=recheck_done):
+        back = wait_preview(qtbot, window, window.document.undo)
+    assert [t.name for t in back.toolset.tools] == [t.name for t in preview.toolset.tools]
+
+
+def test_a_hidden_panel_converts_once_it_is_shown(qtbot, window, open_spec, readme):
+    open_spec(readme)  # the Tools tab is behind Problems
+    assert window.tools.preview is None and window.tools.is_stale and not window.tools.is_building
+    with qtbot.waitSignal(window.tools.previewReady, timeout=30_000) as blocker:
+        window.focus_tools()
+    assert [t.name for t in blocker.args[0].toolset.tools] == window.tools.shown_names()
+    assert not window.tools.is_stale
+
+
+def test_a_conversion_overtaken_by_a_newer_choice_is_dropped(qtbot, window, readme):
+    open_with_preview(qtbot, window, readme)
+    shown = []
+    window.tools.previewReady.connect(lambda preview: shown.append(preview.toolset.vendor))
+    with qtbot.waitSignal(window.tools.build_timer.timeout, timeout=10_000):
+        window.tools.set_choice("Anthropic")
+    assert window.tools.jobs.current is not None  # converting for Anthropic now
+    with qtbot.waitSignal(window.tools.previewReady, timeout=30_000):
+        window.tools.set_choice("MCP")
+    qtbot.wait(200)  # the dropped conversion has ended by now or reports nothing when it does
+    assert shown == ["mcp"] and window.tools.preview.toolset.vendor == "mcp"
+    assert spec_config(readme).tools.vendor == "mcp"
+    warned = next(t for t in window.tools.preview.toolset.tools if t.warnings)
+    window.tools.select_tool(warned.name)
+    assert set(warned.warnings) <= set(window.tools.warnings())
+    assert window.tools.warnings_list.count() == len(window.tools.warnings())

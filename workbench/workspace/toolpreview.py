@@ -1,0 +1,330 @@
+"""The tool preview without Qt: the tool set the window shows for a choice of vendor and scope (built by the one
+builder, `workbench.tools.options.build_toolset`, so `workbench tools` prints the same), what changed between two
+tool sets after an edit, how close the set is to the clients' tool caps, and the config's `tools:` section written
+back with the zero-noise edit engine (comments kept; `.workbench.yaml` created beside the spec when there is none).
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+from workbench.config import CONFIG_NAMES, ToolsConfig, WorkbenchConfig
+from workbench.edit import Edit, apply_edits, write_atomically
+from workbench.spec import SourceDocument, Spec, SpecError
+from workbench.spec.source import parse_document, parse_text
+from workbench.tools.model import Tool, ToolSet
+from workbench.tools.options import DEFAULT_VENDOR, ToolOverrides, build_toolset
+
+
+@dataclass(frozen=True)
+class VendorChoice:
+    """One entry of the vendor selector: a vendor module and its strict mode."""
+
+    label: str
+    vendor: str
+    strict: bool = False
+
+
+VENDOR_CHOICES = (
+    VendorChoice("OpenAI Chat", "openai"),
+    VendorChoice("OpenAI Responses", "openai-responses"),
+    VendorChoice("OpenAI strict", "openai", strict=True),
+    VendorChoice("Anthropic", "anthropic"),
+    VendorChoice("Gemini", "gemini"),
+    VendorChoice("MCP", "mcp"),
+    VendorChoice("JSON Schema", "jsonschema"),
+)
+
+
+def choice_index(settings: ToolsConfig) -> int:
+    """The selector's entry for a `tools:` section (the vendor's plain entry when its strict mode has none)."""
+    vendor = settings.vendor or DEFAULT_VENDOR
+    exact = [i for i, c in enumerate(VENDOR_CHOICES) if c.vendor == vendor and c.strict == settings.strict]
+    loose = [i for i, c in enumerate(VENDOR_CHOICES) if c.vendor == vendor]
+    return (exact or loose or [0])[0]
+
+
+def with_choice(settings: ToolsConfig, choice: VendorChoice) -> ToolsConfig:
+    return replace(settings, vendor=choice.vendor, strict=choice.strict)
+
+
+# -- limits ---------------------------------------------------------------------------------------------------------
+
+CLIENT_LIMITS = (("Cursor", 40), ("Windsurf", 50), ("OpenAI", 128))  # tools a client (or the API) accepts
+
+
+@dataclass(frozen=True)
+class LimitState:
+    level: str  # "ok" | "amber" (over a client's cap) | "red" (over the API's cap of 128)
+    text: str
+    maximum: int  # the bar's end
+
+
+def limit_state(count: int, tokens: int) -> LimitState:
+    over = [f"{name} {limit}" for name, limit in CLIENT_LIMITS if count > limit]
+    cap = CLIENT_LIMITS[-1][1]
+    level = "red" if count > cap else "amber" if over else "ok"
+    said = f"{count} tools · ~{tokens} tokens"
+    return LimitState(level, f"{said} · over {', '.join(over)}" if over else said, max(cap, count))
+
+
+# -- building ---------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ToolRow:
+    """One tool as the list shows it."""
+
+    name: str
+    operation: str  # "GET /path"
+    tokens: int
+    warnings: int
+    index: int  # in `toolset.tools` (and `toolset.native`)
+
+
+@dataclass(frozen=True)
+class ToolChange:
+    """A tool that differs from the preview before: `kind` is added, removed, renamed, tokens or description."""
+
+    name: str
+    kind: str
+    text: str
+    token_delta: int = 0
+
+
+@dataclass
+class ToolPreview:
+    """A built tool set with what the panel shows of it (computed off the UI thread, tokens included)."""
+
+    toolset: ToolSet
+    settings: ToolsConfig
+    rows: list[ToolRow]
+    seconds: float
+    changes: list[ToolChange] = field(default_factory=list)
+
+    @property
+    def total_tokens(self) -> int:
+        return self.toolset.tokens.total
+
+
+def effective_config(config: WorkbenchConfig, settings: ToolsConfig) -> WorkbenchConfig:
+    """The config as it is once `settings` is its `tools:` section (what the file says after the panel wrote it)."""
+    return replace(config, tools=settings)
+
+
+def build_preview(spec: Spec, config: WorkbenchConfig, settings: ToolsConfig) -> ToolPreview:
+    """The tool set for `settings`, exactly as `workbench tools SPEC` builds it from a config with that section;
+    the token estimate is made here (it loads the tokenizer's tables: not on the UI thread)."""
+    began = time.perf_counter()
+    toolset = build_toolset(spec, effective_config(config, settings), ToolOverrides())
+    per_tool = toolset.tokens.per_tool
+    counts = _warning_counts(toolset)
+    rows = [ToolRow(t.name, t.operation.label(), per_tool.get(t.name, 0), counts.get(t.name, 0), i)
+            for i, t in enumerate(toolset.tools)]
+    return ToolPreview(toolset, settings, rows, time.perf_counter() - began)
+
+
+def _warning_counts(toolset: ToolSet) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for tool in toolset.tools:
+        counts[tool.name] = len(tool_warnings(toolset, tool))
+    return counts
+
+
+def tool_warnings(toolset: ToolSet, tool: Tool) -> list[str]:
+    """What the conversion lost or moved for this tool: its own warnings and the set's warnings naming it."""
+    seen = list(tool.warnings)
+    seen += [w.message for w in toolset.warnings if w.tool == tool.name and w.message not in seen]
+    return seen
+
+
+def operation_key(tool: Tool) -> tuple[str, str, bool]:
+    op = tool.operation
+    return op.method, op.path, op.webhook
+
+
+def changes_between(before: ToolSet | None, after: ToolSet) -> list[ToolChange]:
+    """What an edit changed in the tool set, tool by tool (matched by operation, in order where one operation
+    gives several tools): added, removed, renamed, tokens up or down, description changed."""
+    if before is None:
+        return []
+    old, new = _by_operation(before), _by_operation(after)
+    changes: list[ToolChange] = []
+    for key, tools in new.items():
+        previous = old.get(key, [])
+        for n, tool in enumerate(tools):
+            if n >= len(previous):
+                changes.append(ToolChange(tool.name, "added", f"{tool.name}: new tool"))
+                continue
+            changes.extend(_tool_changes(before, previous[n], after, tool))
+    for key, tools in old.items():
+        for tool in tools[len(new.get(key, [])):]:
+            changes.append(ToolChange(tool.name, "removed", f"{tool.name}: no longer a tool"))
+    return changes
+
+
+def _by_operation(toolset: ToolSet) -> dict[tuple[str, str, bool], list[Tool]]:
+    grouped: dict[tuple[str, str, bool], list[Tool]] = {}
+    for tool in toolset.tools:
+        grouped.setdefault(operation_key(tool), []).append(tool)
+    return grouped
+
+
+def _tool_changes(before: ToolSet, old: Tool, after: ToolSet, new: Tool) -> list[ToolChange]:
+    changes = []
+    if old.name != new.name:
+        changes.append(ToolChange(new.name, "renamed", f"{old.name} renamed {new.name}"))
+    delta = after.tokens.per_tool.get(new.name, 0) - before.tokens.per_tool.get(old.name, 0)
+    if delta:
+        changes.append(ToolChange(new.name, "tokens", f"{new.name}: tokens {'up' if delta > 0 else 'down'} "
+                                                      f"{abs(delta)}", delta))
+    if old.description != new.description:
+        changes.append(ToolChange(new.name, "description", f"{new.name}: description changed"))
+    return changes
+
+
+def native_text(toolset: ToolSet, index: int) -> str:
+    return json.dumps(toolset.native[index], indent=2, ensure_ascii=False)
+
+
+def export_text(toolset: ToolSet) -> str:
+    """What `workbench tools --format json` prints for the same tool set."""
+    return json.dumps(toolset.to_json(), indent=2, ensure_ascii=False)
+
+
+def write_export(toolset: ToolSet, path: Path) -> None:
+    """The file `workbench tools --format json --output FILE` writes."""
+    path.write_text(export_text(toolset) + "\n", encoding="utf-8")
+
+
+# -- side by side -------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SideBySide:
+    """The same operation's tool in two vendors' JSON, and which lines of each have no equal in the other."""
+
+    left: str
+    right: str
+    left_changed: frozenset[int]  # 0-based line numbers
+    right_changed: frozenset[int]
+
+
+def side_by_side(left: str, right: str) -> SideBySide:
+    # Lines compared without their indentation: one vendor wraps the tool in an object the other does not, and
+    # the same member one level deeper is the same member.
+    a, b = [line.strip() for line in left.splitlines()], [line.strip() for line in right.splitlines()]
+    same_a: set[int] = set()
+    same_b: set[int] = set()
+    for block in difflib.SequenceMatcher(None, a, b, autojunk=False).get_matching_blocks():
+        same_a.update(range(block.a, block.a + block.size))
+        same_b.update(range(block.b, block.b + block.size))
+    return SideBySide(left, right, frozenset(set(range(len(a))) - same_a),
+                      frozenset(set(range(len(b))) - same_b))
+
+
+def tool_for_operation(toolset: ToolSet, key: tuple[str, str, bool], nth: int = 0) -> int | None:
+    """The index of the operation's `nth` tool in `toolset`, or None when it is not a tool there."""
+    found = [i for i, t in enumerate(toolset.tools) if operation_key(t) == key]
+    return found[nth] if nth < len(found) else (found[0] if found else None)
+
+
+def compare_vendors(spec: Spec, config: WorkbenchConfig, settings: ToolsConfig, key: tuple[str, str, bool],
+                    left: VendorChoice, right: VendorChoice,
+                    cancelled: Callable[[], bool] = lambda: False) -> SideBySide | None:
+    """The operation's tool under two vendors (same scope and shape), lines that differ marked."""
+    texts = []
+    for choice in (left, right):
+        if cancelled():
+            return None
+        toolset = build_toolset(spec, effective_config(config, with_choice(settings, choice)), ToolOverrides())
+        index = tool_for_operation(toolset, key)
+        texts.append(native_text(toolset, index) if index is not None else f"// not a tool for {choice.label}")
+    return side_by_side(*texts)
+
+
+# -- the config's `tools:` section --------------------------------------------------------------------------------
+
+DEFAULT_CONFIG_NAME = CONFIG_NAMES[0]
+
+
+def _key(name: str) -> str:
+    return name.replace("_", "-")
+
+
+def _value(settings: ToolsConfig, name: str) -> Any:
+    value = getattr(settings, name)
+    if name == "vendor":
+        return value or DEFAULT_VENDOR
+    return list(value) if isinstance(value, tuple) else value
+
+
+def section_edits(before: ToolsConfig, after: ToolsConfig, written: dict) -> list[Edit]:
+    """The edits that turn the written `tools:` section into `after`: the keys whose value changed, and any
+    written key that does not say what `after` does (a key written and its default left alone)."""
+    return [Edit(f"/tools/{_key(f.name)}", _value(after, f.name)) for f in fields(ToolsConfig)
+            if getattr(before, f.name) != getattr(after, f.name) or (
+                _key(f.name) in written and written[_key(f.name)] != _value(after, f.name))]
+
+
+def new_config_text(settings: ToolsConfig) -> str:
+    """A new `.workbench.yaml` holding only the `tools:` section (JSON scalars are YAML too)."""
+    default = ToolsConfig()
+    lines = ["# The workbench config (see `workbench lint --help`); written by the Tools panel.", "tools:"]
+    for f in fields(ToolsConfig):
+        if f.name == "vendor" or getattr(settings, f.name) != getattr(default, f.name):
+            lines.append(f"  {_key(f.name)}: {json.dumps(_value(settings, f.name), ensure_ascii=False)}")
+    return "\n".join(lines) + "\n"
+
+
+def write_tools_section(spec_path: Path, config_path: Path | None, before: ToolsConfig,
+                        after: ToolsConfig) -> Path:
+    """Write `after` as the config's `tools:` section and return the file: changed in place with the zero-noise
+    edit engine (comments and layout kept), a new section added at its end, or a new `.workbench.yaml` beside
+    the spec. Raises SpecError (the file unchanged) when it cannot be done cleanly."""
+    if config_path is None or not config_path.is_file():
+        target = spec_path.parent / DEFAULT_CONFIG_NAME
+        write_atomically(target, new_config_text(after))
+        return target
+    document = parse_document(config_path, str(config_path))
+    data = document.data if document.data is not None else {}
+    if not isinstance(data, dict):
+        raise SpecError("the config is not a mapping: the tools: section was not written", str(config_path))
+    section = data.get("tools")
+    if not isinstance(section, dict):
+        text = _with_new_section(document, data, after, config_path)
+    else:
+        edits = section_edits(before, after, section)
+        if not edits:
+            return config_path
+        outcome = apply_edits(document, edits)
+        if outcome.refused:
+            edit, reason = outcome.refused[0]
+            raise SpecError(f"cannot write {edit.pointer}: {reason}", str(config_path))
+        text = outcome.document.text
+    write_atomically(config_path, text, bom=document.bom)
+    return config_path
+
+
+def _with_new_section(document: SourceDocument, data: dict, after: ToolsConfig, path: Path) -> str:
+    """The file with a `tools:` section added at its end (the edit engine inserts scalars, not mappings), checked
+    by parsing it again: everything else must read as before."""
+    if "tools" in data:
+        raise SpecError("`tools:` has no mapping to change: write `tools: {}` or remove it", str(path))
+    text = document.text
+    section = new_config_text(after).split("\n", 1)[1]  # without the header comment
+    text = text + ("\n" if text and not text.endswith("\n") else "") + section
+    try:
+        reread = parse_text(text, path, str(path)).data
+    except SpecError as exc:
+        raise SpecError(f"cannot add a tools: section here ({exc.message})", str(path)) from None
+    expected = {**data, "tools": reread.get("tools") if isinstance(reread, dict) else None}
+    if not isinstance(reread, dict) or reread != expected or not isinstance(reread.get("tools"), dict):
+        raise SpecError("cannot add a tools: section at the end of this file (not block YAML)", str(path))
+    return text
