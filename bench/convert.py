@@ -4,7 +4,8 @@
                             [--whole-only]
 
 Whole commands first, the figure a user feels: `workbench tools SPEC --vendor openai --include-deprecated --format
-json` in a fresh process (this checkout's package, `python -m workbench`) beside a fresh node process running the
+json` in a fresh process (this checkout's package, or --workbench DIR's, `python -m workbench`, bytecode compiled
+beforehand as an installed package has it) beside a fresh node process running the
 peer once with model chatgpt on the same document, alternating ours / peer, N (3) times each; the median wall time
 and the highest peak MiB of each (GNU time %M, bench/peers.py). Ours reads the corpus file as it is (YAML too);
 the peer reads JSON. --whole-only stops there (no in-process rows).
@@ -321,18 +322,14 @@ def print_samchon(cold: peers.Run, cold_out: dict | None, warm: peers.Run, warm_
 WHOLE_ARGS = ("--vendor", "openai", "--include-deprecated", "--format", "json")
 
 
-def ours_command(path: Path) -> list[str]:
-    """`workbench tools` from this checkout (cwd REPO puts its package first on `python -m`'s path)."""
-    return [sys.executable, "-m", "workbench", "tools", str(path.resolve()), *WHOLE_ARGS]
-
-
-def run_whole(path: Path, document: Path, repeat: int, timeout: float) -> dict[str, Any]:
-    """Ours and the peer as whole processes, alternating (so drift on a shared machine hits both alike)."""
+def run_whole(path: Path, document: Path, repeat: int, timeout: float, root: Path) -> dict[str, Any]:
+    """Ours (checkout `root`'s package) and the peer as whole processes, alternating (so drift on a shared
+    machine hits both alike)."""
     ours: list[peers.Run] = []
     peer: list[peers.Run] = []
     tools = functions = None
     for _ in range(repeat):
-        run = peers.measure(ours_command(path), timeout=timeout, cwd=REPO)
+        run = peers.measure_ours(["tools", str(path.resolve()), *WHOLE_ARGS], timeout, root)
         ours.append(run)
         if not run.failed and isinstance(run.output, dict):
             tools = len(run.output.get("tools") or [])
@@ -401,6 +398,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="run the peer with model chatgpt only (skip chatgpt strict, claude, gemini)")
     parser.add_argument("--whole-only", action="store_true",
                         help="time the whole commands only (no in-process conversion rows)")
+    parser.add_argument("--workbench", type=Path, default=REPO,
+                        help="the checkout whose `workbench` the whole commands run (default: this one), "
+                             "to compare two versions with the same peers")
     args = parser.parse_args(argv)
     repeat = max(1, args.repeat)
     files = peers.select_files(peers.corpus_dir(args.corpus), args.files)
@@ -412,11 +412,14 @@ def main(argv: list[str] | None = None) -> int:
     print(f"times: best of {repeat} (and the first run) around the conversion call only; "
           f"{peers.memory_method()} (peer process only)")
     whole = []
+    peers.prepare_ours(args.workbench)
+    print(f"whole commands: the workbench package of {args.workbench.resolve()}")
     with tempfile.TemporaryDirectory(prefix="convert-bench-") as scratch:
         for path in files:
             print(f"[bench] {path.name}: whole commands x{repeat}", file=sys.stderr, flush=True)
             document, _ = whole_input(path, Path(scratch))
-            whole.append((path.name, path.stat().st_size / 2**20, run_whole(path, document, repeat, args.timeout)))
+            row = run_whole(path, document, repeat, args.timeout, args.workbench)
+            whole.append((path.name, path.stat().st_size / 2**20, row))
             if document.parent == Path(scratch):
                 document.unlink()
     print_whole(whole, repeat)
