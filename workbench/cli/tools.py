@@ -53,7 +53,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"workbench: {exc}", file=sys.stderr)
             return common.EXIT_UNUSABLE
         toolset = relevance.narrowed(toolset, [t.name for t in picked])
-    common.emit(args, toolset.json_text() if args.format == "json" else to_text(toolset))
+    if args.format == "json":
+        common.emit_pieces(args, toolset.json_pieces())
+    else:
+        common.emit(args, to_text(toolset))
     return common.EXIT_OK
 
 

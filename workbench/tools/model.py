@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -118,16 +118,26 @@ class ToolSet:
 
     def json_text(self) -> str:
         """`to_json()` as text indented by 2 like `json.dumps(..., indent=2)`, except that each tool is one line:
-        its compact JSON, the very text its tokens were counted over. The indenting encoder is pure Python
-        (0.6 s for the 21 MB Kubernetes tools); the compact one is C and has run already for the counts."""
-        entries = []
-        for key, value in self.to_json().items():
+        its compact JSON, the very text its tokens were counted over (see `json_pieces`)."""
+        return "".join(self.json_pieces())
+
+    def json_pieces(self) -> Iterator[str]:
+        """`json_text` in pieces, to be written as they come: the tools of a 4 MB spec are 17 MB of text, and
+        joining them into one string (then encoding it) held several copies at once. The indenting encoder
+        is pure Python (0.6 s for those 17 MB); the compact one is C and has run already for the counts."""
+        document = self.to_json()
+        yield "{\n"
+        for position, (key, value) in enumerate(document.items()):
+            yield (",\n  " if position else "  ") + json.dumps(key) + ": "
             if key == "tools" and value:
-                text = "[\n" + ",\n".join("    " + tool for tool in self.native_json()) + "\n  ]"
+                texts = self.native_json()
+                yield "[\n"
+                for index, text in enumerate(texts):
+                    yield f"    {text}{',' if index < len(texts) - 1 else ''}\n"
+                yield "  ]"
             else:  # raw newlines in indented JSON are all indentation (those in strings are escaped)
-                text = json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n  ")
-            entries.append(f"  {json.dumps(key)}: {text}")
-        return "{\n" + ",\n".join(entries) + "\n}"
+                yield json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n  ")
+        yield "\n}"
 
     def tool(self, name: str) -> Tool | None:
         return next((t for t in self.tools if t.name == name), None)
