@@ -1,6 +1,14 @@
 """Tool-conversion speed and coverage side by side: our converter against @samchon/openapi, same run, same files.
 
     python bench/convert.py [--files NAME_OR_GLOB ...] [--repeat N] [--timeout S] [--corpus DIR] [--no-samchon-models]
+                            [--whole-only]
+
+Whole commands first, the figure a user feels: `workbench tools SPEC --vendor openai --include-deprecated --format
+json` in a fresh process (this checkout's package, or --workbench DIR's, `python -m workbench`, bytecode compiled
+beforehand as an installed package has it) beside a fresh node process running the
+peer once with model chatgpt on the same document, alternating ours / peer, N (3) times each; the median wall time
+and the highest peak MiB of each (GNU time %M, bench/peers.py). Ours reads the corpus file as it is (YAML too);
+the peer reads JSON. --whole-only stops there (no in-process rows).
 
 Ours: in-process, `convert(spec, ConvertOptions(vendor=..., strict=...))` for openai, openai --strict, anthropic,
 gemini and mcp, plus openai with deprecated operations included (the peer has no scope filter, so that row is the
@@ -25,24 +33,30 @@ peer crash on the whole document counts as 0 converted. Figures, not checks: thi
 
 from __future__ import annotations
 
-import argparse
-import gc
-import json
-import os
-import platform
-import re
-import subprocess
 import sys
-import tempfile
-import time
-from collections import Counter
-from collections.abc import Callable
-from pathlib import Path
-from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+# This folder holds bench/select.py, named like the standard library's `select`: it must not shadow it
+# (subprocess imports select). It is put back last below, where `import peers` still finds it.
+sys.path[:] = [p for p in sys.path if p and __file__.rpartition("/")[0] != p.rstrip("/")]
 
-import peers
+import argparse  # noqa: E402
+import gc  # noqa: E402
+import json  # noqa: E402
+import os  # noqa: E402
+import platform  # noqa: E402
+import re  # noqa: E402
+import statistics  # noqa: E402
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+from collections import Counter  # noqa: E402
+from collections.abc import Callable  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
+
+sys.path.append(str(Path(__file__).resolve().parent))  # last: see the top of this file
+
+import peers  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))  # this checkout's workbench, whatever else is installed
@@ -302,6 +316,83 @@ def print_samchon(cold: peers.Run, cold_out: dict | None, warm: peers.Run, warm_
 
 
 # ----------------------------------------------------------------------------------------------------------
+# Whole commands, side by side
+# ----------------------------------------------------------------------------------------------------------
+
+WHOLE_ARGS = ("--vendor", "openai", "--include-deprecated", "--format", "json")
+
+
+def run_whole(path: Path, document: Path, repeat: int, timeout: float, root: Path) -> dict[str, Any]:
+    """Ours (checkout `root`'s package) and the peer as whole processes, alternating (so drift on a shared
+    machine hits both alike)."""
+    ours: list[peers.Run] = []
+    peer: list[peers.Run] = []
+    ours_json: list[peers.Run] = []  # a YAML file: ours on the peer's JSON too (the like-for-like input)
+    tools = functions = None
+    for _ in range(repeat):
+        run = peers.measure_ours(["tools", str(path.resolve()), *WHOLE_ARGS], timeout, root)
+        ours.append(run)
+        if not run.failed and isinstance(run.output, dict):
+            tools = len(run.output.get("tools") or [])
+        run, out = run_samchon(document, 1, [HEADLINE_MODEL], timeout, False)
+        peer.append(run)
+        if out and not out["models"][0].get("crash"):
+            functions = out["models"][0]["functions"]
+        if document != path:
+            ours_json.append(peers.measure_ours(["tools", str(document.resolve()), *WHOLE_ARGS], timeout, root))
+    return {"ours": ours, "peer": peer, "ours_json": ours_json, "tools": tools, "functions": functions}
+
+
+def median_run(runs: list[peers.Run]) -> tuple[float | None, float | None, str | None]:
+    """Median wall seconds and highest peak MiB of the runs that worked, and why none did."""
+    good = [r for r in runs if not r.failed]
+    if not good:
+        return None, None, runs[0].failed if runs else "not run"
+    peaks = [r.peak_mib for r in good if r.peak_mib is not None]
+    return statistics.median(r.wall_s for r in good), (max(peaks) if peaks else None), None
+
+
+def print_whole(rows: list[tuple[str, float, dict[str, Any]]], repeat: int) -> None:
+    print(f"\n== whole commands (median of {repeat} alternating runs; MiB = highest peak): "
+          f"`workbench tools SPEC {' '.join(WHOLE_ARGS)}` vs node + HttpLlm.application(chatgpt)")
+    header = (f"{'file':<38} {'MB':>4} {'ours s':>7} {'ours MiB':>8} {'tools':>6} {'peer s':>7} {'peer MiB':>8} "
+              f"{'functions':>9} {'ours/peer s':>11} {'ours/peer MiB':>13}")
+    print(header)
+    print("-" * len(header))
+    for name, size, row in rows:
+        ours_s, ours_mib, ours_why = median_run(row["ours"])
+        peer_s, peer_mib, peer_why = median_run(row["peer"])
+
+        def cell(value: float | None, why: str | None, spec: str) -> str:
+            return "failed" if why else ("n/a" if value is None else format(value, spec))
+
+        def ratio(a: float | None, b: float | None) -> str:
+            return f"{a / b:.2f}" if a and b else "—"
+
+        print(f"{name:<38} {size:>4.1f} {cell(ours_s, ours_why, '.2f'):>7} {cell(ours_mib, ours_why, '.0f'):>8} "
+              f"{row['tools'] if row['tools'] is not None else '—':>6} {cell(peer_s, peer_why, '.2f'):>7} "
+              f"{cell(peer_mib, peer_why, '.0f'):>8} {row['functions'] if row['functions'] is not None else '—':>9} "
+              f"{ratio(ours_s, peer_s):>11} {ratio(ours_mib, peer_mib):>13}")
+        if row["ours_json"]:
+            json_s, json_mib, json_why = median_run(row["ours_json"])
+            label = "  ours on the peer's JSON"
+            print(f"{label:<38} {'':>4} {cell(json_s, json_why, '.2f'):>7} {cell(json_mib, json_why, '.0f'):>8} "
+                  f"{'':>6} {'':>7} {'':>8} {'':>9} {ratio(json_s, peer_s):>11} {ratio(json_mib, peer_mib):>13}")
+        for label, why in (("ours", ours_why), ("peer", peer_why)):
+            if why:
+                print(f"  PROBLEM {name}: {label} {why}")
+    print("ours/peer below 1.00 means ours took less (time) or held less (memory). For a YAML file the peer "
+          "reads a JSON dump of it;\n\"ours on the peer's JSON\" is ours on that same dump (no YAML to parse).")
+
+
+def whole_input(path: Path, scratch: Path) -> tuple[Path, float]:
+    """The peer's JSON for `path`, loading the spec only when it is not JSON already."""
+    if path.suffix.lower() == ".json":
+        return path, 0.0
+    return json_input(path, load_spec(path), scratch)
+
+
+# ----------------------------------------------------------------------------------------------------------
 # Main
 # ----------------------------------------------------------------------------------------------------------
 
@@ -314,6 +405,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corpus", help="corpus directory (default $WORKBENCH_CORPUS or ../shared/corpus)")
     parser.add_argument("--no-samchon-models", action="store_true",
                         help="run the peer with model chatgpt only (skip chatgpt strict, claude, gemini)")
+    parser.add_argument("--whole-only", action="store_true",
+                        help="time the whole commands only (no in-process conversion rows)")
+    parser.add_argument("--workbench", type=Path, default=REPO,
+                        help="the checkout whose `workbench` the whole commands run (default: this one), "
+                             "to compare two versions with the same peers")
     args = parser.parse_args(argv)
     repeat = max(1, args.repeat)
     files = peers.select_files(peers.corpus_dir(args.corpus), args.files)
@@ -324,7 +420,21 @@ def main(argv: list[str] | None = None) -> int:
           f"{version} (node {node.stdout.strip() or '?'}); {platform.machine()}, {os.cpu_count()} CPUs")
     print(f"times: best of {repeat} (and the first run) around the conversion call only; "
           f"{peers.memory_method()} (peer process only)")
-    print(f"tokenizer warm-up for token estimates: {fmt_ms(warm_up())} ms (once, before any timing)")
+    whole = []
+    peers.prepare_ours(args.workbench)
+    print(f"whole commands: the workbench package of {args.workbench.resolve()}")
+    with tempfile.TemporaryDirectory(prefix="convert-bench-") as scratch:
+        for path in files:
+            print(f"[bench] {path.name}: whole commands x{repeat}", file=sys.stderr, flush=True)
+            document, _ = whole_input(path, Path(scratch))
+            row = run_whole(path, document, repeat, args.timeout, args.workbench)
+            whole.append((path.name, path.stat().st_size / 2**20, row))
+            if document.parent == Path(scratch):
+                document.unlink()
+    print_whole(whole, repeat)
+    if args.whole_only:
+        return 0
+    print(f"\ntokenizer warm-up for token estimates: {fmt_ms(warm_up())} ms (once, before any timing)")
 
     summary = []
     with tempfile.TemporaryDirectory(prefix="convert-bench-") as scratch:

@@ -1,11 +1,16 @@
 """Lint speed and memory side by side: our `workbench lint` against Spectral CLI and Redocly CLI, same run.
 
-    python bench/lint.py [--files NAME_OR_GLOB ...] [--skip-spectral] [--repeat N] [--timeout S] [--corpus DIR]
+    python bench/lint.py [--files NAME_OR_GLOB ...] [--skip-spectral] [--repeat N] [--spectral-repeat N]
+                         [--timeout S] [--corpus DIR] [--workbench DIR]
 
-Each tool runs as its own subprocess on the same corpus file, one after the other (never in parallel): ours
-and Redocly best of N (3) wall times, Spectral once (it takes 6–60 s per large spec). Peak MiB is measured the
-same way for all three (see bench/peers.py: GNU time %M when available). The ratios are peer / ours, so 10.0
-means the peer took ten times as long. Figures, not checks: this never fails on a slow result.
+Each tool runs as its own whole process on the same corpus file, one after the other (never in parallel), in
+rounds: ours, Redocly, Spectral, then again, N (3) rounds, so that drift on a shared machine hits all three
+alike. Each figure is the median wall time of its runs (Spectral: of its first --spectral-repeat rounds, default
+N; it takes 6–60 s per large spec) and the highest peak MiB seen, measured the same way for all three (see
+bench/peers.py: GNU time %M when available). Ours is `python -m workbench lint SPEC --format json` with this
+checkout's package (or --workbench DIR's), its bytecode compiled beforehand as an installed package has it.
+The ratios are peer / ours, so 10.0 means the peer took ten times as long. Figures, not checks: this never
+fails on a slow result.
 
 The peers install on first use into bench/.peers/ (git-ignored). The corpus directory is --corpus, else
 $WORKBENCH_CORPUS, else ../shared/corpus beside the repository; corpus files are read in place, never copied.
@@ -13,16 +18,22 @@ $WORKBENCH_CORPUS, else ../shared/corpus beside the repository; corpus files are
 
 from __future__ import annotations
 
-import argparse
-import os
-import platform
 import sys
-import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+# This folder holds bench/select.py, named like the standard library's `select`: it must not shadow it
+# (subprocess imports select). It is put back last below, where `import peers` still finds it.
+sys.path[:] = [p for p in sys.path if p and __file__.rpartition("/")[0] != p.rstrip("/")]
 
-import peers
+import argparse  # noqa: E402
+import os  # noqa: E402
+import platform  # noqa: E402
+import statistics  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+sys.path.append(str(Path(__file__).resolve().parent))  # last: see the top of this file
+
+import peers  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_FILES = ("github-api.github.com-2022-07-18.json", "kubernetes-swagger.json", "openai-openapi.yaml")
@@ -30,17 +41,17 @@ DEFAULT_FILES = ("github-api.github.com-2022-07-18.json", "kubernetes-swagger.js
 
 
 
-def best_of(repeat: int, run) -> peers.Run:
-    """Best wall time of `repeat` runs; its peak is the highest seen over all of them. First failure wins."""
-    runs = []
-    for _ in range(repeat):
-        one = run()
-        if one.failed:
-            return one
-        runs.append(one)
-    best = min(runs, key=lambda r: r.wall_s)
-    peaks = [r.peak_mib for r in runs if r.peak_mib is not None]
-    return best._replace(peak_mib=max(peaks) if peaks else None)
+def median_of(runs: list[peers.Run]) -> peers.Run | None:
+    """The run with the median wall time of those that worked (its peak: the highest seen over all of them);
+    the first failure when none worked; None when there were no runs."""
+    if not runs:
+        return None
+    good = sorted((r for r in runs if not r.failed), key=lambda r: r.wall_s)
+    if not good:
+        return runs[0]
+    middle = statistics.median(r.wall_s for r in good)
+    peaks = [r.peak_mib for r in good if r.peak_mib is not None]
+    return good[len(good) // 2]._replace(wall_s=middle, peak_mib=max(peaks) if peaks else None)
 
 
 def fmt_s(run: peers.Run | None) -> str:
@@ -89,27 +100,35 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--files", nargs="+", default=list(DEFAULT_FILES),
                         help="corpus file names or globs (default: the GitHub, Kubernetes and OpenAI specs)")
     parser.add_argument("--skip-spectral", action="store_true", help="do not run Spectral (the slow peer)")
-    parser.add_argument("--repeat", type=int, default=3, help="runs of ours and Redocly; the best is kept (3)")
+    parser.add_argument("--repeat", type=int, default=3, help="rounds (ours, Redocly, Spectral); medians (3)")
+    parser.add_argument("--spectral-repeat", type=int, default=None,
+                        help="rounds in which Spectral runs too (default: all of them)")
     parser.add_argument("--timeout", type=float, default=peers.DEFAULT_TIMEOUT_S,
                         help=f"seconds per command before it is killed ({peers.DEFAULT_TIMEOUT_S})")
     parser.add_argument("--corpus", help="corpus directory (default: $WORKBENCH_CORPUS or ../shared/corpus)")
+    parser.add_argument("--workbench", type=Path, default=REPO,
+                        help="the checkout whose `workbench lint` is timed (default: this one)")
     args = parser.parse_args(argv)
+    repeat = max(1, args.repeat)
+    spectral_rounds = 0 if args.skip_spectral else min(repeat, args.spectral_repeat or repeat)
 
     corpus = peers.corpus_dir(args.corpus)
     files = peers.select_files(corpus, args.files)
     started = time.perf_counter()
     peers.ensure_peers()
+    peers.prepare_ours(args.workbench)
 
     rows, counts, problems = [], [], []
     for path in files:
-        progress(f"{path.name}: ours x{args.repeat}")
-        ours = best_of(args.repeat, lambda p=path: peers.run_ours(p, args.timeout))
-        progress(f"{path.name}: redocly x{args.repeat}")
-        redocly = best_of(args.repeat, lambda p=path: peers.run_redocly(p, args.timeout))
-        spectral = None
-        if not args.skip_spectral:
-            progress(f"{path.name}: spectral x1")
-            spectral = peers.run_spectral(path, args.timeout)
+        runs: dict[str, list[peers.Run]] = {"ours": [], "redocly": [], "spectral": []}
+        for round_ in range(repeat):
+            progress(f"{path.name}: round {round_ + 1} of {repeat}")
+            runs["ours"].append(peers.run_ours(path, args.timeout, args.workbench))
+            runs["redocly"].append(peers.run_redocly(path, args.timeout))
+            if round_ < spectral_rounds:
+                runs["spectral"].append(peers.run_spectral(path, args.timeout))
+        ours, redocly, spectral = (median_of(runs[name]) for name in ("ours", "redocly", "spectral"))
+        assert ours is not None and redocly is not None
         rows.append([path.name, f"{path.stat().st_size / 2**20:.1f}",
                      fmt_s(ours), fmt_mib(ours), fmt_s(spectral), fmt_mib(spectral), fmt_s(redocly), fmt_mib(redocly),
                      fmt_ratio(spectral, ours, "wall_s"), fmt_ratio(spectral, ours, "peak_mib"),
@@ -122,8 +141,9 @@ def main(argv: list[str] | None = None) -> int:
 
     print(f"Lint side by side — {peers.versions_line()}; Python {platform.python_version()}; "
           f"{os.cpu_count()} CPUs; {platform.machine()}")
-    print(f"s = wall seconds (ours and Redocly best of {args.repeat}, Spectral 1 run); {peers.memory_method()}, "
-          f"highest over the runs; ratios = peer / ours (time, then memory); timeout {args.timeout:.0f} s\n")
+    print(f"s = wall seconds, median of {repeat} alternating rounds (Spectral: of {spectral_rounds}); "
+          f"{peers.memory_method()}, highest over the runs; ratios = peer / ours (time, then memory); timeout "
+          f"{args.timeout:.0f} s; ours = the workbench package of {args.workbench.resolve()}\n")
     print_table(["file", "MB", "ours s", "ours MiB", "spectral s", "spectral MiB", "redocly s", "redocly MiB",
                  "spectral/ours s", "spectral/ours MiB", "redocly/ours s", "redocly/ours MiB"], rows)
     print("Findings reported (ours: all severities, default config; Spectral: spectral:oas recommended; "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 from workbench.config import WorkbenchConfig
@@ -52,3 +53,14 @@ def emit(args: argparse.Namespace, text: str) -> None:
         Path(args.output).write_text(text + "\n", encoding="utf-8")
     else:
         print(text)
+
+
+def emit_pieces(args: argparse.Namespace, pieces: Iterable[str]) -> None:
+    """`emit` for a large output made in pieces: each is written as it comes, never joined into one string."""
+    if getattr(args, "output", None):
+        with Path(args.output).open("w", encoding="utf-8") as sink:
+            sink.writelines(pieces)
+            sink.write("\n")
+    else:
+        sys.stdout.writelines(pieces)
+        sys.stdout.write("\n")

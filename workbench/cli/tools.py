@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from workbench.cli import common
@@ -57,8 +56,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"workbench: {exc}", file=sys.stderr)
             return common.EXIT_UNUSABLE
         toolset = relevance.narrowed(toolset, [t.name for t in picked])
-    common.emit(args, json.dumps(toolset.to_json(), indent=2, ensure_ascii=False) if args.format == "json"
-                else to_text(toolset))
+    if args.format == "json":
+        common.emit_pieces(args, toolset.json_pieces())
+    else:
+        common.emit(args, to_text(toolset))
     return common.EXIT_OK
 
 

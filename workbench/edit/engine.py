@@ -14,6 +14,7 @@ import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 from workbench.edit import render
@@ -89,9 +90,20 @@ _BLOCK_HEADER = re.compile(r"[|>][-+0-9]*")
 
 def apply_splices(text: str, splices: list[Splice]) -> str:
     """Apply splices planned against the same text; later positions first so offsets stay valid, and, at
-    one position, in planning order."""
-    ordered = sorted(enumerate(splices), key=lambda item: (item[1].start, item[0]), reverse=True)
-    for _, splice in ordered:
+    one position, in planning order.
+
+    Splices that do not overlap (each starts at or after the end of the one before it) are joined in one
+    pass, which gives the same text: splicing them one by one copied the whole text per splice (874 renames
+    in GitHub's 4 MB spec: 10 s). Overlapping ones are applied one by one as before."""
+    ordered = sorted(enumerate(splices), key=lambda item: (item[1].start, item[0]))
+    if all(a.end <= b.start for (_, a), (_, b) in pairwise(ordered)):
+        pieces, cursor = [], 0
+        for _, splice in ordered:
+            pieces += (text[cursor:splice.start], splice.text)
+            cursor = splice.end
+        pieces.append(text[cursor:])
+        return "".join(pieces)
+    for _, splice in reversed(ordered):
         text = splice.apply(text)
     return text
 
@@ -101,7 +113,8 @@ def apply_edits(document: SourceDocument, edits: list[Edit]) -> EditOutcome:
     alone so that only the ones that cannot be made cleanly are refused."""
     planned: list[tuple[Edit, Splice]] = []
     refused: list[tuple[Edit, str]] = []
-    spans: list[tuple[int, int]] = []
+    starts: list[int] = []  # the batch's non-empty spans so far, by start (they never overlap, so ends sort too)
+    ends: list[int] = []
     pointers: set[str] = set()
     for edit in edits:
         if edit.pointer in pointers:  # two insertions of one new key would both go in: a duplicate key
@@ -112,11 +125,15 @@ def apply_edits(document: SourceDocument, edits: list[Edit]) -> EditOutcome:
         except EditRefused as exc:
             refused.append((edit, exc.reason))
             continue
-        if any(s < splice.end and splice.start < e for s, e in spans if splice.end > splice.start and e > s):
-            refused.append((edit, "overlaps another edit in the same batch"))
-            continue
+        if splice.end > splice.start:
+            before = bisect.bisect_left(starts, splice.end)  # the spans that start before this one ends
+            if before and ends[before - 1] > splice.start:
+                refused.append((edit, "overlaps another edit in the same batch"))
+                continue
+            at = bisect.bisect_left(starts, splice.start)
+            starts.insert(at, splice.start)
+            ends.insert(at, splice.end)
         pointers.add(edit.pointer)
-        spans.append((splice.start, splice.end))
         planned.append((edit, splice))
     if not planned:
         return EditOutcome(document, [], refused)

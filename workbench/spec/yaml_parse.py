@@ -167,7 +167,10 @@ def parse_yaml(text: str, file: str) -> tuple[Any, dict[str, SpanEntry], list[Pr
         frame.key_start, frame.key_end = start, end
         frame.key_plain = plain  # only a plain `<<` is a merge key; a quoted one is an ordinary key
 
-    events = yaml.parse(text, Loader=_EventLoader)
+    # The loader's events straight from its C method (`yaml.parse` wraps every event in a Python generator
+    # step and a check_event call: a third of the time of a 3 MB spec). None is the end of the stream.
+    loader = _EventLoader(text)
+    events = iter(loader.get_event, None)
     try:
         for event in events:
             kind = type(event)
@@ -250,7 +253,7 @@ def parse_yaml(text: str, file: str) -> tuple[Any, dict[str, SpanEntry], list[Pr
     except yaml.YAMLError as exc:
         raise SpecError(f"YAML error: {exc}", file) from None
     finally:
-        events.close()
+        loader.dispose()
     return root, index, problems
 
 

@@ -71,8 +71,12 @@ def convert(spec: Spec, options: ConvertOptions | None = None) -> ToolSet:
     native = [vendor.wrap(tool, strict) for tool in tools]
     warnings = [SetWarning(tool.name, message) for tool in tools for message in tool.warnings]
     warnings += _set_warnings(tools, vendor, options, strict)
-    return ToolSet(vendor.name, spec_sha256(spec), tools, native, rejected, warnings,
-                   partial(tokens.estimate, native, [t.name for t in tools], vendor.overhead_tokens))
+    names = [t.name for t in tools]
+    toolset = ToolSet(vendor.name, spec_sha256(spec), tools, native, rejected, warnings,
+                      partial(tokens.estimate, native, names, vendor.overhead_tokens))
+    # counted when first asked for, over the texts the JSON output prints too (each tool serialised once)
+    toolset.estimate = partial(tokens.estimate, native, names, vendor.overhead_tokens, toolset.native_json)
+    return toolset
 
 
 def _variants(spec: Spec, op: Operation, split: bool) -> list[tuple[str, dict] | None]:

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from workbench.spec import Operation, Schema
+
+# Compact JSON by the standard library's C encoder, non-ASCII as is: the text a tool's tokens are counted over.
+compact_json = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False).encode
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +91,14 @@ class ToolSet:
     # the estimate, or how to make it: the tokenizer's tables take seconds to load, and a command that sends
     # no tools anywhere (a selection run offline, a round trip) should not wait for them
     estimate: TokenEstimate | Callable[[], TokenEstimate] = field(repr=False, compare=False)
+    _native_json: list[str] | None = field(default=None, init=False, repr=False, compare=False)
+
+    def native_json(self) -> list[str]:
+        """Each native tool as compact JSON, serialised once: the token estimate counts these texts and
+        `json_text` prints them (4 MB specs make 17 MB of tools; serialising them twice cost a second)."""
+        if self._native_json is None or len(self._native_json) != len(self.native):
+            self._native_json = [compact_json(tool) for tool in self.native]
+        return self._native_json
 
     @property
     def tokens(self) -> TokenEstimate:
@@ -103,6 +115,29 @@ class ToolSet:
                 "mapping": self.mapping(), "rejected": [r.to_json() for r in self.rejected],
                 "warnings": [w.to_json() for w in self.warnings],
                 "tokens": {"total": self.tokens.total, "per_tool": self.tokens.per_tool}}
+
+    def json_text(self) -> str:
+        """`to_json()` as text indented by 2 like `json.dumps(..., indent=2)`, except that each tool is one line:
+        its compact JSON, the very text its tokens were counted over (see `json_pieces`)."""
+        return "".join(self.json_pieces())
+
+    def json_pieces(self) -> Iterator[str]:
+        """`json_text` in pieces, to be written as they come: the tools of a 4 MB spec are 17 MB of text, and
+        joining them into one string (then encoding it) held several copies at once. The indenting encoder
+        is pure Python (0.6 s for those 17 MB); the compact one is C and has run already for the counts."""
+        document = self.to_json()
+        yield "{\n"
+        for position, (key, value) in enumerate(document.items()):
+            yield (",\n  " if position else "  ") + json.dumps(key) + ": "
+            if key == "tools" and value:
+                texts = self.native_json()
+                yield "[\n"
+                for index, text in enumerate(texts):
+                    yield f"    {text}{',' if index < len(texts) - 1 else ''}\n"
+                yield "  ]"
+            else:  # raw newlines in indented JSON are all indentation (those in strings are escaped)
+                yield json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n  ")
+        yield "\n}"
 
     def tool(self, name: str) -> Tool | None:
         return next((t for t in self.tools if t.name == name), None)

@@ -1,49 +1,89 @@
 """Token estimates, offline: o200k_base (the bundled `bpe-openai` tokenizer) over each tool's serialised
-definition, plus the vendor's fixed overhead where known. Always labelled an estimate."""
+definition, plus the vendor's fixed overhead where known. Always labelled an estimate.
+
+The tokenizer is bpe-openai's Rust core, loaded straight from the package's extension module: importing the
+package itself decodes the base64 rank tables of three encodings into Python dictionaries (2.7 s and some
+90 MiB) that counting never reads — the Rust tokenizer carries its own tables and builds o200k_base in about
+0.1 s. When the extension cannot be loaded that way, the package is imported as before; counts are the same
+either way (tests/tools/test_tokens.py compares them on real tool definitions)."""
 
 from __future__ import annotations
 
+import importlib.machinery
 import importlib.util
-import json
+from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
 
-from workbench.tools.model import TokenEstimate
+from workbench.tools.model import TokenEstimate, compact_json
 
 METHOD = "estimate: o200k_base tokens of the serialised tool definition"
+ENCODING = "o200k_base"
+# What bpe-openai's Encoding.encode refuses (a ValueError; `count` falls back to the rule of thumb then):
+MAX_CHARS = 1_000_000  # "Input too long to encode safely"
+CHUNK_LIMIT = 200_000  # its default chunk limit for o200k_base (TokenLimitError)
 
 
-@cache
-def _encoder():
-    """A counter of o200k tokens: the package's Rust tokenizer by itself when it can be loaded alone (0.1 s;
-    importing the package builds three encodings' Python rank tables first, 2.2 s, for nothing we use; the
-    counts are the same, special tokens counted as text), else the package's own encoding."""
-    rust = _rust_tokenizer()
-    if rust is not None:
-        return rust.count
-    try:
-        import bpe_openai
 
-        encoding = bpe_openai.get_encoding("o200k_base")
-    except Exception:  # the package missing or broken: fall back to the 4-characters rule of thumb
-        return None
-    return lambda text: len(encoding.encode(text, disallowed_special=()))  # `<|endoftext|>` is just text
+def serialise(tool: dict) -> str:
+    """A tool definition as the text its tokens are counted over (compact JSON, non-ASCII as is)."""
+    return compact_json(tool)
 
 
 def _rust_tokenizer():
-    try:
-        package = importlib.util.find_spec("bpe_openai")  # found, not imported
-        folders = package.submodule_search_locations if package else None
-        binary = next((f for folder in folders or () for f in Path(folder).glob("_bindings*")
-                       if f.suffix in (".so", ".pyd")), None)
-        if binary is None:
-            return None
-        spec = importlib.util.spec_from_file_location("bpe_openai._bindings", binary)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        return module.tokenizer_for_encoding("o200k_base")
-    except Exception:
+    """bpe-openai's Rust tokenizer for o200k_base, from its extension module, without the package's import."""
+    spec = importlib.util.find_spec("bpe_openai")  # finds the package; does not run its __init__
+    if spec is None or not spec.submodule_search_locations:
         return None
+    for folder in spec.submodule_search_locations:
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+            path = Path(folder) / f"_bindings{suffix}"
+            if path.is_file():
+                loader = importlib.machinery.ExtensionFileLoader("bpe_openai._bindings", str(path))
+                module_spec = importlib.util.spec_from_file_location("bpe_openai._bindings", path, loader=loader)
+                if module_spec is None:
+                    continue
+                module = importlib.util.module_from_spec(module_spec)
+                loader.exec_module(module)
+                return module.tokenizer_for_encoding(ENCODING)
+    return None
+
+
+def _package_counter() -> Callable[[str], int]:
+    import bpe_openai
+
+    encoding = bpe_openai.get_encoding(ENCODING)
+    return lambda text: len(encoding.encode(text, disallowed_special=()))  # `<|endoftext|>` is just text
+
+
+@cache
+def _encoder() -> Callable[[str], int] | None:
+    """How to count one text's tokens (raising ValueError where bpe-openai's Encoding would), or None."""
+    try:
+        tokenizer = _rust_tokenizer()
+    except Exception:  # an extension built differently: the package's own way below
+        tokenizer = None
+    if tokenizer is not None:
+        return lambda text: _count_rust(tokenizer, text)
+    try:
+        return _package_counter()
+    except Exception:  # the package missing or broken: fall back to the 4-characters rule of thumb
+        return None
+
+
+def _count_rust(tokenizer, text: str) -> int:
+    """What `len(Encoding.encode(text, disallowed_special=()))` gives, with the same refusals."""
+    if not text:
+        return 0
+    if len(text) >= MAX_CHARS:
+        raise ValueError("Input too long to encode safely")
+    try:
+        counted = tokenizer.count(text)
+    except UnicodeEncodeError:  # lone surrogates: replaced, as the package does
+        counted = tokenizer.count(text.encode("utf-16", "surrogatepass").decode("utf-16", "replace"))
+    if counted > CHUNK_LIMIT:
+        raise ValueError(f"{counted} tokens is beyond the chunk limit of {CHUNK_LIMIT}")
+    return counted
 
 
 def count(text: str) -> int:
@@ -60,8 +100,11 @@ def method() -> str:
     return METHOD if _encoder() is not None else "estimate: characters / 4 (no tokenizer available)"
 
 
-def estimate(native_tools: list[dict], names: list[str], overhead: int = 0) -> TokenEstimate:
-    per_tool = {name: count(json.dumps(tool, ensure_ascii=False, separators=(",", ":")))
-                for name, tool in zip(names, native_tools, strict=True)}
+def estimate(native_tools: list[dict], names: list[str], overhead: int = 0,
+             texts: Callable[[], Sequence[str]] | None = None) -> TokenEstimate:
+    """`texts`, when given, returns each native tool already serialised by `serialise` (aligned with
+    `native_tools`), so that a command that prints the tools serialises each one once."""
+    serialised = texts() if texts is not None else [serialise(tool) for tool in native_tools]
+    per_tool = {name: count(text) for name, text in zip(names, serialised, strict=True)}
     overhead = overhead if native_tools else 0
     return TokenEstimate(sum(per_tool.values()) + overhead, per_tool, overhead, method())

@@ -4,33 +4,51 @@
 as edited and as on disk, the undo history, the recovery journals, saving, and changes made on disk;
 `workbench.workspace.form` turns the Edit form's values into edits. This package never imports Qt or
 `workbench.gui`.
+
+The names below are imported from their modules when first used: a command that only loads and lints
+(through `workbench.workspace.loading`) does not pay for the edit session, its history and its journals.
 """
 
-from workbench.workspace.history import Change, History, Step
-from workbench.workspace.loading import (
-    Cancelled,
-    LoadedSpec,
-    OperationEntry,
-    ProblemEntry,
-    PropertyEntry,
-    SchemaEntry,
-    freeze_heap,
-    load_and_lint,
-    schema_entries,
-    thaw_heap,
-)
-from workbench.workspace.preview import Preview, outcome_diff, text_diff
-from workbench.workspace.session import (
-    ConflictChoice,
-    DiskMerge,
-    DiskOutcome,
-    DocumentChange,
-    LoadKind,
-    SaveChoice,
-    SaveError,
-    Workspace,
-    absolute,
-)
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from workbench.workspace.history import Change, History, Step
+    from workbench.workspace.loading import (
+        Cancelled,
+        LoadedSpec,
+        OperationEntry,
+        ProblemEntry,
+        PropertyEntry,
+        SchemaEntry,
+        freeze_heap,
+        load_and_lint,
+        schema_entries,
+        thaw_heap,
+    )
+    from workbench.workspace.preview import Preview, outcome_diff, text_diff
+    from workbench.workspace.session import (
+        ConflictChoice,
+        DiskMerge,
+        DiskOutcome,
+        DocumentChange,
+        LoadKind,
+        SaveChoice,
+        SaveError,
+        Workspace,
+        absolute,
+    )
+
+_MODULE_OF = {
+    **dict.fromkeys(("Change", "History", "Step"), "history"),
+    **dict.fromkeys(("Cancelled", "LoadedSpec", "OperationEntry", "ProblemEntry", "PropertyEntry", "SchemaEntry",
+                     "freeze_heap", "load_and_lint", "schema_entries", "thaw_heap"), "loading"),
+    **dict.fromkeys(("Preview", "outcome_diff", "text_diff"), "preview"),
+    **dict.fromkeys(("ConflictChoice", "DiskMerge", "DiskOutcome", "DocumentChange", "LoadKind", "SaveChoice",
+                     "SaveError", "Workspace", "absolute"), "session"),
+}
 
 __all__ = [
     "Cancelled", "Change", "ConflictChoice", "DiskMerge", "DiskOutcome", "DocumentChange", "History",
@@ -38,3 +56,16 @@ __all__ = [
     "SaveError", "SchemaEntry", "Step", "Workspace", "absolute", "freeze_heap",
     "load_and_lint", "outcome_diff", "schema_entries", "text_diff", "thaw_heap",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

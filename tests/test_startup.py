@@ -1,0 +1,44 @@
+"""Start-up stays lean: a command imports its own module and what it uses, not every other command's (the
+workspace's edit session, the selection runners, the GUI), and token estimates never import bpe-openai's
+package (whose import decodes three encodings' tables)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from workbench.examples import example_path
+
+REPO = Path(__file__).resolve().parents[1]
+PROBE = """
+import json, sys
+from workbench.cli import main
+code = main(sys.argv[1:])
+print(json.dumps(sorted(m for m in sys.modules if m.startswith(("workbench", "bpe_openai", "PySide6")))),
+      file=sys.stderr)
+"""
+
+
+def imported_by(*argv: str) -> set[str]:
+    done = subprocess.run([sys.executable, "-c", PROBE, *argv], capture_output=True, text=True, timeout=120,
+                          cwd=REPO, check=False)
+    assert done.returncode in (0, 1), done.stderr
+    return set(json.loads(done.stderr.strip().splitlines()[-1]))
+
+
+def test_tools_imports_neither_other_commands_nor_the_tokenizer_package():
+    modules = imported_by("tools", str(example_path()), "--format", "json")
+    assert "workbench.cli.tools" in modules and "workbench.tools.tokens" in modules
+    unwanted = {"workbench.cli.lint", "workbench.cli.select", "workbench.cli.audit", "workbench.cli.gui",
+                "workbench.selection.model", "workbench.workspace.session", "workbench.workspace.history",
+                "workbench.gui", "bpe_openai", "bpe_openai.compat", "PySide6"}
+    assert modules & unwanted == set()
+
+
+def test_lint_loads_through_the_workspace_without_its_edit_session():
+    modules = imported_by("lint", str(example_path()), "--format", "json")
+    assert "workbench.workspace.loading" in modules
+    assert modules & {"workbench.workspace.session", "workbench.workspace.history", "workbench.cli.tools",
+                      "workbench.selection.model"} == set()
