@@ -194,13 +194,13 @@ def native_text(toolset: ToolSet, index: int) -> str:
 
 
 def export_text(toolset: ToolSet) -> str:
-    """What `workbench tools --format json` prints for the same tool set."""
-    return json.dumps(toolset.to_json(), indent=2, ensure_ascii=False)
+    """What `workbench tools --format json` prints for the same tool set (the same function writes both)."""
+    return toolset.json_text()
 
 
 def write_export(toolset: ToolSet, path: Path) -> None:
-    """The file `workbench tools --format json --output FILE` writes."""
-    path.write_text(export_text(toolset) + "\n", encoding="utf-8")
+    """The file `workbench tools --format json --output FILE` writes, written atomically."""
+    write_atomically(path, export_text(toolset) + "\n")
 
 
 # -- side by side -------------------------------------------------------------------------------------------------
