@@ -68,9 +68,10 @@ def exchange(shop, env, *extra: str) -> tuple[list[dict], str]:
     return answers, process.stderr.read().decode()
 
 
-def test_the_sdk_takes_over_with_the_same_answers_and_the_list_is_kept(shop, env):
-    first, first_log = exchange(shop, env)
-    again, again_log = exchange(shop, env)
+def test_the_sdk_takes_over_with_the_same_answers_and_the_list_is_kept(shop, env, tmp_path):
+    own = lambda: env(XDG_CACHE_HOME=str(tmp_path))  # noqa: E731 (a cache no other test has filled)
+    first, first_log = exchange(shop, own)
+    again, again_log = exchange(shop, own)
     assert [a["id"] for a in first] == [1, 2, 3]  # each request answered once: the SDK's duplicates dropped
     assert first[0]["result"]["protocolVersion"] == "2025-11-25"
     assert first[1]["result"]["tools"] == first[2]["result"]["tools"]  # the early list is the SDK's own
@@ -88,3 +89,44 @@ def test_a_changed_spec_is_listed_afresh(shop, env, tmp_path):
     assert "kept from before" not in log
     assert next(t for t in answers[1]["result"]["tools"] if t["name"] == "getItem")["annotations"]["title"] == \
         "Fetch one item"
+
+
+def talk(shop, env, messages: list[dict], *extra: str, unanswered: tuple = ()) -> tuple[list[dict], str]:
+    """Each message on the raw pipe; an answer read for each one with an id (but the ids in `unanswered`)."""
+    process = subprocess.Popen([sys.executable, "-m", "workbench", "serve-mcp", str(shop), "--mock", *extra],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env())
+    answers = []
+    for message in messages:
+        process.stdin.write((json.dumps(message) + "\n").encode())
+        process.stdin.flush()
+        if "id" in message and message["id"] not in unanswered:
+            answers.append(json.loads(process.stdout.readline()))
+    process.stdin.close()
+    process.wait(60)
+    return answers, process.stderr.read().decode()
+
+
+HELLO = [{"jsonrpc": "2.0", "id": 0, "method": "initialize",
+          "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}},
+         {"jsonrpc": "2.0", "method": "notifications/initialized"}]
+
+
+def test_a_list_request_of_another_shape_is_left_to_the_sdk_and_the_server_goes_on(shop, env):
+    answers, log = talk(shop, env, [*HELLO, {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": [1]},
+                                    {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}], unanswered=(1,))
+    assert "internal error" not in log  # the SDK ignores the malformed request; the server goes on
+    assert [a.get("id") for a in answers] == [0, 2] and answers[1]["result"]["tools"]
+    assert "listed" not in log  # nothing was answered early past the handshake
+
+
+def test_an_id_answered_early_is_free_again_for_the_sdk(shop, env):
+    call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "listItems", "arguments": {}}}
+    answers, _ = talk(shop, env, [*HELLO, {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}, call])
+    assert [a["id"] for a in answers] == [0, 1, 1] and "content" in answers[2]["result"]
+
+
+def test_the_kept_list_is_per_server_name(shop, env, tmp_path):
+    own = lambda: env(XDG_CACHE_HOME=str(tmp_path))  # noqa: E731
+    talk(shop, own, [*HELLO, {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}], "--name", "custom")
+    answers, _ = talk(shop, own, [*HELLO, {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}])
+    assert answers[0]["result"]["serverInfo"]["name"] != "custom"

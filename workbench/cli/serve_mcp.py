@@ -23,8 +23,9 @@ from workbench.tools.options import build_toolset
 HELP = "serve the spec's tools as an MCP server (stdio or HTTP), each call through the executor's checks"
 
 # options that change where calls go or how the server listens, not which tools it lists
+# what does not change the list (the server's name does: it is in the kept entry and in Cursor's 60 characters)
 _NOT_LISTING = frozenset(("run", "command", "transport", "host", "port", "base_url", "mock", "allow_writes",
-                          "deadline", "name", "no_cache"))
+                          "deadline", "no_cache"))
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -137,9 +138,9 @@ def _serve_stdio(args: argparse.Namespace, started: float) -> int:
         print(f"workbench: warning: {line}", file=sys.stderr)
     try:
         head = early_exchange(*wire, lambda: cached.tools, name, __version__)
-        print(f"workbench: {len(cached.tools)} tools of {args.spec} listed "
-              f"{time.monotonic() - started:.2f} s after start{'' if built else ' (the list kept from before)'}",
-              file=sys.stderr)
+        if head.listed:
+            print(f"workbench: {len(cached.tools)} tools of {args.spec} listed {time.monotonic() - started:.2f} s "
+                  f"after start{'' if built else ' (the list kept from before)'}", file=sys.stderr)
         if fresh:  # after the answer: counting tokens and writing GitHub's list take longer than sending it
             cached.warnings = built.warnings()
             for line in cached.warnings:
@@ -177,7 +178,7 @@ def _serve_http(args: argparse.Namespace, built: Built) -> int:
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         print(f"workbench: warning: the MCP server listens on {args.host}, reachable from other machines",
               file=sys.stderr)
-    target = "the mock" if args.mock else (args.base_url or "the spec's server")
+    target = "the mock" if args.mock else (_without_userinfo(args.base_url) if args.base_url else "the spec's server")
 
     def ready(url: str) -> None:
         print(f"listening on {url}", flush=True)
@@ -200,3 +201,15 @@ def server_name(title: object, path: str) -> str:
             break
         name = joined
     return name or re.sub(r"[^a-z0-9]+", "", words)[:20] or "api"
+
+
+def _without_userinfo(url: str) -> str:
+    """A URL as it may be shown or logged: no user:password written into it."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return "the given base URL"
+    host = parts.netloc.rpartition("@")[2]
+    return urlunsplit(parts._replace(netloc=host))

@@ -29,8 +29,9 @@ class Head:
     """What the early exchange leaves to the SDK: the lines it read, and the ids it answered."""
 
     replay: list[bytes] = field(default_factory=list)
-    answered: set[Any] = field(default_factory=set)
+    answered: set[Any] = field(default_factory=set)  # replayed requests whose SDK answers are to be dropped
     closed: bool = False  # the client hung up during the exchange
+    listed: bool = False  # the first tools/list was answered here
 
 
 def negotiated(requested: Any) -> str:
@@ -62,8 +63,11 @@ def early_exchange(wire_in: BinaryIO, wire_out: BinaryIO, tools: Callable[[], li
         except ValueError:
             message = None
         method = message.get("method") if isinstance(message, dict) else None
-        if method == "initialize" and version_agreed is None and "id" in message:
-            params = message.get("params") if isinstance(message.get("params"), dict) else {}
+        if method in ("initialize", "tools/list") and not _answerable(message):
+            head.replay.append(line)  # an id or params of another shape: the SDK says what is wrong with it
+            return head
+        if method == "initialize" and version_agreed is None:
+            params = message.get("params") or {}
             agreed = negotiated(params.get("protocolVersion"))
             if agreed not in ANSWERED_VERSIONS:
                 head.replay.append(line)
@@ -74,14 +78,22 @@ def early_exchange(wire_in: BinaryIO, wire_out: BinaryIO, tools: Callable[[], li
             head.replay.append(line)
         elif method == "notifications/initialized" and version_agreed is not None:
             head.replay.append(line)
-        elif method == "tools/list" and version_agreed is not None and "id" in message and \
-                not (message.get("params") or {}).get("cursor"):
+        elif method == "tools/list" and version_agreed is not None and not (message.get("params") or {}).get("cursor"):
             _send(wire_out, message["id"], {"tools": tools()})
-            head.answered.add(message["id"])
-            return head  # not replayed: the SDK never sees it, so it never answers it
+            head.listed = True
+            return head  # not replayed: the SDK never sees it, never answers it, and its id is free again
         else:
             head.replay.append(line)
             return head
+
+
+def _answerable(message: dict) -> bool:
+    """A request this exchange may answer: an id that is a string or an integer (what FilteredOutput can
+    match), params absent or an object."""
+    request_id = message.get("id")
+    params = message.get("params")
+    return (isinstance(request_id, str | int) and not isinstance(request_id, bool)
+            and (params is None or isinstance(params, dict)))
 
 
 def _send(wire_out: BinaryIO, request_id: Any, result: dict) -> None:
