@@ -55,17 +55,7 @@ def exchange(shop, env, *extra: str) -> tuple[list[dict], str]:
              {"jsonrpc": "2.0", "method": "notifications/initialized"},
              {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
              {"jsonrpc": "2.0", "id": 3, "method": "tools/list"}]
-    process = subprocess.Popen([sys.executable, "-m", "workbench", "serve-mcp", str(shop), "--mock", *extra],
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env())
-    answers = []
-    for message in lines:
-        process.stdin.write((json.dumps(message) + "\n").encode())
-        process.stdin.flush()
-        if "id" in message:
-            answers.append(json.loads(process.stdout.readline()))
-    process.stdin.close()
-    process.wait(60)
-    return answers, process.stderr.read().decode()
+    return talk(shop, env, lines, *extra)
 
 
 def test_the_sdk_takes_over_with_the_same_answers_and_the_list_is_kept(shop, env, tmp_path):

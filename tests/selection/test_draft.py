@@ -95,10 +95,9 @@ def test_prompts_from_the_spec_read_as_requests_with_example_values():
         "Please get a customer's loyalty standing (customerId cus_8f2kQ1x9LmP3aZ)."
 
 
-def test_a_corpus_draft_reads_and_resolves(drafted, tmp_path):
+def test_a_corpus_draft_reads_and_resolves(corpus, drafted, tmp_path):
     spec_path = corpus_file(MID_SIZE)
-    if not spec_path.is_file():
-        pytest.skip(f"corpus file {MID_SIZE} not found")
+    assert spec_path.is_file(), f"corpus file {MID_SIZE} not found in {corpus}"
     out = drafted(spec_path, tmp_path / "verify.suite.yaml")
     opened = open_suite(out)
     assert opened.notes == []
