@@ -63,3 +63,14 @@ def test_a_trimmed_body_never_shows_part_of_a_secret(write, server, monkeypatch)
     result = Executor(spec, convert(spec), CallOptions(base_url=server.url)).call(ToolCall("whoAmI", {}))
     assert result.status == 400
     assert SECRET[:5] not in result.to_text(budget=100)
+
+
+def test_a_url_as_shown_has_no_credentials():
+    from workbench.http.auth import url_host, url_without_credentials
+
+    assert url_without_credentials("http://user:s3cret@api.example.invalid:8443/v1?key=abc") == \
+        "http://api.example.invalid:8443/v1"
+    assert url_host("http://user:s3cret@api.example.invalid:8443/v1") == "api.example.invalid:8443"
+    assert url_host("http://[::1]:9/v1") == "[::1]:9"
+    assert url_without_credentials("http://host:port-is-not-a-number/") is None
+    assert url_host("not a url") is None

@@ -245,4 +245,4 @@ def test_a_suite_can_name_only_an_api_key_variable_and_its_own_host_is_said(tmp_
                                       "'http://192.0.2.1:9/v1', timeout: 0.2}\n"
                                       "cases:\n  - {id: a, prompt: hi, expect: none}\n")
     assert main(["select", str(elsewhere), "--no-cache", "--max-requests", "0"]) == 2
-    assert "is sent to 192.0.2.1, the suite's model.base-url" in capsys.readouterr().err
+    assert "is sent to 192.0.2.1:9, the suite's model.base-url" in capsys.readouterr().err

@@ -60,6 +60,7 @@ def _scale(text: str) -> tuple[int | None, ...]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from workbench.http.auth import url_host
     from workbench.selection.baseline import compare, read_baseline
     from workbench.selection.keys import is_loopback
     from workbench.selection.metrics import evaluate
@@ -83,8 +84,9 @@ def run(args: argparse.Namespace) -> int:
                          use_cache=not args.no_cache)
     settings = opened.suite.model
     if settings.api != "offline" and settings.base_url and not args.base_url and not is_loopback(settings.base_url):
-        print(f"note: the key from {settings.key_env} (or the keyring) is sent to {_host(settings.base_url)}, the "
-              "suite's model.base-url", file=sys.stderr)
+        where = url_host(settings.base_url) or "it"
+        print(f"note: the key from {settings.key_env} (or the keyring) is sent to {where}, the suite's model.base-url",
+              file=sys.stderr)
     runner = make_runner(settings, options)
     try:
         result = run_selection(opened.suite, opened.spec, opened.toolset, runner, options, progress=_progress())
@@ -119,15 +121,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"workbench: accuracy {summary.accuracy or 0:.1%} is under --min-accuracy {args.min_accuracy:.1%}",
               file=sys.stderr)
     return common.EXIT_FINDINGS if below or (comparison is not None and comparison.regression) else common.EXIT_OK
-
-
-def _host(url: str) -> str:
-    from urllib.parse import urlsplit
-
-    try:
-        return urlsplit(url).hostname or url
-    except ValueError:
-        return url
 
 
 def _check_numbers(args: argparse.Namespace) -> None:

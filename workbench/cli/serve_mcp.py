@@ -178,7 +178,10 @@ def _serve_http(args: argparse.Namespace, built: Built) -> int:
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         print(f"workbench: warning: the MCP server listens on {args.host}, reachable from other machines",
               file=sys.stderr)
-    target = "the mock" if args.mock else (_without_userinfo(args.base_url) if args.base_url else "the spec's server")
+    from workbench.http.auth import url_without_credentials
+
+    target = ("the mock" if args.mock else "the spec's server" if not args.base_url else
+              url_without_credentials(args.base_url) or "the given base URL")
 
     def ready(url: str) -> None:
         print(f"listening on {url}", flush=True)
@@ -201,15 +204,3 @@ def server_name(title: object, path: str) -> str:
             break
         name = joined
     return name or re.sub(r"[^a-z0-9]+", "", words)[:20] or "api"
-
-
-def _without_userinfo(url: str) -> str:
-    """A URL as it may be shown or logged: no user:password written into it."""
-    from urllib.parse import urlsplit, urlunsplit
-
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return "the given base URL"
-    host = parts.netloc.rpartition("@")[2]
-    return urlunsplit(parts._replace(netloc=host))

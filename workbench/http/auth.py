@@ -114,3 +114,25 @@ def mask_value(value: Any, secrets: list[str]) -> Any:
     if isinstance(value, list | tuple):
         return type(value)(mask_value(v, secrets) for v in value)
     return value
+
+
+def url_without_credentials(url: str) -> str | None:
+    """A URL as it may be shown, logged or reported: scheme, host, port and path, never a user:password or a
+    query written into it; None when it cannot be read."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 (a port that is not a number raises here)
+        netloc = parts.netloc.rpartition("@")[2]  # host[:port] as written ([::1] keeps its brackets)
+    except ValueError:
+        return None
+    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+
+
+def url_host(url: str) -> str | None:
+    """host[:port] of a URL, without credentials; None when it has none or cannot be read."""
+    from urllib.parse import urlsplit
+
+    shown = url_without_credentials(url)
+    return urlsplit(shown).netloc or None if shown else None

@@ -13,9 +13,9 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from workbench import __version__
+from workbench.http.auth import url_host
 from workbench.spec import Spec, SpecError
 from workbench.tools.model import ToolSet
 from workbench.tools.relevance import relevant, similar_tools
@@ -125,7 +125,7 @@ def _offered_at(toolset: ToolSet, size: int):
 
 def _context(suite: Suite, toolset: ToolSet, repeats: int) -> RunContext:
     settings = suite.model
-    host = _host(settings.base_url)
+    host = url_host(settings.base_url) if settings.base_url else None  # never a user:password
     shown = {"temperature": settings.temperature, "tool_choice": settings.tool_choice,
              "parallel_tool_calls": settings.parallel_tool_calls, "max_tokens": settings.max_tokens,
              "seed": settings.seed, "base_url_host": host, "system": bool(settings.system)}
@@ -134,17 +134,6 @@ def _context(suite: Suite, toolset: ToolSet, repeats: int) -> RunContext:
                       tool_count=len(toolset.tools), toolset_sha256=toolset_sha256(toolset),
                       suite_sha256=suite.sha256, spec_sha256=toolset.spec_sha256, repeats=repeats,
                       versions=versions(), started=datetime.now(UTC).isoformat(timespec="seconds"))
-
-
-def _host(url: str | None) -> str | None:
-    """host[:port] of the base URL: never a user:password written into it."""
-    if not url:
-        return None
-    try:
-        where = urlsplit(url)
-        return f"{where.hostname}:{where.port}" if where.port else where.hostname
-    except ValueError:
-        return None
 
 
 def toolset_sha256(toolset: ToolSet) -> str:
