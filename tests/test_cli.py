@@ -149,3 +149,21 @@ def test_bundled_examples_are_installed_package_data():
     for name in ("shop-api.yaml", CLEAN_EXAMPLE_SPEC):
         assert example_path(name).is_file()
         assert Path(example_path(name)).read_text().startswith(("#", "openapi"))
+
+
+@pytest.mark.parametrize("command", ["tools", "lint"])
+def test_an_output_file_that_cannot_be_written_is_one_line_naming_it(tmp_path, command):
+    target = tmp_path / "no-such-folder" / "out.json"
+    result = run(command, str(example_path()), "--output", str(target))
+    assert result.returncode == 2
+    assert result.stderr.strip() == f"workbench: {target}: cannot write: No such file or directory"
+
+
+def test_the_streamed_tool_list_written_to_a_file_is_the_printed_one(tmp_path):
+    target = tmp_path / "tools.json"
+    target.write_text("old contents\n")
+    printed = run("tools", str(example_path()), "--format", "json")
+    written = run("tools", str(example_path()), "--format", "json", "--output", str(target))
+    assert written.returncode == printed.returncode == 0 and written.stdout == ""
+    assert target.read_text() == printed.stdout
+    assert [p.name for p in tmp_path.iterdir()] == ["tools.json"]  # no temporary file left beside it

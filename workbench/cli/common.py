@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from workbench.config import WorkbenchConfig
-from workbench.spec import RefPolicy, Spec, load_spec
+from workbench.spec import RefPolicy, Spec, SpecError, load_spec
 from workbench.workspace.loading import spec_config
 
 EXIT_OK = 0
@@ -48,9 +48,31 @@ def csv(text: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in text.split(",") if part.strip())
 
 
+def save_output(path: str | Path, text: str | Iterable[str]) -> None:
+    """`--output FILE`: written atomically (a reader never sees half of it); a file that cannot be written is the
+    one-line error naming it."""
+    from workbench.edit.save import write_atomically
+
+    pieces = [text] if isinstance(text, str) else text
+    try:
+        write_atomically(Path(path), _ending_in_newline(pieces))
+    except OSError as exc:
+        raise SpecError(f"cannot write: {exc.strerror or exc}", str(path)) from None
+
+
+def _ending_in_newline(pieces: Iterable[str]) -> Iterable[str]:
+    last = ""
+    for piece in pieces:
+        if piece:
+            last = piece
+        yield piece
+    if not last.endswith("\n"):
+        yield "\n"
+
+
 def emit(args: argparse.Namespace, text: str) -> None:
     if getattr(args, "output", None):
-        Path(args.output).write_text(text + "\n", encoding="utf-8")
+        save_output(args.output, text)
     else:
         print(text)
 
@@ -58,9 +80,7 @@ def emit(args: argparse.Namespace, text: str) -> None:
 def emit_pieces(args: argparse.Namespace, pieces: Iterable[str]) -> None:
     """`emit` for a large output made in pieces: each is written as it comes, never joined into one string."""
     if getattr(args, "output", None):
-        with Path(args.output).open("w", encoding="utf-8") as sink:
-            sink.writelines(pieces)
-            sink.write("\n")
+        save_output(args.output, pieces)
     else:
         sys.stdout.writelines(pieces)
         sys.stdout.write("\n")

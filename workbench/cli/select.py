@@ -108,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
         save_baseline(results, Path(args.save_baseline), comparison)
     text = render_results(results, args.format, comparison)
     if args.output:
-        _save(Path(args.output), text)
+        common.save_output(args.output, text)
     else:
         print(text, end="" if text.endswith("\n") else "\n")
     gated = args.min_accuracy is not None or comparison is not None
@@ -149,10 +149,3 @@ def _clear_progress() -> None:
         print("\r" + " " * 70 + "\r", end="", file=sys.stderr)
 
 
-def _save(path: Path, text: str) -> None:
-    from workbench.edit.save import write_atomically
-
-    try:
-        write_atomically(path, text if text.endswith("\n") else text + "\n")
-    except OSError as exc:
-        raise SpecError(f"cannot write: {exc.strerror or exc}", str(path)) from None

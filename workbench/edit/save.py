@@ -6,12 +6,14 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 
-def write_atomically(path: Path, text: str, *, bom: bool = False, backup: bool = False) -> None:
-    """Replace `path` with `text` so that readers see either the old file or the new one, never half."""
-    data = (b"\xef\xbb\xbf" if bom else b"") + text.encode("utf-8")
+def write_atomically(path: Path, text: str | Iterable[str], *, bom: bool = False, backup: bool = False) -> None:
+    """Replace `path` with `text` so that readers see either the old file or the new one, never half. `text` may
+    be pieces (a large output made as it is written): each is encoded and written as it comes."""
+    pieces = [text] if isinstance(text, str) else text
     folder = path.parent
     mode = path.stat().st_mode if path.exists() else None
     if backup and path.exists():
@@ -19,7 +21,10 @@ def write_atomically(path: Path, text: str, *, bom: bool = False, backup: bool =
     descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     try:
         with os.fdopen(descriptor, "wb") as handle:
-            handle.write(data)
+            if bom:
+                handle.write(b"\xef\xbb\xbf")
+            for piece in pieces:
+                handle.write(piece.encode("utf-8"))
             handle.flush()
             os.fsync(handle.fileno())
         if mode is not None:
