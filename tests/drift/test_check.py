@@ -111,3 +111,11 @@ def test_a_strict_saved_set_is_compared_with_strict_tools(write, capsys):
     assert read_saved(saved).strict is True
     code, report = check(capsys, path, saved)
     assert (code, report["changes"]) == (0, [])
+
+
+def test_check_with_relevant_to_is_refused_in_one_line(write, capsys):
+    spec = write("api.yaml", BASE)
+    saved = write("saved.json", json.dumps(exported(write, "old.yaml", BASE, "openai")["tools"]))
+    code, out = check(capsys, spec, saved, "--relevant-to", "refund an order")
+    assert code == 2
+    assert out["stderr"].count("\n") == 1 and "--relevant-to" in out["stderr"] and "--check" in out["stderr"]

@@ -41,6 +41,10 @@ def run(args: argparse.Namespace) -> int:
     if args.relevant_to is not None and not args.relevant_to.strip():
         print("workbench: --relevant-to needs the task's words", file=sys.stderr)
         return common.EXIT_UNUSABLE
+    if args.check and args.relevant_to is not None:  # the picks depend on the words: nothing stable to compare
+        print("workbench: --check compares the whole tool set with a saved one; --relevant-to narrows it to a "
+              "task's picks: give one of them", file=sys.stderr)
+        return common.EXIT_UNUSABLE
     if args.check:
         from workbench.cli.diff import run_check
 
