@@ -77,6 +77,26 @@ def test_the_export_is_byte_for_byte_the_cli_output(qtbot, window, readme, tmp_p
     assert QGuiApplication.clipboard().text() + "\n" == exported.read_text(encoding="utf-8")
 
 
+def test_anthropic_strict_excluded_tags_and_geminis_json_schema_form_are_what_the_cli_prints(
+        qtbot, window, readme, tmp_path):
+    open_with_preview(qtbot, window, readme)
+    wait_preview(qtbot, window, lambda: window.tools.set_choice("Anthropic strict"))
+    preview = wait_preview(qtbot, window, lambda: window.tools.set_exclude_tags(("Categories",)))
+    assert spec_config(readme).tools == ToolsConfig(vendor="anthropic", strict=True, exclude_tags=("Categories",))
+    assert all(tool.get("strict") is True for tool in preview.toolset.native)
+    assert json.loads(cli_json(tmp_path, readme))["tools"] == preview.toolset.native
+    assert "Categories" not in {tag for t in preview.toolset.tools for tag in t.operation.tags}
+
+    wait_preview(qtbot, window, lambda: window.tools.set_choice("Gemini"))
+    plain = json.loads(window.tools.json_text())
+    preview = wait_preview(qtbot, window, lambda: window.tools.set_choice("Gemini JSON Schema"))
+    assert spec_config(readme).tools.vendor == "gemini"  # the form is a way of looking, not written
+    assert json.loads(cli_json(tmp_path, readme, "--gemini-json-schema"))["tools"] == preview.toolset.native
+    assert "parametersJsonSchema" in json.dumps(preview.toolset.native)
+    assert json.loads(window.tools.json_text()) != plain
+    assert window.tools.vendor_combo.currentText() == "Gemini JSON Schema"
+
+
 def test_an_existing_config_keeps_its_comments(qtbot, window, readme):
     config = readme.parent / ".workbench.yaml"
     original = ("# the team's settings\nrules:\n  enum-in-prose: warn  # we care\n"

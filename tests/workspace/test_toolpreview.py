@@ -123,8 +123,10 @@ def test_an_unparseable_config_is_one_line_error(tmp_path):
 
 def test_the_vendor_choices_round_trip_through_the_config():
     for n, choice in enumerate(VENDOR_CHOICES):
-        assert choice_index(with_choice(ToolsConfig(), choice)) == n
-    assert VENDOR_CHOICES[choice_index(ToolsConfig(vendor="anthropic", strict=True))].label == "Anthropic"
+        assert choice_index(with_choice(ToolsConfig(), choice), choice.json_schema_form) == n
+    assert VENDOR_CHOICES[choice_index(ToolsConfig(vendor="anthropic", strict=True))].label == "Anthropic strict"
+    assert VENDOR_CHOICES[choice_index(ToolsConfig(vendor="mcp", strict=True))].label == "MCP"  # no strict mode
+    assert VENDOR_CHOICES[choice_index(ToolsConfig(vendor="gemini"), True)].label == "Gemini JSON Schema"
 
 
 @pytest.mark.parametrize(("count", "level"), [(12, "ok"), (40, "ok"), (41, "amber"), (128, "amber"), (129, "red")])
@@ -138,7 +140,7 @@ def test_side_by_side_marks_the_lines_that_differ_not_the_indentation(tmp_path):
     spec = load_spec(spec_file(tmp_path))
     tool = build_toolset(spec, WorkbenchConfig()).tools[0]
     sides = compare_vendors(spec, WorkbenchConfig(), ToolsConfig(), operation_key(tool), VENDOR_CHOICES[0],
-                            VENDOR_CHOICES[4])
+                            next(c for c in VENDOR_CHOICES if c.label == "Gemini"))
     left, right = sides.left.splitlines(), sides.right.splitlines()
     assert '"name": "listPets",' in [line.strip() for line in right]
     name_line = next(i for i, line in enumerate(right) if '"name": "listPets"' in line)

@@ -24,11 +24,17 @@ from workbench.tools.options import DEFAULT_VENDOR, ToolOverrides, build_toolset
 
 @dataclass(frozen=True)
 class VendorChoice:
-    """One entry of the vendor selector: a vendor module and its strict mode."""
+    """One entry of the vendor selector: a vendor module, its strict mode, and whether to show the vendor's JSON
+    Schema form (a way of looking, never written to the config: `workbench tools --gemini-json-schema`)."""
 
     label: str
     vendor: str
     strict: bool = False
+    json_schema_form: bool = False
+
+    @property
+    def overrides(self) -> ToolOverrides:
+        return ToolOverrides(json_schema_form=True) if self.json_schema_form else ToolOverrides()
 
 
 VENDOR_CHOICES = (
@@ -36,16 +42,19 @@ VENDOR_CHOICES = (
     VendorChoice("OpenAI Responses", "openai-responses"),
     VendorChoice("OpenAI strict", "openai", strict=True),
     VendorChoice("Anthropic", "anthropic"),
+    VendorChoice("Anthropic strict", "anthropic", strict=True),
     VendorChoice("Gemini", "gemini"),
+    VendorChoice("Gemini JSON Schema", "gemini", json_schema_form=True),
     VendorChoice("MCP", "mcp"),
     VendorChoice("JSON Schema", "jsonschema"),
 )
 
 
-def choice_index(settings: ToolsConfig) -> int:
+def choice_index(settings: ToolsConfig, json_schema_form: bool = False) -> int:
     """The selector's entry for a `tools:` section (the vendor's plain entry when its strict mode has none)."""
     vendor = settings.vendor or DEFAULT_VENDOR
-    exact = [i for i, c in enumerate(VENDOR_CHOICES) if c.vendor == vendor and c.strict == settings.strict]
+    exact = [i for i, c in enumerate(VENDOR_CHOICES) if c.vendor == vendor and c.strict == settings.strict
+             and c.json_schema_form == json_schema_form]
     loose = [i for i, c in enumerate(VENDOR_CHOICES) if c.vendor == vendor]
     return (exact or loose or [0])[0]
 
@@ -107,6 +116,7 @@ class ToolPreview:
     rows: list[ToolRow]
     seconds: float
     changes: list[ToolChange] = field(default_factory=list)
+    json_schema_form: bool = False
 
     @property
     def total_tokens(self) -> int:
@@ -118,16 +128,19 @@ def effective_config(config: WorkbenchConfig, settings: ToolsConfig) -> Workbenc
     return replace(config, tools=settings)
 
 
-def build_preview(spec: Spec, config: WorkbenchConfig, settings: ToolsConfig) -> ToolPreview:
-    """The tool set for `settings`, exactly as `workbench tools SPEC` builds it from a config with that section;
-    the token estimate is made here (it loads the tokenizer's tables: not on the UI thread)."""
+def build_preview(spec: Spec, config: WorkbenchConfig, settings: ToolsConfig,
+                  json_schema_form: bool = False) -> ToolPreview:
+    """The tool set for `settings`, exactly as `workbench tools SPEC` builds it from a config with that section
+    (and `--gemini-json-schema` when asked); the token estimate is made here (it loads the tokenizer's tables: not on
+    the UI thread)."""
     began = time.perf_counter()
-    toolset = build_toolset(spec, effective_config(config, settings), ToolOverrides())
+    overrides = ToolOverrides(json_schema_form=json_schema_form)
+    toolset = build_toolset(spec, effective_config(config, settings), overrides)
     per_tool = toolset.tokens.per_tool
     counts = _warning_counts(toolset)
     rows = [ToolRow(t.name, t.operation.label(), per_tool.get(t.name, 0), counts.get(t.name, 0), i)
             for i, t in enumerate(toolset.tools)]
-    return ToolPreview(toolset, settings, rows, time.perf_counter() - began)
+    return ToolPreview(toolset, settings, rows, time.perf_counter() - began, json_schema_form=json_schema_form)
 
 
 def _warning_counts(toolset: ToolSet) -> dict[str, int]:
@@ -243,7 +256,7 @@ def compare_vendors(spec: Spec, config: WorkbenchConfig, settings: ToolsConfig, 
     for choice in (left, right):
         if cancelled():
             return None
-        toolset = build_toolset(spec, effective_config(config, with_choice(settings, choice)), ToolOverrides())
+        toolset = build_toolset(spec, effective_config(config, with_choice(settings, choice)), choice.overrides)
         index = tool_for_operation(toolset, key)
         texts.append(native_text(toolset, index) if index is not None else f"// not a tool for {choice.label}")
     return side_by_side(*texts)

@@ -227,6 +227,7 @@ class ToolsPanel(QWidget):
         self.build_timer.timeout.connect(self._start_build)
         self.preview: ToolPreview | None = None
         self.settings = ToolsConfig()
+        self.json_schema_form = False  # the vendor selector's "Gemini JSON Schema": shown, never written
         self._written = ToolsConfig()  # what the config file says (to write only what the user changed)
         self._config_path: Path | None = None
         self._following = False  # selecting a tool because the document revealed its operation
@@ -269,6 +270,12 @@ class ToolsPanel(QWidget):
         self.tags_edit.setPlaceholderText("tags: a, b (all)")
         self.tags_edit.setToolTip("Only the operations with one of these tags (tools: tags); Enter applies")
         self.tags_edit.editingFinished.connect(lambda: self._edit_list("tags", self.tags_edit))
+        self.exclude_edit = QLineEdit()
+        self.exclude_edit.setObjectName("toolsExcludeTags")
+        self.exclude_edit.setPlaceholderText("tags: c, d (none)")
+        self.exclude_edit.setToolTip("Leave out the operations with one of these tags (tools: exclude-tags); "
+                                     "Enter applies")
+        self.exclude_edit.editingFinished.connect(lambda: self._edit_list("exclude_tags", self.exclude_edit))
         self.operations_edit = QLineEdit()
         self.operations_edit.setObjectName("toolsOperations")
         self.operations_edit.setPlaceholderText("operationIds (all)")
@@ -298,6 +305,7 @@ class ToolsPanel(QWidget):
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         form.addRow("Vendor", self.vendor_combo)
         form.addRow("Tags", self.tags_edit)
+        form.addRow("Not tags", self.exclude_edit)
         form.addRow("Only", self.operations_edit)
         form.addRow("Flatten", self.depth_spin)
         boxes = QGridLayout()
@@ -417,8 +425,9 @@ class ToolsPanel(QWidget):
 
     def _build_sides(self) -> QWidget:
         self.left_combo, self.right_combo = QComboBox(), QComboBox()
-        for combo, name, default in ((self.left_combo, "toolsLeftVendor", 0), (self.right_combo, "toolsRightVendor",
-                                                                                  4)):
+        labels = [c.label for c in VENDOR_CHOICES]
+        for combo, name, default in ((self.left_combo, "toolsLeftVendor", 0),
+                                     (self.right_combo, "toolsRightVendor", labels.index("Gemini"))):
             combo.setObjectName(name)
             for choice in VENDOR_CHOICES:
                 combo.addItem(choice.label, choice)
@@ -451,11 +460,13 @@ class ToolsPanel(QWidget):
     def _show_settings(self) -> None:
         """The controls as `self.settings` says, without writing anything back."""
         s = self.settings
-        widgets = [self.vendor_combo, self.tags_edit, self.operations_edit, self.depth_spin, *self.checks.values()]
+        widgets = [self.vendor_combo, self.tags_edit, self.exclude_edit, self.operations_edit, self.depth_spin,
+                   *self.checks.values()]
         for widget in widgets:
             widget.blockSignals(True)
-        self.vendor_combo.setCurrentIndex(choice_index(s))
+        self.vendor_combo.setCurrentIndex(choice_index(s, self.json_schema_form))
         self.tags_edit.setText(", ".join(s.tags))
+        self.exclude_edit.setText(", ".join(s.exclude_tags))
         self.operations_edit.setText(", ".join(s.operations))
         self.depth_spin.setValue(s.flatten_depth)
         for name, box in self.checks.items():
@@ -474,12 +485,22 @@ class ToolsPanel(QWidget):
         self.tags_edit.setText(", ".join(tags))
         self._edit_list("tags", self.tags_edit)
 
+    def set_exclude_tags(self, tags: tuple[str, ...]) -> None:
+        self.exclude_edit.setText(", ".join(tags))
+        self._edit_list("exclude_tags", self.exclude_edit)
+
     def set_operations(self, operations: tuple[str, ...]) -> None:
         self.operations_edit.setText(", ".join(operations))
         self._edit_list("operations", self.operations_edit)
 
     def _vendor_changed(self, index: int) -> None:
-        self._change(with_choice(self.settings, VENDOR_CHOICES[index]))
+        choice = VENDOR_CHOICES[index]
+        form_changed = choice.json_schema_form != self.json_schema_form
+        self.json_schema_form = choice.json_schema_form  # a way of looking at Gemini's tools, not a config value
+        settings = with_choice(self.settings, choice)
+        if settings == self.settings and form_changed:
+            self.rebuild()
+        self._change(settings)
 
     def _edit_list(self, name: str, edit: QLineEdit) -> None:
         self._change(replace(self.settings, **{name: _csv(edit.text())}))
@@ -541,16 +562,17 @@ class ToolsPanel(QWidget):
         if loaded is None:
             return
         spec, config, settings, before = loaded.spec, loaded.config, self.settings, self.preview
+        form = self.json_schema_form
 
         def work(_progress, cancelled) -> ToolPreview | None:
-            preview = build_preview(spec, config, settings)
+            preview = build_preview(spec, config, settings, form)
             if cancelled():
                 return None
-            same_options = before is not None and before.settings == settings
+            same_options = before is not None and (before.settings, before.json_schema_form) == (settings, form)
             preview.changes = changes_between(before.toolset, preview.toolset) if same_options else []
             return preview
 
-        self.jobs.start(work, settings)
+        self.jobs.start(work, (settings, form))
 
     @property
     def is_building(self) -> bool:
@@ -563,7 +585,7 @@ class ToolsPanel(QWidget):
         return self._stale
 
     def _built(self, job: Job, preview: ToolPreview | None) -> None:
-        if preview is None or job.tag != self.settings:
+        if preview is None or job.tag != (self.settings, self.json_schema_form):
             return
         current = self.current_row()
         key = operation_key(self.preview.toolset.tools[current.index]) if current and self.preview else None
