@@ -33,30 +33,23 @@ peer crash on the whole document counts as 0 converted. Figures, not checks: thi
 
 from __future__ import annotations
 
+import argparse
+import gc
+import json
+import os
+import platform
+import re
+import statistics
+import subprocess
 import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
-# This folder holds bench/select.py, named like the standard library's `select`: it must not shadow it
-# (subprocess imports select). It is put back last below, where `import peers` still finds it.
-sys.path[:] = [p for p in sys.path if p and __file__.rpartition("/")[0] != p.rstrip("/")]
-
-import argparse  # noqa: E402
-import gc  # noqa: E402
-import json  # noqa: E402
-import os  # noqa: E402
-import platform  # noqa: E402
-import re  # noqa: E402
-import statistics  # noqa: E402
-import subprocess  # noqa: E402
-import tempfile  # noqa: E402
-import time  # noqa: E402
-from collections import Counter  # noqa: E402
-from collections.abc import Callable  # noqa: E402
-from pathlib import Path  # noqa: E402
-from typing import Any  # noqa: E402
-
-sys.path.append(str(Path(__file__).resolve().parent))  # last: see the top of this file
-
-import peers  # noqa: E402
+import peers
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))  # this checkout's workbench, whatever else is installed

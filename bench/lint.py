@@ -18,27 +18,18 @@ $WORKBENCH_CORPUS, else ../shared/corpus beside the repository; corpus files are
 
 from __future__ import annotations
 
+import argparse
+import os
+import platform
+import statistics
 import sys
+import time
+from pathlib import Path
 
-# This folder holds bench/select.py, named like the standard library's `select`: it must not shadow it
-# (subprocess imports select). It is put back last below, where `import peers` still finds it.
-sys.path[:] = [p for p in sys.path if p and __file__.rpartition("/")[0] != p.rstrip("/")]
-
-import argparse  # noqa: E402
-import os  # noqa: E402
-import platform  # noqa: E402
-import statistics  # noqa: E402
-import time  # noqa: E402
-from pathlib import Path  # noqa: E402
-
-sys.path.append(str(Path(__file__).resolve().parent))  # last: see the top of this file
-
-import peers  # noqa: E402
+import peers
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_FILES = ("github-api.github.com-2022-07-18.json", "kubernetes-swagger.json", "openai-openapi.yaml")
-
-
 
 
 def median_of(runs: list[peers.Run]) -> peers.Run | None:
