@@ -10,6 +10,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from workbench.spec import SpecError
+from workbench.spec.json_parse import covering
 from workbench.spec.pointer import lookup
 from workbench.spec.source import parse_document, parse_text
 from workbench.spec.yaml_parse import resolve_plain
@@ -127,6 +128,28 @@ def test_json_spans_round_trip(tmp_path_factory, value, indent):
     text = json.dumps(value, indent=indent, ensure_ascii=False)
     doc = parse_text(text, tmp_path_factory.getbasetemp() / "x.json", "x.json")
     _check_spans(doc, json.loads)
+
+
+@settings(max_examples=150, deadline=None)
+@given(value=st.dictionaries(_keys, _values, min_size=1, max_size=5), indent=st.sampled_from([None, 2]),
+       data=st.data())
+def test_spans_prepared_for_some_pointers_are_the_whole_indexs(tmp_path_factory, value, indent, data):
+    text = json.dumps(value, indent=indent, ensure_ascii=indent is None)  # escaped and raw keys alike
+    whole = parse_text(text, tmp_path_factory.getbasetemp() / "x.json", "x.json").index
+    doc = parse_text(text, tmp_path_factory.getbasetemp() / "x.json", "x.json")
+    asked = data.draw(st.lists(st.sampled_from(sorted(whole)), max_size=6))
+    missing = [f"{asked[0] if asked else ''}/no-such-key~1x"]  # prepared too: said absent, its parent located
+    doc.prepare_spans(asked + missing)
+    for pointer in asked:
+        assert doc.span(pointer) == whole[pointer]
+        assert doc.locate(pointer).start.offset == whole[pointer][0]
+    assert doc.span(missing[0]) is None
+    assert doc.locate(missing[0]).exact is False
+    assert doc._index is None  # nothing asked for beyond what was prepared: no whole index built
+    covered = covering(asked + missing)
+    other = next((p for p in whole if p not in covered), None)
+    if other is not None:  # anything else: the whole index, as before
+        assert doc.span(other) == whole[other] and doc._index is not None
 
 
 @settings(max_examples=150, deadline=None)

@@ -61,6 +61,11 @@ def lint(spec: Spec, config: LintConfig | None = None) -> LintResult:
             if config.ignored(rule.id, report.pointer) or inline_ignored(report.document, report.pointer, rule.id):
                 continue
             findings.append(Finding(rule.id, severity, report.message, report.document, report.pointer, report.fix))
+    by_document: dict[int, tuple[SourceDocument, list[str]]] = {}
+    for finding in findings:
+        by_document.setdefault(id(finding.document), (finding.document, []))[1].append(finding.pointer)
+    for document, pointers in by_document.values():  # placed once, not the whole index of a 4 MB JSON file
+        document.prepare_spans(pointers)
     findings.sort(key=_order)
     return LintResult(spec, tuple(findings), config)
 

@@ -9,14 +9,14 @@ from __future__ import annotations
 import bisect
 import codecs
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from workbench.spec import limits
 from workbench.spec.errors import Problem, SpecError
-from workbench.spec.json_parse import index_json, parse_json
+from workbench.spec.json_parse import covering, index_json, parse_json
 from workbench.spec.pointer import MISSING, lookup
 from workbench.spec.yaml_parse import SpanEntry, parse_yaml
 
@@ -60,6 +60,7 @@ class SourceDocument:
     problems: list[Problem] = field(default_factory=list)
     _index: Mapping[str, SpanEntry] | None = field(default=None, repr=False)  # an edited copy's is computed
     _line_starts: list[int] | None = field(default=None, repr=False)
+    _partial: tuple[set[str], dict[str, SpanEntry]] | None = field(default=None, repr=False)
 
     @property
     def newline(self) -> str:
@@ -70,7 +71,26 @@ class SourceDocument:
     def index(self) -> Mapping[str, SpanEntry]:
         if self._index is None:
             self._index, _ = index_json(self.text, self.name)
+            self._partial = None
         return self._index
+
+    def prepare_spans(self, pointers: Iterable[str]) -> None:
+        """Make the spans of these pointers (and their ancestors) cheap to ask for, without the whole index when
+        it is not built yet: a JSON file's index is built on demand, and a lint places a few thousand nodes of a
+        4 MB file. Asking for any other pointer afterwards builds the whole index, as before."""
+        if self._index is not None:
+            return
+        covered = covering(pointers)
+        if self._partial is not None:
+            covered |= self._partial[0]
+        spans, _ = index_json(self.text, self.name, only=covered)
+        self._partial = (covered, spans)
+
+    def _entry(self, pointer: str) -> SpanEntry | None:
+        partial = self._partial
+        if self._index is None and partial is not None and pointer in partial[0]:
+            return partial[1].get(pointer)
+        return self.index.get(pointer)
 
     def position(self, offset: int) -> Position:
         if self._line_starts is None:
@@ -85,15 +105,16 @@ class SourceDocument:
         return Position(line, offset - self._line_starts[line - 1] + 1, offset)
 
     def span(self, pointer: str) -> SpanEntry | None:
-        return self.index.get(pointer)
+        return self._entry(pointer)
 
     def locate(self, pointer: str) -> Location:
         """The node at `pointer`, or its nearest existing ancestor (then `exact` is False)."""
-        index = self.index
         probe = pointer
-        while probe not in index and probe:
+        entry = self._entry(probe)
+        while entry is None and probe:
             probe = probe.rsplit("/", 1)[0]
-        start, end, key_start, key_end, kind = index.get(probe, (0, 0, -1, -1, "map"))
+            entry = self._entry(probe)
+        start, end, key_start, key_end, kind = entry or (0, 0, -1, -1, "map")
         return Location(
             file=self.name,
             pointer=pointer,
@@ -107,7 +128,7 @@ class SourceDocument:
 
     def source_text(self, pointer: str) -> str | None:
         """The exact text of the node at `pointer` (for declared-as-written values like `openapi: 3.0`)."""
-        entry = self.index.get(pointer)
+        entry = self._entry(pointer)
         return None if entry is None else self.text[entry[0] : entry[1]]
 
     def has(self, pointer: str) -> bool:
