@@ -65,15 +65,17 @@ def lint(spec: Spec, config: LintConfig | None = None) -> LintResult:
     return LintResult(spec, tuple(findings), config)
 
 
-def parser_result(error: SpecError, path: Path) -> LintResult:
+def parser_result(error: SpecError, path: Path, text: str | None = None, bom: bool = False) -> LintResult:
     """A spec that does not parse is one `parser` finding (as in Spectral), so every output format and
-    the exit code treat it like any other error."""
-    text, _ = read_text(path, error.file)
+    the exit code treat it like any other error. `text`: the file's text (as edited), else it is read."""
+    if text is None:
+        text, bom = read_text(path, error.file)
     lines = text.split("\n")
     line = min(max(error.line or 1, 1), len(lines))
     offset = sum(len(row) + 1 for row in lines[: line - 1]) + max((error.column or 1) - 1, 0)
     offset = min(offset, len(text))
-    document = SourceDocument(path, error.file, text, "yaml", None, _index={"": (offset, offset, -1, -1, "plain")})
+    document = SourceDocument(path, error.file, text, "json" if path.suffix.lower() == ".json" else "yaml", None,
+                              bom, _index={"": (offset, offset, -1, -1, "plain")})
     return LintResult(None, (Finding("parser", Severity.ERROR, error.message, document, ""),))
 
 
