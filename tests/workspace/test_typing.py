@@ -5,6 +5,8 @@ loaded as text with its `parser` finding."""
 from __future__ import annotations
 
 import random
+from itertools import pairwise
+from pathlib import Path
 
 import pytest
 
@@ -31,7 +33,7 @@ SUMMARY = "/paths/~1pets/get/summary"
 
 def test_a_burst_gives_the_text_typed_whatever_the_order_of_the_keystrokes():
     rng = random.Random(7)
-    base = parse_text(ROOT, __import__("pathlib").Path("api.yaml"), "api.yaml")
+    base = parse_text(ROOT, Path("api.yaml"), "api.yaml")
     for _ in range(200):
         burst, text = TypingBurst(base), ROOT
         for _ in range(rng.randint(1, 12)):
@@ -45,7 +47,7 @@ def test_a_burst_gives_the_text_typed_whatever_the_order_of_the_keystrokes():
             b = rng.randint(a, len(text))
             assert burst.slice(a, b) == text[a:b]
         splices = sorted(burst.splices, key=lambda s: s.start)
-        assert all(one.end < two.start for one, two in zip(splices, splices[1:], strict=False))  # disjoint
+        assert all(one.end < two.start for one, two in pairwise(splices))  # disjoint
         assert apply_splices(ROOT, list(burst.splices)) == text
         document = burst.document()
         assert (document is None) == (text == ROOT)
@@ -54,7 +56,7 @@ def test_a_burst_gives_the_text_typed_whatever_the_order_of_the_keystrokes():
 
 
 def test_keystrokes_side_by_side_are_one_splice():
-    base = parse_text(ROOT, __import__("pathlib").Path("api.yaml"), "api.yaml")
+    base = parse_text(ROOT, Path("api.yaml"), "api.yaml")
     burst = TypingBurst(base)
     at = ROOT.index("List")
     for offset, char in enumerate("All: "):

@@ -20,8 +20,8 @@ from workbench.lint.score import Score, score
 from workbench.mock.faults import FAULTS
 from workbench.spec import Location, Operation, SourceDocument, Spec, SpecError, SpecVersion, load_spec
 from workbench.spec.model import Components
-from workbench.spec.source import read_text
 from workbench.spec.pointer import join
+from workbench.spec.source import read_text
 from workbench.tools.vendors import VENDORS
 
 

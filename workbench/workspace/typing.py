@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from dataclasses import dataclass
+
 from workbench.edit.engine import Splice, apply_splices
 from workbench.spec import SourceDocument
 
