@@ -37,6 +37,7 @@ from workbench.workspace import (
 )
 
 RECHECK_DELAY_MS = 500  # after the last edit
+TYPING_PAUSE_MS = 700  # keystrokes closer together than this are one undoable step
 DISK_CHECK_DELAY_MS = 300  # after the last file-system notification
 
 
@@ -107,6 +108,11 @@ class SpecDocument(QObject):
         self.recheck_timer.setSingleShot(True)
         self.recheck_timer.setInterval(RECHECK_DELAY_MS)
         self.recheck_timer.timeout.connect(self.recheck)
+        self.typing_timer = QTimer(self)  # a pause in typing makes the keystrokes one step
+        self.typing_timer.setSingleShot(True)
+        self.typing_timer.setInterval(TYPING_PAUSE_MS)
+        self.typing_timer.timeout.connect(self.workspace.settle)
+        self.workspace.on_settled = self._changed  # the pause, or anything that reads the files
         self.disk_timer = QTimer(self)
         self.disk_timer.setSingleShot(True)
         self.disk_timer.setInterval(DISK_CHECK_DELAY_MS)
@@ -198,6 +204,7 @@ class SpecDocument(QObject):
     def shutdown(self) -> None:
         """Before the window closes: no timer fires, no job is awaited (and the running one has ended)."""
         self.recheck_timer.stop()
+        self.typing_timer.stop()
         self.disk_timer.stop()
         self.jobs.cancel()
         self.jobs.wait()
@@ -210,6 +217,17 @@ class SpecDocument(QObject):
             return False
         self.message.emit("The files are being read again: edit once they are shown.", 6000)
         return True
+
+    def type_text(self, name: str, start: int, end: int, text: str) -> None:
+        """Text typed into file `name` (its text[start:end] became `text`): gathered until a pause, then one
+        undoable step (see `Workspace.type_text`); nothing is parsed until the re-check after it."""
+        ws = self.workspace
+        began = not ws.is_typing
+        ws.type_text(name, start, end, text)
+        self.recheck_timer.stop()  # a re-check now would make the typing a step before the pause
+        self.typing_timer.start()
+        if began:
+            self.modifiedChanged.emit()
 
     def set_document(self, document: SourceDocument, splices: Sequence | None = None) -> None:
         """Make `document` the edited version of its file, outside the undo history."""

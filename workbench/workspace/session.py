@@ -142,10 +142,13 @@ class Workspace:
             burst = self._typing[name] = TypingBurst(self._edited[name])
         burst.add(start, end, text)
 
-    def typed_slice(self, name: str, start: int, end: int) -> str:
-        """The current text of file `name` [start:end], typing included (without settling it)."""
+    def typed_slice(self, name: str, start: int, end: int) -> str | None:
+        """The current text of file `name` [start:end], typing included (without settling it); None when no
+        such file is open."""
         burst = self._typing.get(name)
-        return burst.slice(start, end) if burst is not None else self._edited[name].text[start:end]
+        if burst is not None:
+            return burst.slice(start, end)
+        return self._edited[name].text[start:end] if name in self._edited else None
 
     @property
     def is_typing(self) -> bool:
@@ -184,8 +187,9 @@ class Workspace:
         return self.disk.get(self.root_name) if self.loaded is not None else None
 
     def modified_names(self) -> list[str]:
-        """The files of the spec with unsaved edits, the root first."""
-        return [name for name, document in self.edited.items() if document.text != self.disk.get(name)]
+        """The files of the spec with unsaved edits, the root first (typing not made a step yet included)."""
+        return [name for name, document in self._edited.items()
+                if document.text != self.disk.get(name) or (name in self._typing and self._typing[name].splices)]
 
     @property
     def is_modified(self) -> bool:
