@@ -354,6 +354,7 @@ class SourceView(QPlainTextEdit):
         text = cursor.selectedText().replace("\u2029", self.newline).replace("\u2028", self.newline)
         display_map.splice(start, end, text)
         self._core_length += len(text) - (end - start)
+        self._span = None  # a finding's span is where it was in the text checked: shown again after the check
         self.typed.emit(start, end, text)
 
     def event(self, event: QEvent) -> bool:
