@@ -93,7 +93,9 @@ def main() -> int:
             window.edit.form.summary.setText("Edited summary, to measure the re-check")
             edit_gaps = run_measured(app, window, window.edit.form.apply_button.click)
         keys: list[float] = []
-        timed(window.document.workspace, "settle", steps)
+        timed(window.document.workspace, "settle", steps)  # the pause's step (one copy of the text, the journal)
+        window.document.typing_timer.timeout.disconnect()
+        window.document.typing_timer.timeout.connect(window.document.workspace.settle)
         typing_gaps = run_measured(app, window, lambda: type_slowly(window, TYPED, keys))
         typed_ok = TYPED in window.document.workspace.root.text
         window.ask_save_changes = lambda: SaveChoice.DISCARD  # the edit was only for measuring
@@ -128,11 +130,12 @@ KEY_MS = 40
 
 
 def type_slowly(window, text: str, keys: list[float]) -> None:
-    """Type `text` into the middle of the source text, a key every KEY_MS (each keystroke's time in `keys`)."""
+    """Type `text` into a description in the middle of the source text, a key every KEY_MS (each keystroke's
+    time in `keys`)."""
     view = window.source.view
-    lines = view.document().blockCount()
-    view.go_to_line(lines // 2)
-    view.moveCursor(view.textCursor().MoveOperation.EndOfLine)
+    view.go_to_line(view.document().blockCount() // 2)
+    view.find_text('"description": "')  # inside a string: the text typed keeps the spec valid
+    view.moveCursor(view.textCursor().MoveOperation.Right)
     view.setFocus()
     left = list(text)
 

@@ -314,3 +314,38 @@ def test_closing_with_typing_not_yet_a_step_asks_to_save(window, open_spec, shop
     QApplication.processEvents()
     assert asked and shop.read_text(encoding="utf-8").startswith("# x\n")
     assert TYPING_PAUSE_MS > 0
+
+
+def test_the_positions_map_follows_splices_and_reads_a_big_text_piecewise():
+    import random
+
+    from workbench.gui.source_view import DisplayMap, display_text
+
+    def units(text: str) -> int:
+        return len(display_text(text).encode("utf-16-le")) // 2
+
+    rng = random.Random(3)
+    pieces = ("a", "é", "🚢", "\r\n", "\n", "xyz")  # (a lone CR beside a typed LF would make a new CRLF)
+    text = "".join(rng.choice(pieces) for _ in range(400))
+    partial = DisplayMap(text, scan_now=False)
+    while not partial.complete:
+        partial.scan(7)  # a few characters at a time: a CRLF at a cut is never split
+    edited = DisplayMap(text)
+    for _ in range(60):
+        start = rng.randint(0, len(text))
+        while start and text[start - 1] == "\r" and start < len(text) and text[start] == "\n":
+            start -= 1  # never between the two characters of a CRLF (no Qt position is there)
+        end = min(len(text), start + rng.choice((0, 1, 4)))
+        if end < len(text) and text[end - 1] == "\r" and text[end] == "\n":
+            end += 1
+        typed = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 3)))
+        edited.splice(start, end, typed)
+        text = text[:start] + typed + text[end:]
+    fresh = DisplayMap(text)
+    for core in range(len(text) + 1):
+        if core and text[core - 1] == "\r" and core < len(text) and text[core] == "\n":
+            continue
+        unit = units(text[:core])
+        assert edited.to_unit(core) == fresh.to_unit(core) == unit
+        assert edited.to_core(unit) == core
+    assert partial.to_unit(0) == 0

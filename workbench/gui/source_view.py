@@ -46,6 +46,7 @@ from workbench.spec import Position
 INCREMENTAL_FROM = 512 * 1024  # characters: a bigger text goes in a chunk per event-loop turn
 FIRST_CHUNK_CHARS = 16 * 1024  # the first screens, shown at once (about 5 ms)
 CHUNK_CHARS = 48 * 1024  # then about 10-15 ms of inserting and colouring per event-loop turn
+MAP_CHUNK_CHARS = 4 * CHUNK_CHARS  # the positions' map reads the text faster than it goes in
 MAX_SPAN_LINES = 400  # a longer span (a whole document, a big component) is shown by its first line only
 
 ZOOM_RANGE = (-6, 24)  # points below and above the starting size
@@ -71,38 +72,61 @@ class DisplayMap:
     """Qt positions (UTF-16 units of the text shown) to core offsets (characters of the file's text) and back.
     Only a CRLF (two characters, one line break shown) and an astral character (one character, two units) make
     them differ: the map lists where those are, so a text without them costs nothing, and an edit updates the
-    map by the splice instead of reading the text again."""
+    map by the splice instead of reading the text again. A big text is read a piece at a time (`scan`, as it
+    goes into the view), never all at once on a keystroke."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, *, scan_now: bool = True) -> None:
         self._cores: list[int] = []  # core offset of each uneven item, in order
         self._deltas: list[int] = []  # its units minus its characters: -1 (CRLF) or +1 (astral)
-        if not text.isascii() or "\r" in text:
-            for match in _UNEVEN.finditer(text):
-                self._cores.append(match.start())
-                self._deltas.append(-1 if match.group() == "\r\n" else 1)
         self._sums: list[int] | None = None  # sums[k]: the deltas of the items before item k
         self._units: list[int] | None = None
+        even = text.isascii() and "\r" not in text
+        self._text, self._scanned = ("", 0) if even else (text, 0)
+        if scan_now:
+            self.scan()
+
+    @property
+    def complete(self) -> bool:
+        return self._scanned >= len(self._text)
+
+    def scan(self, characters: int | None = None) -> None:
+        """Read the next `characters` of the text (all the rest: None)."""
+        text, start = self._text, self._scanned
+        end = len(text) if characters is None else min(len(text), start + characters)
+        if 0 < end < len(text) and text[end - 1] == "\r":
+            end += 1  # a CRLF is never cut in two
+        for match in _UNEVEN.finditer(text, start, end):
+            self._cores.append(match.start())
+            self._deltas.append(-1 if match.group() == "\r\n" else 1)
+        self._scanned = end
+        if self.complete:
+            self._text, self._scanned = "", 0
+        self._sums = self._units = None
 
     def _prepare(self) -> tuple[list[int], list[int]]:
+        if not self.complete:
+            self.scan()
         if self._sums is None or self._units is None:
             self._sums = list(accumulate(self._deltas, initial=0))
             self._units = [core + shift for core, shift in zip(self._cores, self._sums, strict=False)]
         return self._sums, self._units
 
     def to_core(self, unit: int) -> int:
-        if not self._cores:
+        if not self._cores and self.complete:
             return unit
         sums, units = self._prepare()
         return unit - sums[bisect_left(units, unit)]
 
     def to_unit(self, core: int) -> int:
-        if not self._cores:
+        if not self._cores and self.complete:
             return core
         sums, _units = self._prepare()
         return core + sums[bisect_left(self._cores, core)]
 
     def splice(self, start: int, end: int, text: str) -> None:
         """The core text[start:end] became `text`."""
+        if not self.complete:
+            self.scan()
         first, last = bisect_left(self._cores, start), bisect_left(self._cores, end)
         added = [(start + m.start(), -1 if m.group() == "\r\n" else 1) for m in _UNEVEN.finditer(text)]
         if first == last == len(self._cores) and not added:
@@ -152,8 +176,7 @@ class SourceView(QPlainTextEdit):
         self.setObjectName("sourceView")
         self._editable = False  # a file is shown (the text can be typed in once it is all in)
         self._quiet = 0  # > 0: the text changes because it was given, not typed
-        self._map: DisplayMap | None = None  # built when first needed, from `_map_source`
-        self._map_source = ""
+        self._map = DisplayMap("")  # the positions of the text shown (a big text is read as it goes in)
         self._core_length = 0
         self.newline = "\n"  # what Enter types: the file's own line break
         self.setReadOnly(True)
@@ -177,7 +200,8 @@ class SourceView(QPlainTextEdit):
 
     def set_source(self, text: str, fmt: str, newline: str = "\n") -> None:
         """Show `text` (a file's text as edited) coloured as `fmt` ("yaml" or "json"); Enter types `newline`."""
-        self._map, self._map_source, self._core_length, self.newline = None, text, len(text), newline
+        self._map = DisplayMap(text, scan_now=len(text) <= INCREMENTAL_FROM)
+        self._core_length, self.newline = len(text), newline
         self._span = None
         self._markers = {}
         self._chunk_timer.stop()
@@ -213,6 +237,7 @@ class SourceView(QPlainTextEdit):
             return
         chunk = self._pending[self._pending_at:self._pending_at + size]
         self._pending_at += len(chunk)
+        self._map.scan(MAP_CHUNK_CHARS)
         cursor = QTextCursor(self.document())
         cursor.movePosition(QTextCursor.MoveOperation.End)
         with self._given():
@@ -331,21 +356,16 @@ class SourceView(QPlainTextEdit):
 
     def _map_splices(self, splices: Sequence[Splice]) -> None:
         """The text given changed by `splices` (planned together): the positions' map follows, from the end."""
-        display_map = self._display_map()
+        display_map = self._map
         for splice in sorted(splices, key=lambda s: (s.start, s.end), reverse=True):
             display_map.splice(splice.start, splice.end, splice.text)
             self._core_length += len(splice.text) - (splice.end - splice.start)
-
-    def _display_map(self) -> DisplayMap:
-        if self._map is None:
-            self._map, self._map_source = DisplayMap(self._map_source), ""
-        return self._map
 
     def _contents_changed(self, position: int, removed: int, added: int) -> None:
         if self._quiet or self.isReadOnly() or removed == added == 0:
             return
         document = self.document()
-        display_map = self._display_map()
+        display_map = self._map
         start = display_map.to_core(position)
         end = min(display_map.to_core(position + removed), self._core_length)  # Qt counts the last break too
         cursor = QTextCursor(document)
