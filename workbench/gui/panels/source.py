@@ -55,17 +55,22 @@ class FindBar(QWidget):
             button.clicked.connect(lambda _checked=False, slot=slot: slot())
             buttons.append(button)
         self.replace_buttons = buttons[2:4]
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(6, 2, 6, 2)
-        layout.addWidget(self.find_edit, 2)
-        layout.addWidget(buttons[0])
-        layout.addWidget(buttons[1])
-        layout.addWidget(self.case)
-        layout.addWidget(self.replace_edit, 2)
-        layout.addWidget(buttons[2])
-        layout.addWidget(buttons[3])
-        layout.addWidget(self.result)
-        layout.addWidget(buttons[4])
+        # Two short rows: the source view can be narrow (the docks take the rest of 1024 pixels), and the bar
+        # must never widen it.
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.setMinimumWidth(1)
+        for edit in (self.find_edit, self.replace_edit):
+            edit.setMinimumWidth(60)
+        rows = QVBoxLayout(self)
+        rows.setContentsMargins(6, 2, 6, 2)
+        rows.setSpacing(2)
+        find_row, replace_row = QHBoxLayout(), QHBoxLayout()
+        for row, widgets in ((find_row, (self.find_edit, buttons[0], buttons[1], self.case, self.result, buttons[4])),
+                             (replace_row, (self.replace_edit, buttons[2], buttons[3]))):
+            for widget in widgets:
+                row.addWidget(widget, 1 if isinstance(widget, QLineEdit) else 0)
+            rows.addLayout(row)
+        self.replace_row = replace_row
         self.find_edit.returnPressed.connect(self.find_next)
         self.replace_edit.returnPressed.connect(self.replace_next)
         self.hide()
