@@ -294,17 +294,21 @@ def test_a_declined_recovery_removes_the_journal(window, open_spec, shop, settin
     assert not RecoveryJournal(folder, shop).path.exists()
 
 
-def test_a_journal_that_cannot_be_recovered_says_so_and_the_message_stays(window, open_spec, shop, settings):
+def test_a_journal_that_does_not_parse_is_recovered_as_text_with_its_finding(window, open_spec, shop, settings,
+                                                                             qtbot):
     folder = Path(settings.value("recovery/dir"))
     past = time.time() - 60
     os.utime(shop, (past, past))
-    RecoveryJournal(folder, shop).start("info: [unclosed\n", False)
+    RecoveryJournal(folder, shop).start("info: [unclosed\n", False)  # typed half way when the process died
     window.ask_recover = lambda: True
     open_spec(shop)
-    box = window.error_box
-    assert box is not None and box.isVisible() and box.text() == "Cannot recover the unsaved edits"
-    assert window.last_error is not None and str(shop.name) in window.last_error
-    assert not window.isWindowModified()
+    assert window.error_box is None and window.isWindowModified()
+    assert window.document.workspace.root.text == "info: [unclosed\n" == window.source.view.toPlainText()
+    qtbot.waitUntil(lambda: window.loaded is not None and not window.loaded.parsed, timeout=30_000)
+    (entry,) = window.problems.entries()
+    assert entry.finding.rule == "parser" and entry.start.line == 2
+    window.undo_action.trigger()  # the recovery is one step: the file as saved comes back
+    assert window.document.workspace.root.text == shop.read_text(encoding="utf-8")
 
 
 def test_a_big_text_goes_in_by_chunks_and_positions_finish_it(qtbot):

@@ -247,7 +247,7 @@ class SpecDocument(QObject):
         self._changed(self.workspace.redo())
 
     def recover(self, found: Sequence[tuple[SourceDocument, Recovered]]) -> None:
-        """The recovered texts as one undoable step; raises SpecError (nothing changed) when one does not parse."""
+        """The recovered texts as one undoable step (one that does not parse comes back as text to fix)."""
         self._changed(self.workspace.recover(found))
 
     def fix(self, entries: Sequence[ProblemEntry], title: str, confirm: Callable[[Preview], bool]) -> FixOutcome:
@@ -271,7 +271,7 @@ class SpecDocument(QObject):
 
     def offer_recovery(self, ask: Callable[[], bool]) -> bool:
         """Journals newer than their files hold edits that were never saved: when `ask()` agrees, take them back
-        (every file of the spec at once, as one undoable step), else forget them. Raises SpecError."""
+        (every file of the spec at once, as one undoable step), else forget them."""
         ws = self.workspace
         found = ws.recoverable() if ws.root is not None else []
         if not found:

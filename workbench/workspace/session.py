@@ -387,11 +387,10 @@ class Workspace:
         return found
 
     def recover(self, found: Sequence[tuple[SourceDocument, Recovered]]) -> list[DocumentChange]:
-        """Take the recovered texts back as one undoable step; raises SpecError (nothing changed) when one
-        does not parse."""
+        """Take the recovered texts back as one undoable step. A text that does not parse (typed half way) comes
+        back as typed text: the re-check then lists its `parser` finding."""
         self.settle()
-        documents = [parse_text(recovered.text, document.path, document.name, bom=recovered.bom)
-                     for document, recovered in found]
+        documents = [_recovered(document, recovered) for document, recovered in found]
         return self._push("Recover unsaved edits", [Change.of(before, after) for (before, _), after
                                                     in zip(found, documents, strict=True)])
 
@@ -493,6 +492,14 @@ class Workspace:
         if cleared:  # undo or redo would put back a version of these files from before the other program's change
             self.history.clear()
         return DiskMerge(outcome, changed, conflicting, tuple(taken), tuple(unreadable), gone, cleared)
+
+
+def _recovered(document: SourceDocument, recovered: Recovered) -> SourceDocument:
+    try:
+        return parse_text(recovered.text, document.path, document.name, bom=recovered.bom)
+    except SpecError:
+        return TypedDocument(document.path, document.name, recovered.text, document.format, None, recovered.bom,
+                             [], {})
 
 
 def absolute(path: str | os.PathLike) -> Path:
