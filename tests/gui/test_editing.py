@@ -6,18 +6,14 @@ from __future__ import annotations
 import difflib
 import json
 import os
-import select
 import shutil
-import signal
-import subprocess
-import sys
 import time
 from contextlib import nullcontext
 from pathlib import Path
 
 import pytest
 
-from tests.catalogue import corpus_dir
+from tests.catalogue import corpus_dir, run_until_killed
 from workbench.edit.journal import RecoveryJournal
 from workbench.examples import example_path
 from workbench.workspace import ConflictChoice, DiskOutcome, OperationEntry, ProblemEntry, SaveChoice
@@ -485,16 +481,7 @@ app.exec()
 
 def test_unsaved_edits_are_recovered_after_the_process_is_killed(window, open_spec, shop, settings, tmp_path):
     expected = tmp_path / "expected.txt"
-    environment = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
-    editor = subprocess.Popen([sys.executable, "-c", KILLED_EDITOR, str(shop), settings.fileName(), str(expected)],
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=environment, text=True)
-    try:
-        ready, _, _ = select.select([editor.stdout], [], [], 120)
-        assert ready and editor.stdout.readline().strip() == "edited"
-    finally:
-        editor.kill()  # SIGKILL: no close handler, no save prompt, nothing flushed on the way out
-        editor.wait(30)
-    assert editor.returncode == -signal.SIGKILL
+    run_until_killed(KILLED_EDITOR, [str(shop), settings.fileName(), str(expected)], "edited")
     assert shop.read_text(encoding="utf-8") == example_path().read_text(encoding="utf-8")  # never saved
     offered = []
     window.ask_recover = lambda: offered.append(True) or True

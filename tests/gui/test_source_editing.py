@@ -5,9 +5,7 @@ with its `parser` finding, fixed by typing."""
 from __future__ import annotations
 
 import os
-import select
 import shutil
-import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -17,14 +15,12 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QApplication
 
-from tests.catalogue import corpus_dir
+from tests.catalogue import run_until_killed
 from workbench.examples import example_path
 from workbench.gui.document import TYPING_PAUSE_MS
 from workbench.gui.main_window import MainWindow
 from workbench.workspace import SaveChoice
 from workbench.workspace.typing import TypedDocument
-
-PETSTORE = corpus_dir() / "oai-v3.0-petstore.json"
 
 
 @pytest.fixture
@@ -255,7 +251,7 @@ def test_a_yaml_syntax_error_opens_as_text_and_typing_the_fix_loads_the_spec(win
 KILLED_TYPIST = """
 import sys
 from pathlib import Path
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QApplication
 from PySide6.QtTest import QTest
@@ -277,23 +273,14 @@ QTest.keyClick(view, Qt.Key.Key_Return)
 window.document.workspace.settle()  # the pause (the journal is written at each pause)
 Path(sys.argv[3]).write_text(window.document.workspace.root.text, encoding="utf-8")
 print("typed", flush=True)
+QTimer.singleShot(120_000, app.quit)  # never reached: the test kills this process
 app.exec()
 """
 
 
 def test_typed_text_is_recovered_after_the_process_is_killed(window, open_spec, shop, settings, tmp_path):
     expected = tmp_path / "expected.txt"
-    environment = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2]),
-                   "QT_QPA_PLATFORM": "offscreen"}
-    typist = subprocess.Popen([sys.executable, "-c", KILLED_TYPIST, str(shop), settings.fileName(), str(expected)],
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=environment, text=True)
-    try:
-        ready, _, _ = select.select([typist.stdout], [], [], 120)
-        assert ready and typist.stdout.readline().strip() == "typed"
-    finally:
-        typist.kill()  # no close handler, no save prompt
-        typist.wait(30)
-    assert typist.returncode == -signal.SIGKILL
+    run_until_killed(KILLED_TYPIST, [str(shop), settings.fileName(), str(expected)], "typed")
     assert shop.read_text(encoding="utf-8") == example_path().read_text(encoding="utf-8")  # never saved
     window.ask_recover = lambda: True
     open_spec(shop)
