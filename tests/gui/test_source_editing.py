@@ -270,7 +270,8 @@ view.setFocus()
 view.moveCursor(QTextCursor.MoveOperation.Start)
 QTest.keyClicks(view, "# typed before the crash")
 QTest.keyClick(view, Qt.Key.Key_Return)
-window.document.workspace.settle()  # the pause (the journal is written at each pause)
+QTest.qWait(1500)  # a pause: the keystrokes become a step, written to the journal
+assert not window.document.workspace.is_typing
 Path(sys.argv[3]).write_text(window.document.workspace.root.text, encoding="utf-8")
 print("typed", flush=True)
 QTimer.singleShot(120_000, app.quit)  # never reached: the test kills this process
