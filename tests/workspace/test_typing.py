@@ -137,3 +137,24 @@ def test_a_spec_that_does_not_parse_loads_as_text_with_the_parser_finding(write,
     assert fixed.parsed and len(fixed.operations) == 1
     workspace.take_loaded(fixed, LoadKind.RECHECK)
     assert workspace.root.text == ROOT and workspace.is_modified
+
+
+def test_a_referenced_file_typed_into_a_syntax_error_is_the_file_with_the_finding(write, tmp_path):
+    bad_request = "      responses:\n        '400': {$ref: 'more.yaml#/Bad'}"
+    root = write("api.yaml", ROOT.replace("      responses:", bad_request))
+    write("more.yaml", "Bad: {description: Bad request.}\n")
+    workspace = Workspace(tmp_path / "recovery")
+    workspace.take_loaded(load_and_lint(root), LoadKind.OPEN)
+    (name,) = [name for name in workspace.edited if name.endswith("more.yaml")]
+    workspace.type_text(name, 5, 5, "[")  # Bad: [{description: ...}  — an unclosed flow sequence
+    loaded = load_and_lint(root, text=workspace.root.text, documents=workspace.edited_others())
+    assert not loaded.parsed  # the typed text is what is checked (parsed off the UI thread), not the old data
+    (entry,) = loaded.problems
+    assert entry.finding.document.name == name and entry.finding.rule == "parser"
+    assert entry.finding.document.text == workspace.edited[name].text
+    workspace.take_loaded(loaded, LoadKind.RECHECK)
+    assert set(workspace.edited) == {workspace.root.name, name}  # both files stay, as edited
+    workspace.type_text(name, 5, 6, "")
+    fixed = load_and_lint(root, text=workspace.root.text, documents=workspace.edited_others())
+    assert fixed.parsed and len(fixed.operations) == 1
+    assert workspace.edited[name].text == "Bad: {description: Bad request.}\n"

@@ -12,7 +12,7 @@ from workbench.lint.finding import Finding, Severity
 from workbench.lint.registry import RULES
 from workbench.spec import SourceDocument, Spec, SpecError
 from workbench.spec.pointer import split
-from workbench.spec.source import read_text
+from workbench.spec.source import detect_format, read_text
 
 
 @dataclass(frozen=True)
@@ -74,8 +74,8 @@ def parser_result(error: SpecError, path: Path, text: str | None = None, bom: bo
     line = min(max(error.line or 1, 1), len(lines))
     offset = sum(len(row) + 1 for row in lines[: line - 1]) + max((error.column or 1) - 1, 0)
     offset = min(offset, len(text))
-    document = SourceDocument(path, error.file, text, "json" if path.suffix.lower() == ".json" else "yaml", None,
-                              bom, _index={"": (offset, offset, -1, -1, "plain")})
+    document = SourceDocument(path, error.file, text, detect_format(text), None, bom,
+                              _index={"": (offset, offset, -1, -1, "plain")})
     return LintResult(None, (Finding("parser", Severity.ERROR, error.message, document, ""),))
 
 

@@ -21,8 +21,9 @@ from workbench.mock.faults import FAULTS
 from workbench.spec import Location, Operation, SourceDocument, Spec, SpecError, SpecVersion, load_spec
 from workbench.spec.model import Components
 from workbench.spec.pointer import join
-from workbench.spec.source import read_text
+from workbench.spec.source import detect_format, parse_text, read_text
 from workbench.tools.vendors import VENDORS
+from workbench.workspace.typing import TypedDocument
 
 
 class Cancelled(Exception):
@@ -140,7 +141,10 @@ def load_and_lint(path: str | Path, progress: Callable[[str], None] = lambda _te
 
     step(f"Reading {path.name}…" if text is None else f"Re-checking {path.name}…")
     try:
-        spec = load_spec(path, text=text, bom=bom, documents=documents)  # unsaved edits, at their own paths
+        # typed texts of the other files are parsed here (off the UI thread); the root's text is parsed by load_spec
+        parsed = [parse_text(d.text, d.path, d.name, bom=d.bom) if isinstance(d, TypedDocument) else d
+                  for d in documents]
+        spec = load_spec(path, text=text, bom=bom, documents=parsed)  # unsaved edits, at their own paths
     except SpecError as error:
         return unparsed_spec(error, path, text, bom, documents, began)
     step(f"Linting {len(spec.operations)} operations…")
@@ -181,7 +185,7 @@ def unparsed_spec(error: SpecError, path: Path, text: str | None, bom: bool, doc
     result = parser_result(error, failing_path, failing, failing_bom)
     finding = result.findings[0]
     root = finding.document if error.file == name else \
-        SourceDocument(path, name, text, "json" if path.suffix.lower() == ".json" else "yaml", None, bom)
+        SourceDocument(path, name, text, detect_format(text), None, bom)
     files = {name: root, **others, finding.document.name: finding.document}
     spec = Spec(root, files, SpecVersion.OPENAPI_3_0, "", {}, (), (), (), (), Components(), (), {}, ())
     return LoadedSpec(path, spec, result, score(result), (ProblemEntry(finding, finding.locate()),), (), {},
