@@ -337,3 +337,46 @@ def test_the_positions_map_follows_splices_and_reads_a_big_text_piecewise():
         assert edited.to_unit(core) == fresh.to_unit(core) == unit
         assert edited.to_core(unit) == core
     assert partial.to_unit(0) == 0
+
+
+PETS_ROOT = """\
+openapi: 3.1.0
+info: {title: Pets, version: '1'}
+paths:
+  /pets:
+    post:
+      operationId: createPet
+      summary: Register a pet
+      requestBody:
+        content:
+          application/json:
+            schema: {$ref: 'pet.yaml#/Pet'}
+      responses:
+        '201': {description: The pet as stored.}
+"""
+PET = "Pet:\n  type: object\n  properties:\n    name: {type: string}\n"
+
+
+def test_typing_into_a_referenced_file_is_checked_and_saved_there(window, open_spec, write, qtbot):
+    root, pet = write("api.yaml", PETS_ROOT), write("pet.yaml", PET)
+    open_spec(root)
+    ws = window.document.workspace
+    (name,) = [n for n in ws.edited if n.endswith("pet.yaml")]
+    window.source.show_file(ws.edited[name])
+    view = window.source.view
+    put_cursor(view, 4, len("    name: {type: string") + 1)
+    type_keys(qtbot, view, ", description: The name the pet answers to")
+    wait_settled(qtbot, window)
+    assert ws.edited[name].text == PET.replace("string}", "string, description: The name the pet answers to}")
+    assert ws.root.text == PETS_ROOT and view.toPlainText() == ws.edited[name].text
+    put_cursor(view, 4, 5)
+    type_keys(qtbot, view, "[")  # a syntax error in the referenced file: its parser finding, in that file
+    qtbot.waitUntil(lambda: window.loaded is not None and not window.loaded.parsed, timeout=30_000)
+    (entry,) = window.problems.entries()
+    assert entry.finding.rule == "parser" and entry.finding.document.name == name
+    qtbot.keyClick(view, Qt.Key.Key_Backspace)
+    qtbot.waitUntil(lambda: window.loaded is not None and window.loaded.parsed, timeout=30_000)
+    wait_settled(qtbot, window)
+    window.save()
+    assert pet.read_text() == PET.replace("string}", "string, description: The name the pet answers to}")
+    assert root.read_text() == PETS_ROOT
