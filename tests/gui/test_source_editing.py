@@ -174,6 +174,10 @@ def test_find_replace_and_go_to_line(window, open_spec, shop, qtbot):
     assert bar.isVisible() and bar.find_edit.text() == "orderId"  # the selection is what is looked for
     assert bar.find_next() and view.cursor_line_column() > first
     assert bar.find_previous() and view.cursor_line_column() == first
+    qtbot.keyClick(bar.find_edit, Qt.Key.Key_Return)  # Enter: the next one
+    assert view.cursor_line_column() > first
+    qtbot.keyClick(bar.find_edit, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)  # Shift+Enter: back
+    assert view.cursor_line_column() == first
     bar.find_edit.setText("no such words anywhere")
     assert not bar.find_next() and bar.result.text() == "Not found"
     next(a for a in window.source.find_actions if a.text() == "Find and &Replace…").trigger()
@@ -195,7 +199,7 @@ def test_find_replace_and_go_to_line(window, open_spec, shop, qtbot):
     assert bar.replace_next()  # that one replaced, the next selected
     wait_settled(qtbot, window)
     assert ws.root.text == text.replace("orderId", "orderKey", 1)
-    bar.keyPressEvent(type("Esc", (), {"key": lambda self: Qt.Key.Key_Escape})())
+    qtbot.keyClick(bar.find_edit, Qt.Key.Key_Escape)
     assert not bar.isVisible()
     next(a for a in window.source.find_actions if a.text() == "&Go to Line…").trigger()
     dialog = window.source.line_dialog

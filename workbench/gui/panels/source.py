@@ -6,6 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
+    QApplication,
     QCheckBox,
     QHBoxLayout,
     QInputDialog,
@@ -71,7 +72,7 @@ class FindBar(QWidget):
                 row.addWidget(widget, 1 if isinstance(widget, QLineEdit) else 0)
             rows.addLayout(row)
         self.replace_row = replace_row
-        self.find_edit.returnPressed.connect(self.find_next)
+        self.find_edit.returnPressed.connect(self._return_pressed)
         self.replace_edit.returnPressed.connect(self.replace_next)
         self.hide()
 
@@ -108,12 +109,15 @@ class FindBar(QWidget):
         self.result.setText(f"{count} replaced")
         return count
 
+    def _return_pressed(self) -> None:
+        if QApplication.keyboardModifiers() & Qt.KeyboardModifier.ShiftModifier:
+            self.find_previous()
+        else:
+            self.find_next()
+
     def keyPressEvent(self, event) -> None:
         if event.key() == Qt.Key.Key_Escape:
             self.close_bar()
-        elif event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) \
-                and event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
-            self.find_previous()
         else:
             super().keyPressEvent(event)
 
