@@ -384,3 +384,21 @@ def test_typing_into_a_referenced_file_is_checked_and_saved_there(window, open_s
     window.save()
     assert pet.read_text() == PET.replace("string}", "string, description: The name the pet answers to}")
     assert root.read_text() == PETS_ROOT
+
+
+def test_a_recheck_that_ends_while_typing_does_not_cut_the_typing_in_two(window, open_spec, shop, qtbot):
+    text = shop.read_text(encoding="utf-8")
+    open_spec(shop)
+    view = window.source.view
+    ws = window.document.workspace
+    put_cursor(view, 1)
+    type_keys(qtbot, view, "# one\n")
+    ws.settle()  # the pause
+    window.document.recheck_timer.stop()
+    window.document.recheck()  # its re-check runs while the typing goes on
+    assert window.document.is_loading
+    type_keys(qtbot, view, "# two\n")
+    qtbot.waitUntil(lambda: not window.document.is_loading, timeout=30_000)
+    assert ws.is_typing and len(ws.history) == 1  # the result was dropped, the typing left as it is
+    wait_settled(qtbot, window)
+    assert len(ws.history) == 2 and ws.root.text == "# one\n# two\n" + text

@@ -145,6 +145,8 @@ class SpecDocument(QObject):
     def recheck(self) -> None:
         """Lint the edited files in the background (at their own paths, so relative refs resolve)."""
         ws = self.workspace
+        if ws.is_typing:
+            return  # the pause makes the typing a step, and that step is re-checked
         if ws.loaded is None or ws.root is None or ws.is_checked():
             return  # nothing open, or the findings shown are those of these texts already
         self._start(ws.loaded.path, LoadKind.RECHECK, ws.root.text, ws.edited_others())
@@ -182,6 +184,8 @@ class SpecDocument(QObject):
     def _succeeded(self, job: Job, loaded: LoadedSpec) -> None:
         request: LoadRequest = job.tag
         self.busy.emit("")
+        if request.kind is LoadKind.RECHECK and self.workspace.is_typing:
+            return  # typed meanwhile: the pause's step is re-checked
         if request.kind is LoadKind.RECHECK and request.edited != self.workspace.edited:
             self.recheck_timer.start()  # edited (or saved) meanwhile: check what is there now
             return
