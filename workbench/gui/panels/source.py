@@ -26,6 +26,7 @@ from workbench.spec import SourceDocument
 from workbench.workspace import DocumentChange, LoadedSpec, LoadKind
 
 ZOOM_KEY = "source/zoom"
+TRIM_UP_TO = 8192  # characters: a typed change up to this size is cut to what it changes
 
 
 class FindBar(QWidget):
@@ -222,7 +223,10 @@ class SourcePanel(QWidget):
         shown = self._shown
         ws = self.document.workspace
         old = ws.typed_slice(shown.name, start, end) if shown is not None and ws.loaded is not None else None
-        if old is None:
+        if old is None or old == text:
+            return  # no file, or nothing changed (Qt reported a change of format only)
+        if len(old) + len(text) > TRIM_UP_TO:  # a big replace: cutting it character by character costs more
+            self.document.type_text(shown.name, start, end, text)
             return
         same = 0
         limit = min(len(old), len(text))
@@ -231,8 +235,6 @@ class SourcePanel(QWidget):
         tail = 0
         while tail < limit - same and old[len(old) - 1 - tail] == text[len(text) - 1 - tail]:
             tail += 1
-        if same == len(old) == len(text):
-            return  # nothing changed (a change of format only)
         self.document.type_text(shown.name, start + same, end - tail, text[same:len(text) - tail])
 
     @property
