@@ -1,9 +1,11 @@
-"""How long does the window freeze while it opens a big spec?
+"""How long does the window freeze while it opens a big spec, and while text is typed into it?
 
 Opens the 4 MB GitHub description in the main window (offscreen), with a 10 ms QTimer recording the gaps
 between its ticks: the longest gap is the longest event-loop stall while the file loads (off the UI thread),
 lints, and is shown (outline, problems, source text and colours), and while the Tools panel (raised, so its
-list is drawn) converts the spec in the background and shows the tools. Also times the UI-thread steps.
+list is drawn) converts the spec in the background and shows the tools. Then types a sentence into the
+source view, a key every 40 ms (one undoable step at the pause, the re-check after it), timing each keystroke
+and the step. Also times the UI-thread steps.
 
     .venv/bin/python bench/gui_stall.py [path] [--tools-hidden]
 
@@ -21,6 +23,7 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from PySide6.QtCore import QEventLoop, QSettings, Qt, QTimer
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from workbench.gui.app import configure_application
@@ -89,6 +92,12 @@ def main() -> int:
             window.edit.fill(entry)
             window.edit.form.summary.setText("Edited summary, to measure the re-check")
             edit_gaps = run_measured(app, window, window.edit.form.apply_button.click)
+        keys: list[float] = []
+        timed(window.document.workspace, "settle", steps)  # the pause's step (one copy of the text, the journal)
+        window.document.typing_timer.timeout.disconnect()
+        window.document.typing_timer.timeout.connect(window.document.workspace.settle)
+        typing_gaps = run_measured(app, window, lambda: type_slowly(window, TYPED, keys))
+        typed_ok = TYPED in window.document.workspace.root.text
         window.ask_save_changes = lambda: SaveChoice.DISCARD  # the edit was only for measuring
         window.close()
 
@@ -100,6 +109,12 @@ def main() -> int:
     report("opening", gaps)
     if edit_gaps:
         report("re-checking after an edit", edit_gaps)
+    if keys:
+        keys.sort()
+        print(f"typing {len(keys)} keys into the middle of the text (a key per {KEY_MS} ms): per keystroke median "
+              f"{keys[len(keys) // 2] * 1000:.1f} ms, longest {keys[-1] * 1000:.1f} ms; the typed text "
+              f"{'is' if typed_ok else 'is NOT'} the workspace's")
+        report("typing, the pause's step and the re-check after it", typing_gaps)
     if chunks:
         print(f"source text appended in {len(chunks)} chunks, longest {max(chunks) * 1000:.0f} ms; all of it "
               f"shown after {complete_at[-1]:.2f} s" if complete_at else "; NOT complete")
@@ -108,6 +123,31 @@ def main() -> int:
     for name, seconds in steps.items():
         print(f"  UI thread in {name}: {seconds * 1000:.0f} ms")
     return 0
+
+
+TYPED = "Typed into the source view, to measure the keystrokes. "
+KEY_MS = 40
+
+
+def type_slowly(window, text: str, keys: list[float]) -> None:
+    """Type `text` into a description in the middle of the source text, a key every KEY_MS (each keystroke's
+    time in `keys`)."""
+    view = window.source.view
+    view.go_to_line(view.document().blockCount() // 2)
+    view.find_text('"description": "')  # inside a string: the text typed keeps the spec valid
+    view.moveCursor(view.textCursor().MoveOperation.Right)
+    view.setFocus()
+    left = list(text)
+
+    def key() -> None:
+        if not left:
+            return
+        at = time.perf_counter()
+        QTest.keyClicks(view, left.pop(0))
+        keys.append(time.perf_counter() - at)
+        QTimer.singleShot(KEY_MS, key)
+
+    key()
 
 
 def run_measured(app, window, action) -> list[tuple[float, float]]:

@@ -4,6 +4,10 @@ builders from here — never from another test module or from a conftest (which 
 from __future__ import annotations
 
 import os
+import select
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 from workbench.config import LintConfig
@@ -91,3 +95,18 @@ def judged_document(path: Path) -> dict:
     import peers
 
     return peers.judged_document(path)
+
+
+def run_until_killed(script: str, args: list[str], said: str) -> None:
+    """Run `script` in a Python of its own until it prints the line `said` (at most 2 minutes), then kill it
+    (SIGKILL: no close handler, no save prompt, nothing flushed on the way out)."""
+    environment = {**os.environ, "PYTHONPATH": str(REPO)}
+    process = subprocess.Popen([sys.executable, "-c", script, *args], stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL, env=environment, text=True)
+    try:
+        ready, _, _ = select.select([process.stdout], [], [], 120)
+        assert ready and process.stdout.readline().strip() == said
+    finally:
+        process.kill()
+        process.wait(30)
+    assert process.returncode == -signal.SIGKILL

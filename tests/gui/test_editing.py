@@ -6,18 +6,14 @@ from __future__ import annotations
 import difflib
 import json
 import os
-import select
 import shutil
-import signal
-import subprocess
-import sys
 import time
 from contextlib import nullcontext
 from pathlib import Path
 
 import pytest
 
-from tests.catalogue import corpus_dir
+from tests.catalogue import corpus_dir, run_until_killed
 from workbench.edit.journal import RecoveryJournal
 from workbench.examples import example_path
 from workbench.workspace import ConflictChoice, DiskOutcome, OperationEntry, ProblemEntry, SaveChoice
@@ -294,17 +290,21 @@ def test_a_declined_recovery_removes_the_journal(window, open_spec, shop, settin
     assert not RecoveryJournal(folder, shop).path.exists()
 
 
-def test_a_journal_that_cannot_be_recovered_says_so_and_the_message_stays(window, open_spec, shop, settings):
+def test_a_journal_that_does_not_parse_is_recovered_as_text_with_its_finding(window, open_spec, shop, settings,
+                                                                             qtbot):
     folder = Path(settings.value("recovery/dir"))
     past = time.time() - 60
     os.utime(shop, (past, past))
-    RecoveryJournal(folder, shop).start("info: [unclosed\n", False)
+    RecoveryJournal(folder, shop).start("info: [unclosed\n", False)  # typed half way when the process died
     window.ask_recover = lambda: True
     open_spec(shop)
-    box = window.error_box
-    assert box is not None and box.isVisible() and box.text() == "Cannot recover the unsaved edits"
-    assert window.last_error is not None and str(shop.name) in window.last_error
-    assert not window.isWindowModified()
+    assert window.error_box is None and window.isWindowModified()
+    assert window.document.workspace.root.text == "info: [unclosed\n" == window.source.view.toPlainText()
+    qtbot.waitUntil(lambda: window.loaded is not None and not window.loaded.parsed, timeout=30_000)
+    (entry,) = window.problems.entries()
+    assert entry.finding.rule == "parser" and entry.start.line == 2
+    window.undo_action.trigger()  # the recovery is one step: the file as saved comes back
+    assert window.document.workspace.root.text == shop.read_text(encoding="utf-8")
 
 
 def test_a_big_text_goes_in_by_chunks_and_positions_finish_it(qtbot):
@@ -481,16 +481,7 @@ app.exec()
 
 def test_unsaved_edits_are_recovered_after_the_process_is_killed(window, open_spec, shop, settings, tmp_path):
     expected = tmp_path / "expected.txt"
-    environment = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
-    editor = subprocess.Popen([sys.executable, "-c", KILLED_EDITOR, str(shop), settings.fileName(), str(expected)],
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=environment, text=True)
-    try:
-        ready, _, _ = select.select([editor.stdout], [], [], 120)
-        assert ready and editor.stdout.readline().strip() == "edited"
-    finally:
-        editor.kill()  # SIGKILL: no close handler, no save prompt, nothing flushed on the way out
-        editor.wait(30)
-    assert editor.returncode == -signal.SIGKILL
+    run_until_killed(KILLED_EDITOR, [str(shop), settings.fileName(), str(expected)], "edited")
     assert shop.read_text(encoding="utf-8") == example_path().read_text(encoding="utf-8")  # never saved
     offered = []
     window.ask_recover = lambda: offered.append(True) or True

@@ -189,7 +189,7 @@ def test_theme_switching_changes_the_palette(window, settings, qtbot):
 def test_a_file_that_cannot_be_loaded_shows_a_message_not_a_traceback(window, qtbot, tmp_path, open_spec):
     open_spec(TRAVEL)
     bad = tmp_path / "broken.yaml"
-    bad.write_text("openapi: 3.0.0\ninfo: {title: x\npaths: {}\n")
+    bad.write_bytes(b"openapi: 3.0.0\ninfo: {title: \x80\x81}\npaths: {}\n")  # not text: it cannot be shown
     with qtbot.waitSignal(window.loadFailed) as blocker:
         window.open_path(bad)
     message = blocker.args[0]

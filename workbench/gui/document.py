@@ -37,6 +37,7 @@ from workbench.workspace import (
 )
 
 RECHECK_DELAY_MS = 500  # after the last edit
+TYPING_PAUSE_MS = 700  # keystrokes closer together than this are one undoable step
 DISK_CHECK_DELAY_MS = 300  # after the last file-system notification
 
 
@@ -107,6 +108,11 @@ class SpecDocument(QObject):
         self.recheck_timer.setSingleShot(True)
         self.recheck_timer.setInterval(RECHECK_DELAY_MS)
         self.recheck_timer.timeout.connect(self.recheck)
+        self.typing_timer = QTimer(self)  # a pause in typing makes the keystrokes one step
+        self.typing_timer.setSingleShot(True)
+        self.typing_timer.setInterval(TYPING_PAUSE_MS)
+        self.typing_timer.timeout.connect(self.workspace.settle)
+        self.workspace.on_settled = self._changed  # the pause, or anything that reads the files
         self.disk_timer = QTimer(self)
         self.disk_timer.setSingleShot(True)
         self.disk_timer.setInterval(DISK_CHECK_DELAY_MS)
@@ -139,6 +145,8 @@ class SpecDocument(QObject):
     def recheck(self) -> None:
         """Lint the edited files in the background (at their own paths, so relative refs resolve)."""
         ws = self.workspace
+        if ws.is_typing:
+            return  # the pause makes the typing a step, and that step is re-checked
         if ws.loaded is None or ws.root is None or ws.is_checked():
             return  # nothing open, or the findings shown are those of these texts already
         self._start(ws.loaded.path, LoadKind.RECHECK, ws.root.text, ws.edited_others())
@@ -176,6 +184,8 @@ class SpecDocument(QObject):
     def _succeeded(self, job: Job, loaded: LoadedSpec) -> None:
         request: LoadRequest = job.tag
         self.busy.emit("")
+        if request.kind is LoadKind.RECHECK and self.workspace.is_typing:
+            return  # typed meanwhile: the pause's step is re-checked
         if request.kind is LoadKind.RECHECK and request.edited != self.workspace.edited:
             self.recheck_timer.start()  # edited (or saved) meanwhile: check what is there now
             return
@@ -198,6 +208,7 @@ class SpecDocument(QObject):
     def shutdown(self) -> None:
         """Before the window closes: no timer fires, no job is awaited (and the running one has ended)."""
         self.recheck_timer.stop()
+        self.typing_timer.stop()
         self.disk_timer.stop()
         self.jobs.cancel()
         self.jobs.wait()
@@ -210,6 +221,17 @@ class SpecDocument(QObject):
             return False
         self.message.emit("The files are being read again: edit once they are shown.", 6000)
         return True
+
+    def type_text(self, name: str, start: int, end: int, text: str) -> None:
+        """Text typed into file `name` (its text[start:end] became `text`): gathered until a pause, then one
+        undoable step (see `Workspace.type_text`); nothing is parsed until the re-check after it."""
+        ws = self.workspace
+        began = not ws.is_typing
+        ws.type_text(name, start, end, text)
+        self.recheck_timer.stop()  # a re-check now would make the typing a step before the pause
+        self.typing_timer.start()
+        if began:
+            self.modifiedChanged.emit()
 
     def set_document(self, document: SourceDocument, splices: Sequence | None = None) -> None:
         """Make `document` the edited version of its file, outside the undo history."""
@@ -229,7 +251,7 @@ class SpecDocument(QObject):
         self._changed(self.workspace.redo())
 
     def recover(self, found: Sequence[tuple[SourceDocument, Recovered]]) -> None:
-        """The recovered texts as one undoable step; raises SpecError (nothing changed) when one does not parse."""
+        """The recovered texts as one undoable step (one that does not parse comes back as text to fix)."""
         self._changed(self.workspace.recover(found))
 
     def fix(self, entries: Sequence[ProblemEntry], title: str, confirm: Callable[[Preview], bool]) -> FixOutcome:
@@ -253,7 +275,7 @@ class SpecDocument(QObject):
 
     def offer_recovery(self, ask: Callable[[], bool]) -> bool:
         """Journals newer than their files hold edits that were never saved: when `ask()` agrees, take them back
-        (every file of the spec at once, as one undoable step), else forget them. Raises SpecError."""
+        (every file of the spec at once, as one undoable step), else forget them."""
         ws = self.workspace
         found = ws.recoverable() if ws.root is not None else []
         if not found:

@@ -79,6 +79,7 @@ class MainWindow(QMainWindow):
         self.setDockOptions(QMainWindow.DockOption.AnimatedDocks | QMainWindow.DockOption.AllowTabbedDocks)
         self.source = SourcePanel(self.document)
         self.setCentralWidget(self.source)
+        self.source.use_settings(self.settings)  # its zoom
         self.docks: dict[str, QDockWidget] = {}
         for spec in DOCKS:
             self.add_panel(spec)
@@ -145,6 +146,7 @@ class MainWindow(QMainWindow):
         self.redo_action = self._action("&Redo", self.document.redo, QKeySequence.StandardKey.Redo)
         menu.addAction(self.undo_action)
         menu.addAction(self.redo_action)
+        self.source.add_actions(menu, self.source.find_actions)  # find, replace, go to line
 
         menu = self.menuBar().addMenu("&Go")
         self.next_problem_action = self._action("&Next Problem", self.next_problem, QKeySequence(Qt.Key.Key_F8))
@@ -174,6 +176,7 @@ class MainWindow(QMainWindow):
         menu.addSeparator()
         for dock in self.docks.values():
             menu.addAction(dock.toggleViewAction())
+        self.source.add_actions(menu, self.source.zoom_actions)
 
         menu = self.menuBar().addMenu("&Help")
         menu.addAction(self._action("&About Agent Spec Workbench", lambda: dialogs.about(self)))

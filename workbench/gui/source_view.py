@@ -1,5 +1,10 @@
-"""The source view: the spec's text (read-only for now) with line numbers, syntax colours, a severity marker
-per line that has findings, and the current finding's span highlighted.
+"""The source view: the spec's text, editable, with line numbers, syntax colours, a severity marker per line
+that has findings, the current finding's span highlighted, find and replace, go to line and zoom.
+
+What is typed goes out as `typed(start, end, text)`: a splice of the core text (characters, the file's own
+line breaks), never the whole text; the workspace gathers the keystrokes into one undoable step per pause.
+Changes the view is given (`set_source`, `apply_splices`) are not sent back out. Undo and redo are the
+workspace's (`undoRequested`, `redoRequested`): the view keeps no history of its own.
 
 Positions from the core are 1-based lines and columns in characters, lines split at "\\n" only. Qt counts
 columns in UTF-16 units and also breaks lines at a lone "\\r" and U+2029, so the text shown maps those to
@@ -9,17 +14,25 @@ positions are converted by line and column, never by raw offset.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from bisect import bisect_left
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from itertools import accumulate
 
-from PySide6.QtCore import QRect, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QRect, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QColor,
     QFontDatabase,
+    QKeyEvent,
+    QKeySequence,
     QPainter,
     QPaintEvent,
     QTextCharFormat,
     QTextCursor,
+    QTextDocument,
     QTextFormat,
+    QWheelEvent,
 )
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QWidget
 
@@ -33,9 +46,12 @@ from workbench.spec import Position
 INCREMENTAL_FROM = 512 * 1024  # characters: a bigger text goes in a chunk per event-loop turn
 FIRST_CHUNK_CHARS = 16 * 1024  # the first screens, shown at once (about 5 ms)
 CHUNK_CHARS = 48 * 1024  # then about 10-15 ms of inserting and colouring per event-loop turn
+MAP_CHUNK_CHARS = 4 * CHUNK_CHARS  # the positions' map reads the text faster than it goes in
 MAX_SPAN_LINES = 400  # a longer span (a whole document, a big component) is shown by its first line only
 
+ZOOM_RANGE = (-6, 24)  # points below and above the starting size
 _TRAILING = (" ", "\t", "\u2029", "\n")
+_UNEVEN = re.compile("\r\n|[\U00010000-\U0010ffff]")  # one line break for two characters; two units for one
 _DISPLAY = str.maketrans({"\r": "\u240d", "\u2028": "\u2424", "\u2029": "\u2424"})
 
 
@@ -52,6 +68,75 @@ def _utf16_units(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
 
 
+class DisplayMap:
+    """Qt positions (UTF-16 units of the text shown) to core offsets (characters of the file's text) and back.
+    Only a CRLF (two characters, one line break shown) and an astral character (one character, two units) make
+    them differ: the map lists where those are, so a text without them costs nothing, and an edit updates the
+    map by the splice instead of reading the text again. A big text is read a piece at a time (`scan`, as it
+    goes into the view), never all at once on a keystroke."""
+
+    def __init__(self, text: str, *, scan_now: bool = True) -> None:
+        self._cores: list[int] = []  # core offset of each uneven item, in order
+        self._deltas: list[int] = []  # its units minus its characters: -1 (CRLF) or +1 (astral)
+        self._sums: list[int] | None = None  # sums[k]: the deltas of the items before item k
+        self._units: list[int] | None = None
+        even = text.isascii() and "\r" not in text
+        self._text, self._scanned = ("", 0) if even else (text, 0)
+        if scan_now:
+            self.scan()
+
+    @property
+    def complete(self) -> bool:
+        return self._scanned >= len(self._text)
+
+    def scan(self, characters: int | None = None) -> None:
+        """Read the next `characters` of the text (all the rest: None)."""
+        text, start = self._text, self._scanned
+        end = len(text) if characters is None else min(len(text), start + characters)
+        if 0 < end < len(text) and text[end - 1] == "\r":
+            end += 1  # a CRLF is never cut in two
+        for match in _UNEVEN.finditer(text, start, end):
+            self._cores.append(match.start())
+            self._deltas.append(-1 if match.group() == "\r\n" else 1)
+        self._scanned = end
+        if self.complete:
+            self._text, self._scanned = "", 0
+        self._sums = self._units = None
+
+    def _prepare(self) -> tuple[list[int], list[int]]:
+        if not self.complete:
+            self.scan()
+        if self._sums is None or self._units is None:
+            self._sums = list(accumulate(self._deltas, initial=0))
+            self._units = [core + shift for core, shift in zip(self._cores, self._sums, strict=False)]
+        return self._sums, self._units
+
+    def to_core(self, unit: int) -> int:
+        if not self._cores and self.complete:
+            return unit
+        sums, units = self._prepare()
+        return unit - sums[bisect_left(units, unit)]
+
+    def to_unit(self, core: int) -> int:
+        if not self._cores and self.complete:
+            return core
+        sums, _units = self._prepare()
+        return core + sums[bisect_left(self._cores, core)]
+
+    def splice(self, start: int, end: int, text: str) -> None:
+        """The core text[start:end] became `text`."""
+        if not self.complete:
+            self.scan()
+        first, last = bisect_left(self._cores, start), bisect_left(self._cores, end)
+        added = [(start + m.start(), -1 if m.group() == "\r\n" else 1) for m in _UNEVEN.finditer(text)]
+        if first == last == len(self._cores) and not added:
+            return  # nothing uneven at or after the edit: the map is the same
+        delta = len(text) - (end - start)
+        self._cores[first:] = [core for core, _ in added] + [core + delta for core in self._cores[last:]]
+        self._deltas[first:] = [d for _, d in added] + self._deltas[last:]
+        self._sums = self._units = None
+
+
 class _Gutter(QWidget):
     def __init__(self, view: SourceView) -> None:
         super().__init__(view)
@@ -65,10 +150,15 @@ class _Gutter(QWidget):
 
 
 class SourceView(QPlainTextEdit):
-    """Read-only source text; `show_span` moves the cursor to a finding and highlights it."""
+    """The source text; `show_span` moves the cursor to a finding and highlights it. Read-only until a file is
+    shown (`set_editable`) and while a big text is still going in."""
 
     spanShown = Signal(int, int)  # line, column (1-based, characters) of the cursor after a jump
     sourceComplete = Signal()  # all of the text set last is in the view (a big text goes in by chunks)
+    typed = Signal(int, int, str)  # the core text[start:end] became this text (typed, pasted, cut, replaced)
+    undoRequested = Signal()
+    redoRequested = Signal()
+    zoomChanged = Signal(int)  # points above (below) the starting size
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -81,19 +171,26 @@ class SourceView(QPlainTextEdit):
         self._chunk_timer = QTimer(self)
         self._chunk_timer.setInterval(0)
         self._chunk_timer.timeout.connect(self._append_chunk)
-        self.document().setUndoRedoEnabled(False)  # read-only: no undo history to keep for the text
+        self.document().setUndoRedoEnabled(False)  # undo is the workspace's: no history kept for the text here
         self.highlighter = SpecHighlighter(self.document(), "yaml", self._colors)
         self.setObjectName("sourceView")
+        self._editable = False  # a file is shown (the text can be typed in once it is all in)
+        self._quiet = 0  # > 0: the text changes because it was given, not typed
+        self._map = DisplayMap("")  # the positions of the text shown (a big text is read as it goes in)
+        self._core_length = 0
+        self.newline = "\n"  # what Enter types: the file's own line break
         self.setReadOnly(True)
-        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
-                                     | Qt.TextInteractionFlag.TextSelectableByKeyboard)
+        self.document().contentsChange.connect(self._contents_changed)
         self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.setAcceptDrops(False)  # a dropped file goes to the window, which opens it
         self.viewport().setAcceptDrops(False)
         font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         font.setPointSizeF(max(font.pointSizeF(), 10.0))
+        self._base_points = font.pointSizeF()
+        self.zoom = 0
         self.setFont(font)
         self.setTabStopDistance(self.fontMetrics().horizontalAdvance(" ") * 4)
+        self.sourceComplete.connect(self._update_read_only)
         self.blockCountChanged.connect(self._update_gutter_width)
         self.updateRequest.connect(self._update_gutter)
         self.cursorPositionChanged.connect(self._update_extra_selections)
@@ -101,8 +198,10 @@ class SourceView(QPlainTextEdit):
 
     # -- content ---------------------------------------------------------------------------------------------
 
-    def set_source(self, text: str, fmt: str) -> None:
-        """Show `text` (as read from disk) coloured as `fmt` ("yaml" or "json")."""
+    def set_source(self, text: str, fmt: str, newline: str = "\n") -> None:
+        """Show `text` (a file's text as edited) coloured as `fmt` ("yaml" or "json"); Enter types `newline`."""
+        self._map = DisplayMap(text, scan_now=len(text) <= INCREMENTAL_FROM)
+        self._core_length, self.newline = len(text), newline
         self._span = None
         self._markers = {}
         self._chunk_timer.stop()
@@ -117,11 +216,9 @@ class SourceView(QPlainTextEdit):
             shown, self._pending, self._pending_at = shown[:cut], shown, cut
         # The highlighter colours the new text while it goes in, asking for a repaint per line: keep our own
         # slots (gutter, current line) out of that and update them once afterwards.
-        self.blockSignals(True)
-        try:
+        with self._given():
             self.setPlainText(shown)
-        finally:
-            self.blockSignals(False)
+        self._update_read_only()
         if self._pending is not None:
             self._chunk_timer.start()
         else:
@@ -140,13 +237,11 @@ class SourceView(QPlainTextEdit):
             return
         chunk = self._pending[self._pending_at:self._pending_at + size]
         self._pending_at += len(chunk)
+        self._map.scan(MAP_CHUNK_CHARS)
         cursor = QTextCursor(self.document())
         cursor.movePosition(QTextCursor.MoveOperation.End)
-        self.blockSignals(True)
-        try:
+        with self._given():
             cursor.insertText(chunk)
-        finally:
-            self.blockSignals(False)
         if self._pending_at >= len(self._pending):
             self._pending = None
             self._chunk_timer.stop()
@@ -219,16 +314,14 @@ class SourceView(QPlainTextEdit):
             pieces.append((begin, end, display_text(chunk)))
         self._span = None
         cursor = QTextCursor(document)
-        self.blockSignals(True)
-        try:
+        with self._given():
             cursor.beginEditBlock()
             for begin, end, shown in reversed(pieces):  # from the end: earlier positions stay valid
                 cursor.setPosition(begin)
                 cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
                 cursor.insertText(shown)
             cursor.endEditBlock()
-        finally:
-            self.blockSignals(False)
+        self._map_splices(splices)
         if self._pending is not None:
             # The rest still to come is unchanged text after the edits; keep it as the edited text's, so a
             # second edit before the text is complete is applied in place too.
@@ -238,6 +331,151 @@ class SourceView(QPlainTextEdit):
         self._update_gutter_width()
         self._update_extra_selections()
         return True
+
+    # -- typing --------------------------------------------------------------------------------------------------
+
+    @contextmanager
+    def _given(self) -> Iterator[None]:
+        """The text changes because it was given: neither typed out again nor seen by our own slots (the
+        highlighter asks for a repaint per line while it colours: gutter and current line are updated after)."""
+        self._quiet += 1
+        self.blockSignals(True)
+        try:
+            yield
+        finally:
+            self.blockSignals(False)
+            self._quiet -= 1
+
+    def set_editable(self, editable: bool) -> None:
+        """A file is shown (True) or none (False): typing in it is allowed once all of its text is in."""
+        self._editable = editable
+        self._update_read_only()
+
+    def _update_read_only(self) -> None:
+        self.setReadOnly(not (self._editable and self._pending is None))
+
+    def _map_splices(self, splices: Sequence[Splice]) -> None:
+        """The text given changed by `splices` (planned together): the positions' map follows, from the end."""
+        display_map = self._map
+        for splice in sorted(splices, key=lambda s: (s.start, s.end), reverse=True):
+            display_map.splice(splice.start, splice.end, splice.text)
+            self._core_length += len(splice.text) - (splice.end - splice.start)
+
+    def _contents_changed(self, position: int, removed: int, added: int) -> None:
+        if self._quiet or self.isReadOnly() or removed == added == 0:
+            return
+        document = self.document()
+        display_map = self._map
+        start = display_map.to_core(position)
+        end = min(display_map.to_core(position + removed), self._core_length)  # Qt counts the last break too
+        cursor = QTextCursor(document)
+        cursor.setPosition(position)
+        cursor.setPosition(min(position + added, document.characterCount() - 1), QTextCursor.MoveMode.KeepAnchor)
+        text = cursor.selectedText().replace("\u2029", self.newline).replace("\u2028", self.newline)
+        display_map.splice(start, end, text)
+        self._core_length += len(text) - (end - start)
+        self._span = None  # a finding's span is where it was in the text checked: shown again after the check
+        self.typed.emit(start, end, text)
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent) \
+                and (event.matches(QKeySequence.StandardKey.Undo) or event.matches(QKeySequence.StandardKey.Redo)):
+            event.accept()  # ours, not the text control's (which keeps no history) nor the menu's
+            return True
+        return super().event(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.matches(QKeySequence.StandardKey.Undo):
+            self.undoRequested.emit()
+        elif event.matches(QKeySequence.StandardKey.Redo):
+            self.redoRequested.emit()
+        elif event.key() == Qt.Key.Key_Tab and not event.modifiers() and not self.isReadOnly():
+            self.textCursor().insertText("  ")  # YAML indents with spaces, never tabs
+        else:
+            super().keyPressEvent(event)
+
+    # -- find, go to line, zoom ----------------------------------------------------------------------------------
+
+    def find_text(self, text: str, *, backward: bool = False, case: bool = False) -> bool:
+        """Select the next (previous) occurrence of `text` after (before) the cursor, wrapping around."""
+        if not text:
+            return False
+        self.finish_loading()
+        flags = QTextDocument.FindFlag(0)
+        if backward:
+            flags |= QTextDocument.FindFlag.FindBackward
+        if case:
+            flags |= QTextDocument.FindFlag.FindCaseSensitively
+        document = self.document()
+        found = document.find(text, self.textCursor(), flags)
+        if found.isNull():  # wrap around
+            cursor = QTextCursor(document)
+            cursor.movePosition(QTextCursor.MoveOperation.End if backward else QTextCursor.MoveOperation.Start)
+            found = document.find(text, cursor, flags)
+        if found.isNull():
+            return False
+        self.setTextCursor(found)
+        self.centerCursor()
+        return True
+
+    def _selection_is(self, text: str, case: bool) -> bool:
+        selected = self.textCursor().selectedText()
+        return selected == text if case else selected.casefold() == text.casefold()
+
+    def replace_next(self, text: str, replacement: str, *, case: bool = False) -> bool:
+        """Replace the selected occurrence of `text` (typed, like any typing) and select the next one."""
+        if self.isReadOnly() or not text:
+            return False
+        if self._selection_is(text, case):
+            self.textCursor().insertText(replacement)
+        return self.find_text(text, case=case)
+
+    def replace_all(self, text: str, replacement: str, *, case: bool = False) -> int:
+        """Replace every occurrence of `text` as one change of the text; how many were replaced."""
+        if self.isReadOnly() or not text:
+            return 0
+        flags = QTextDocument.FindFlag.FindCaseSensitively if case else QTextDocument.FindFlag(0)
+        document = self.document()
+        cursor = QTextCursor(document)
+        edit = QTextCursor(document)
+        count = 0
+        edit.beginEditBlock()
+        while True:
+            cursor = document.find(text, cursor, flags)
+            if cursor.isNull():
+                break
+            cursor.insertText(replacement)
+            count += 1
+        edit.endEditBlock()
+        return count
+
+    def go_to_line(self, line: int, column: int = 1) -> None:
+        """Put the cursor at a 1-based line (and column), in the middle of the view."""
+        cursor = QTextCursor(self.document())
+        cursor.setPosition(self.qt_position(max(line, 1), column))
+        self.setTextCursor(cursor)
+        self.centerCursor()
+        self.spanShown.emit(*self.cursor_line_column())
+
+    def set_zoom(self, points: int) -> None:
+        """The text this many points bigger (smaller) than at the start."""
+        points = min(max(points, ZOOM_RANGE[0]), ZOOM_RANGE[1])
+        if points == self.zoom:
+            return
+        self.zoom = points
+        font = self.font()
+        font.setPointSizeF(self._base_points + points)
+        self.setFont(font)
+        self.setTabStopDistance(self.fontMetrics().horizontalAdvance(" ") * 4)
+        self.zoomChanged.emit(points)
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            steps = event.angleDelta().y() // 120
+            if steps:
+                self.set_zoom(self.zoom + steps)
+            return
+        super().wheelEvent(event)
 
     def set_markers(self, markers: dict[int, Severity]) -> None:
         self._markers = dict(markers)

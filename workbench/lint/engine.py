@@ -12,7 +12,7 @@ from workbench.lint.finding import Finding, Severity
 from workbench.lint.registry import RULES
 from workbench.spec import SourceDocument, Spec, SpecError
 from workbench.spec.pointer import split
-from workbench.spec.source import read_text
+from workbench.spec.source import detect_format, read_text
 
 
 @dataclass(frozen=True)
@@ -70,15 +70,17 @@ def lint(spec: Spec, config: LintConfig | None = None) -> LintResult:
     return LintResult(spec, tuple(findings), config)
 
 
-def parser_result(error: SpecError, path: Path) -> LintResult:
+def parser_result(error: SpecError, path: Path, text: str | None = None, bom: bool = False) -> LintResult:
     """A spec that does not parse is one `parser` finding (as in Spectral), so every output format and
-    the exit code treat it like any other error."""
-    text, _ = read_text(path, error.file)
+    the exit code treat it like any other error. `text`: the file's text (as edited), else it is read."""
+    if text is None:
+        text, bom = read_text(path, error.file)
     lines = text.split("\n")
     line = min(max(error.line or 1, 1), len(lines))
     offset = sum(len(row) + 1 for row in lines[: line - 1]) + max((error.column or 1) - 1, 0)
     offset = min(offset, len(text))
-    document = SourceDocument(path, error.file, text, "yaml", None, _index={"": (offset, offset, -1, -1, "plain")})
+    document = SourceDocument(path, error.file, text, detect_format(text), None, bom,
+                              _index={"": (offset, offset, -1, -1, "plain")})
     return LintResult(None, (Finding("parser", Severity.ERROR, error.message, document, ""),))
 
 

@@ -15,11 +15,15 @@ from pathlib import Path
 
 from workbench.config import Known, WorkbenchConfig, config_for
 from workbench.lint import RULES, Finding, LintResult, lint
+from workbench.lint.engine import parser_result
 from workbench.lint.score import Score, score
 from workbench.mock.faults import FAULTS
-from workbench.spec import Location, Operation, SourceDocument, Spec, SpecVersion, load_spec
+from workbench.spec import Location, Operation, SourceDocument, Spec, SpecError, SpecVersion, load_spec
+from workbench.spec.model import Components
 from workbench.spec.pointer import join
+from workbench.spec.source import detect_format, parse_text, read_text
 from workbench.tools.vendors import VENDORS
+from workbench.workspace.typing import TypedDocument
 
 
 class Cancelled(Exception):
@@ -100,6 +104,11 @@ class LoadedSpec:
     config: WorkbenchConfig = field(default_factory=WorkbenchConfig)
 
     @property
+    def parsed(self) -> bool:
+        """False when a file of the spec does not parse: only its text and the `parser` finding are known."""
+        return self.result.spec is not None
+
+    @property
     def config_path(self) -> Path | None:
         """The config file in use, or None for the defaults."""
         return Path(self.config.source) if self.config.source else None
@@ -117,9 +126,11 @@ def spec_config(spec_path: str | Path, explicit: str | Path | None = None) -> Wo
 def load_and_lint(path: str | Path, progress: Callable[[str], None] = lambda _text: None,
                   cancelled: Callable[[], bool] = lambda: False, text: str | None = None,
                   bom: bool = False, documents: Sequence[SourceDocument] = ()) -> LoadedSpec:
-    """Load, lint and score `path` exactly as `workbench lint`/`score` do; raises SpecError or Cancelled.
-    With `text`, the root document is that text (unsaved edits) instead of the file's; `documents` are edited
-    documents of the spec's other files, used instead of reading those files."""
+    """Load, lint and score `path` exactly as `workbench lint`/`score` do; raises Cancelled, or SpecError
+    when the file cannot be read. With `text`, the root document is that text (unsaved edits) instead of the
+    file's; `documents` are edited documents of the spec's other files, used instead of reading those files.
+    A file of the spec that does not parse (or is no API description) gives an unparsed spec: its text, and the
+    `parser` finding where the command line reports it (`LoadedSpec.parsed` is False)."""
     began = time.perf_counter()
     path = Path(path)
 
@@ -129,7 +140,13 @@ def load_and_lint(path: str | Path, progress: Callable[[str], None] = lambda _te
         progress(text)
 
     step(f"Reading {path.name}…" if text is None else f"Re-checking {path.name}…")
-    spec = load_spec(path, text=text, bom=bom, documents=documents)  # unsaved edits, at their files' own paths
+    try:
+        # typed texts of the other files are parsed here (off the UI thread); the root's text is parsed by load_spec
+        parsed = [parse_text(d.text, d.path, d.name, bom=d.bom) if isinstance(d, TypedDocument) else d
+                  for d in documents]
+        spec = load_spec(path, text=text, bom=bom, documents=parsed)  # unsaved edits, at their own paths
+    except SpecError as error:
+        return unparsed_spec(error, path, text, bom, documents, began)
     step(f"Linting {len(spec.operations)} operations…")
     config = spec_config(path)
     result = lint(spec, config.lint)
@@ -145,6 +162,34 @@ def load_and_lint(path: str | Path, progress: Callable[[str], None] = lambda _te
     schemas = schema_entries(spec)
     return LoadedSpec(path, spec, result, readiness, problems, operations, path_locations,
                       time.perf_counter() - began, schemas, config)
+
+
+def unparsed_spec(error: SpecError, path: Path, text: str | None, bom: bool, documents: Sequence[SourceDocument],
+                  began: float) -> LoadedSpec:
+    """The spec as text, when a file of it does not parse: the root (as given, or read) and the edited files,
+    the failing one holding the `parser` finding's place. Re-raises `error` when that file cannot be read."""
+    name = str(path)
+    others = {document.name: document for document in documents}
+    if text is None:
+        text, bom = read_text(path, name)  # a file that cannot be read at all: its own one-line error
+    if error.file == name:
+        failing, failing_path, failing_bom = text, path, bom
+    elif error.file in others:
+        failing, failing_path, failing_bom = others[error.file].text, others[error.file].path, others[error.file].bom
+    else:
+        failing_path = path.parent / error.file
+        try:
+            failing, failing_bom = read_text(failing_path, error.file)
+        except SpecError:
+            raise error from None
+    result = parser_result(error, failing_path, failing, failing_bom)
+    finding = result.findings[0]
+    root = finding.document if error.file == name else \
+        SourceDocument(path, name, text, detect_format(text), None, bom)
+    files = {name: root, **others, finding.document.name: finding.document}
+    spec = Spec(root, files, SpecVersion.OPENAPI_3_0, "", {}, (), (), (), (), Components(), (), {}, ())
+    return LoadedSpec(path, spec, result, score(result), (ProblemEntry(finding, finding.locate()),), (), {},
+                      time.perf_counter() - began, (), spec_config(path))
 
 
 def schema_entries(spec: Spec) -> tuple[SchemaEntry, ...]:

@@ -11,6 +11,7 @@ import enum
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from dataclasses import replace as replace_change
 from pathlib import Path
 
 from workbench.edit import write_atomically
@@ -23,6 +24,7 @@ from workbench.spec.source import parse_text, read_text
 from workbench.workspace.history import Change, History, Step
 from workbench.workspace.loading import LoadedSpec, OperationEntry, ProblemEntry
 from workbench.workspace.preview import Preview, outcome_diff, text_diff
+from workbench.workspace.typing import NOT_CHECKED, TypedDocument, TypingBurst
 
 
 class LoadKind(enum.Enum):
@@ -86,6 +88,7 @@ class DocumentChange:
     splices: tuple[Splice, ...] | None = None  # previous.text → document.text, when known
     from_disk: bool = False
     journal_error: str | None = None  # the recovery journal could not be written
+    typed: bool = False  # the text typed into a view (which shows it already)
 
 
 class SaveError(Exception):
@@ -103,7 +106,10 @@ class Workspace:
     def __init__(self, recovery_dir: Path | Callable[[], Path]) -> None:
         self._recovery_dir = recovery_dir
         self.loaded: LoadedSpec | None = None
-        self.edited: dict[str, SourceDocument] = {}  # every file of the spec as edited now, by name
+        self._typing: dict[str, TypingBurst] = {}  # by name: text typed since the last pause (see `settle`)
+        # told of the steps `settle` makes when reading the files needs them (the GUI shows them)
+        self.on_settled: Callable[[list[DocumentChange]], None] = lambda _changes: None
+        self._edited: dict[str, SourceDocument] = {}  # every file of the spec as edited now, by name
         self.disk: dict[str, str] = {}  # and its text as last read or written
         self.history = History()
         self.last_refused: list[str] = []  # why the last edits were not made
@@ -113,6 +119,56 @@ class Workspace:
     def recovery_dir(self) -> Path:
         folder = self._recovery_dir
         return Path(folder() if callable(folder) else folder)
+
+    @property
+    def edited(self) -> dict[str, SourceDocument]:
+        """Every file of the spec as edited now, by name (text typed since the last pause made a step first)."""
+        if self._typing:
+            self.settle()
+        return self._edited
+
+    @edited.setter
+    def edited(self, documents: dict[str, SourceDocument]) -> None:
+        self._typing = {}
+        self._edited = documents
+
+    # -- typing --------------------------------------------------------------------------------------------------
+
+    def type_text(self, name: str, start: int, end: int, text: str) -> None:
+        """Text typed into file `name`: its current text[start:end] becomes `text`. Nothing is copied or parsed
+        now; `settle` (at the pause, or before anything reads the files) makes the keystrokes one step."""
+        burst = self._typing.get(name)
+        if burst is None:
+            burst = self._typing[name] = TypingBurst(self._edited[name])
+        burst.add(start, end, text)
+
+    def typed_slice(self, name: str, start: int, end: int) -> str | None:
+        """The current text of file `name` [start:end], typing included (without settling it); None when no
+        such file is open."""
+        burst = self._typing.get(name)
+        if burst is not None:
+            return burst.slice(start, end)
+        return self._edited[name].text[start:end] if name in self._edited else None
+
+    @property
+    def is_typing(self) -> bool:
+        """Is there typed text not made a step yet?"""
+        return any(burst.splices for burst in self._typing.values())
+
+    def settle(self) -> list[DocumentChange]:
+        """Make the text typed since the last pause one undoable step (per file typed in), journaled like any
+        step; `on_settled` hears of the changes. The changes (none when nothing was typed, or it cancelled out)."""
+        bursts, self._typing = self._typing, {}
+        changes = []
+        for name, burst in bursts.items():
+            document = burst.document()
+            if document is not None and self._edited.get(name) is burst.base:
+                changes.append(Change.of(burst.base, document, burst.splices))
+        if not changes:
+            return []
+        done = [replace_change(change, typed=True) for change in self._push("Typing", changes)]
+        self.on_settled(done)
+        return done
 
     # -- what is open --------------------------------------------------------------------------------------------
 
@@ -131,8 +187,9 @@ class Workspace:
         return self.disk.get(self.root_name) if self.loaded is not None else None
 
     def modified_names(self) -> list[str]:
-        """The files of the spec with unsaved edits, the root first."""
-        return [name for name, document in self.edited.items() if document.text != self.disk.get(name)]
+        """The files of the spec with unsaved edits, the root first (typing not made a step yet included)."""
+        return [name for name, document in self._edited.items()
+                if document.text != self.disk.get(name) or (name in self._typing and self._typing[name].splices)]
 
     @property
     def is_modified(self) -> bool:
@@ -178,6 +235,7 @@ class Workspace:
             self._journaled = {}
             self.history.clear()
             return True
+        self._take_checked(spec.documents)
         joined = [name for name in spec.documents if name not in self.edited]
         for name in joined:
             self.edited[name] = spec.documents[name]
@@ -187,6 +245,18 @@ class Workspace:
         for name in left:  # its text on disk stays known: an undo may bring the file back into the spec
             del self.edited[name]
         return bool(joined or left)
+
+    def _take_checked(self, checked: dict[str, SourceDocument]) -> None:
+        """Typed texts the re-check parsed: the parsed documents (same text, with data and spans) take their
+        place, outside the history (undo and redo give back the typed ones, which the next re-check parses)."""
+        if self.loaded is None or self.loaded.result.spec is None:
+            return  # the texts did not parse: nothing to take
+        for name, document in self.edited.items():
+            parsed = checked.get(name)
+            if isinstance(document, TypedDocument) and parsed is not None and parsed.text == document.text:
+                self._edited[name] = parsed
+                if self._journaled.get(name) is document:
+                    self._journaled[name] = parsed
 
     def is_checked(self) -> bool:
         """Are the findings shown those of the edited texts already?"""
@@ -214,6 +284,12 @@ class Workspace:
 
     def apply_all(self, outcomes: Sequence[EditOutcome], label: str) -> list[DocumentChange]:
         """Outcomes in several files as one undoable step (those that applied nothing are left out)."""
+        self.settle()
+        typed = [outcome.document.name for outcome in outcomes
+                 if isinstance(self.edited.get(outcome.document.name), TypedDocument)]
+        if typed:  # planned from the data before the typing (the typed text is not parsed yet)
+            self.last_refused = [f"{name}: {NOT_CHECKED}" for name in typed]
+            return []
         changes = []
         for outcome in outcomes:
             before = self.edited.get(outcome.document.name)
@@ -228,12 +304,14 @@ class Workspace:
         return [self.set_document(change.after, change.splices) for change in changes]
 
     def undo(self) -> list[DocumentChange]:
+        self.settle()  # what was typed is the step to undo first
         step = self.history.undo()
         if step is None:
             return []
         return [self.set_document(change.before, change.inverse) for change in reversed(step.changes)]
 
     def redo(self) -> list[DocumentChange]:
+        self.settle()
         step = self.history.redo()
         if step is None:
             return []
@@ -247,7 +325,8 @@ class Workspace:
         rules = {entry.finding.rule for entry in entries}
         edits: dict[str, list] = {}  # by file: the fixes of findings in any file of the spec
         for fix in quick_fixes(self.loaded.spec, self.loaded.result, rules):
-            if id(fix.finding) in wanted and fix.document.name in self.edited:
+            if id(fix.finding) in wanted and fix.document.name in self.edited \
+                    and not isinstance(self.edited[fix.document.name], TypedDocument):  # typed: not parsed yet
                 edits.setdefault(fix.document.name, []).extend(fix.edits)
         if not edits:
             return None
@@ -308,10 +387,10 @@ class Workspace:
         return found
 
     def recover(self, found: Sequence[tuple[SourceDocument, Recovered]]) -> list[DocumentChange]:
-        """Take the recovered texts back as one undoable step; raises SpecError (nothing changed) when one
-        does not parse."""
-        documents = [parse_text(recovered.text, document.path, document.name, bom=recovered.bom)
-                     for document, recovered in found]
+        """Take the recovered texts back as one undoable step. A text that does not parse (typed half way) comes
+        back as typed text: the re-check then lists its `parser` finding."""
+        self.settle()
+        documents = [_recovered(document, recovered) for document, recovered in found]
         return self._push("Recover unsaved edits", [Change.of(before, after) for (before, _), after
                                                     in zip(found, documents, strict=True)])
 
@@ -413,6 +492,14 @@ class Workspace:
         if cleared:  # undo or redo would put back a version of these files from before the other program's change
             self.history.clear()
         return DiskMerge(outcome, changed, conflicting, tuple(taken), tuple(unreadable), gone, cleared)
+
+
+def _recovered(document: SourceDocument, recovered: Recovered) -> SourceDocument:
+    try:
+        return parse_text(recovered.text, document.path, document.name, bom=recovered.bom)
+    except SpecError:
+        return TypedDocument(document.path, document.name, recovered.text, document.format, None, recovered.bom,
+                             [], {})
 
 
 def absolute(path: str | os.PathLike) -> Path:
