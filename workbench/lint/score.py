@@ -6,7 +6,8 @@ Formula (documented in README.md, "The readiness score"):
 - Each finding belongs to the operations it reaches: the one whose subtree it sits in; every operation of a
   path item, for the item's shared parameters; every operation that reaches a component through `$ref`s,
   for a finding inside it; every operation, for a finding about the whole spec (servers, security, the tool
-  count). A finding in a component no operation reaches belongs to none.
+  count). A finding in a component no operation reaches belongs to none; `too-many-operations` belongs to
+  none when the operations in scope are within the tool budget.
 - Blockers: an operation is blocked by an invalid or duplicate tool name, an unresolved `$ref` or a path
   parameter that does not match its template (a vendor rejects the tool list, or the call cannot be made);
   every operation is blocked when more than `TOOL_LIMIT` are in scope (OpenAI rejects the whole list).
@@ -182,7 +183,10 @@ def score(result: LintResult, operations: Sequence[Operation] | None = None) -> 
     blocked_by: dict[str, set[int]] = {kind.kind: set() for kind in BLOCKER_KINDS}
     kind_of = {rule: kind.kind for kind in BLOCKER_KINDS for rule in kind.rules}
     scored = 0
+    budget = result.config.threshold("tool-budget")
     for finding in result.findings:
+        if finding.rule == "too-many-operations" and count <= budget:
+            continue  # the spec has more operations than the budget, but the tools in scope do not
         reached = owners.of(finding) if owners is not None else frozenset()
         if not reached:
             continue
