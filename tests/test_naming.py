@@ -63,14 +63,16 @@ def test_a_long_derived_name_drops_whole_words_never_cuts_one():
 def test_shorten_and_sanitise_cut_at_word_boundaries():
     long_id = "zone-level-access-service-tokens-list-service-tokens-for-the-account-and-every-zone"
     cleaned = sanitize_tool_name(long_id)
-    assert cleaned == "zone-level-access-service-tokens-list-service-tokens-for-the"
-    assert len(cleaned) <= 64 and long_id.startswith(cleaned) and long_id[len(cleaned)] == "-"
+    assert cleaned == "zone-tokens-list-service-tokens-for-the-account-and-every-zone"  # first and last words kept
+    assert len(cleaned) <= 64 and long_id.endswith(cleaned.removeprefix("zone"))
     assert sanitize_tool_name("repos/get-commit") == "repos_get-commit"
+    kubernetes = "deleteAdmissionregistrationV1CollectionMutatingAdmissionPolicyBinding"
+    assert shorten(kubernetes) == "deleteV1CollectionMutatingAdmissionPolicyBinding"
     camel = "getRepositoryEnvironmentDeploymentProtectionRuleIntegrationsForTheCurrentApp"
-    assert shorten(camel) == "getRepositoryEnvironmentDeploymentProtectionRuleIntegrationsFor"
+    assert shorten(camel) == "getDeploymentProtectionRuleIntegrationsForTheCurrentApp"
     assert shorten("x" * 70) == "x" * 64  # only a single word longer than the limit is itself cut
     suffixed = with_suffix("getReposActionsRunsAttemptsLogsByOwnerAndRepoAndRunIdAndAttempt", "_2")
-    assert suffixed == "getReposActionsRunsAttemptsLogsByOwnerAndRepoAndRunId_2"
+    assert suffixed == "getActionsRunsAttemptsLogsByOwnerAndRepoAndRunIdAndAttempt_2" and len(suffixed) <= 64
 
 
 SPEC = HEAD + """paths:

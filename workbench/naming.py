@@ -154,7 +154,7 @@ def derive_operation_id(method: str, path: str, summary: str | None = None) -> s
     if len(name) <= MAX_NAME_LENGTH:
         return name
     # Too long: the parameters go first (the path names the resource), then the path's leading words (its
-    # last words name the most specific thing): GET /a/{x}/b/{y}/c/d → getBCD → getCD.
+    # last words name the most specific thing): GET /a/{x}/b/{y}/c/d → getABCD → getBCD.
     while nouns and len(verb + "".join(nouns)) > MAX_NAME_LENGTH:
         nouns.pop(0)
     return shorten(verb + "".join(nouns), MAX_NAME_LENGTH)
@@ -164,13 +164,20 @@ _BOUNDARY = re.compile(r"[_\-.:/]|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z]
 
 
 def shorten(name: str, limit: int = MAX_NAME_LENGTH) -> str:
-    """`name` cut to at most `limit` characters at the last word boundary (a separator or a change of case)
-    that fits, never mid-word; only a first word longer than `limit` is itself cut."""
+    """`name` within `limit` characters by whole words: the first word (usually the verb) and the last ones
+    (the most specific) stay, the words after the first go until it fits —
+    `deleteAdmissionregistrationV1CollectionMutatingAdmissionPolicyBinding` →
+    `deleteV1CollectionMutatingAdmissionPolicyBinding`. Never mid-word, unless one word is itself too long."""
     if len(name) <= limit:
         return name
-    cuts = [m.start() for m in _BOUNDARY.finditer(name, 0, limit + 1) if 0 < m.start() <= limit]
-    cut = re.sub(r"(?<=[a-z0-9])(By|And|Or)$", "", name[: cuts[-1]].rstrip("_-.:/")) if cuts else ""
-    return cut or name[:limit]
+    cuts = [m.start() for m in _BOUNDARY.finditer(name) if m.start() > 0]
+    if not cuts:
+        return name[:limit]
+    first = name[: cuts[0]]
+    for cut in cuts[1:]:
+        if len(first) + len(name) - cut <= limit:
+            return first + name[cut:]
+    return (first + name[cuts[-1]:])[:limit]  # the last word alone is too long: cut, as nothing else fits
 
 
 def sanitize_tool_name(name: str, allowed: str = "A-Za-z0-9_-", limit: int = MAX_NAME_LENGTH) -> str:
