@@ -56,7 +56,8 @@ def test_open_shows_what_the_core_found(window, open_spec):
     assert len(problem_leaves(window)) == len(result.findings) == len(loaded.problems)
     for severity, button in window.status.severity_buttons.items():
         assert button.text() == str(counts.get(severity, 0))
-    assert window.status.score_label.text() == f"Readiness {score(result).score}/100"
+    assert window.status.score_label.text() == f"Readiness {loaded.score.headline()}" == (
+        f"Readiness {score(result).score}/100")
     assert window.source.view.toPlainText() == spec.root.text
     assert window.recent.paths() == [str(TRAVEL)]
 

@@ -9,6 +9,7 @@ from workbench.examples import example_path
 from workbench.lint import lint
 from workbench.lint import report as lint_report
 from workbench.summary import summarize
+from workbench.workspace.loading import scored
 
 HELP = "the headless audit of a spec (default: the bundled example)"
 
@@ -25,5 +26,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"{'problems:':<12}{len(spec.problems)} found while loading" if spec.problems else
           f"{'problems:':<12}none found while loading")
     print()
-    print(lint_report.to_text(lint(spec, common.config(args, path).lint)))
+    config = common.config(args, path)
+    result = lint(spec, config.lint)
+    print(lint_report.to_text(result, scored(result, config)))
     return common.EXIT_OK

@@ -10,6 +10,7 @@ from workbench.lint import Severity, lint
 from workbench.lint import report as lint_report
 from workbench.lint.engine import parser_result
 from workbench.spec import SpecError, load_spec
+from workbench.workspace.loading import scored
 
 HELP = "agent-readiness findings, with exit codes for CI"
 RENDERERS = {"text": lint_report.to_text, "json": lint_report.to_json, "sarif": lint_report.to_sarif,
@@ -34,5 +35,8 @@ def run(args: argparse.Namespace) -> int:
         if exc.code != "syntax":
             raise
         result = parser_result(exc, Path(args.spec))  # a syntax error is a finding of the `parser` rule
-    common.emit(args, RENDERERS[args.format](result))
+    if args.format == "text" and result.spec is not None:  # the score over the tools in the config's scope
+        common.emit(args, lint_report.to_text(result, scored(result, config)))
+    else:
+        common.emit(args, RENDERERS[args.format](result))
     return result.exit_code(Severity.parse(args.fail_severity))

@@ -5,10 +5,11 @@ from __future__ import annotations
 import argparse
 
 from workbench.cli import common
+from workbench.cli.toolset_args import add_scope_options, scope_overrides
 from workbench.lint import lint
-from workbench.lint.score import score
+from workbench.workspace.loading import scored
 
-HELP = "the agent-readiness score (0-100) with its breakdown"
+HELP = "the agent-readiness score (0-100): blockers first, then quality per operation"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -16,9 +17,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=("text", "json"), default="text")
     common.add_config_option(parser)
     common.add_ref_options(parser)
+    add_scope_options(parser.add_argument_group("scope (each overrides the config's `tools:` section)"))
 
 
 def run(args: argparse.Namespace) -> int:
-    result = score(lint(common.load(args, args.spec), common.config(args, args.spec).lint))
+    config = common.config(args, args.spec)
+    spec = common.load(args, args.spec)
+    result = scored(lint(spec, config.lint), config, scope_overrides(args))
     print(result.to_json() if args.format == "json" else result.to_text())
     return common.EXIT_OK

@@ -10,7 +10,7 @@ from workbench import __version__
 from workbench.lint.engine import LintResult
 from workbench.lint.finding import Finding, Severity
 from workbench.lint.registry import RULES
-from workbench.lint.score import score
+from workbench.lint.score import Score, score
 from workbench.spec.pointer import split
 
 
@@ -19,8 +19,9 @@ def _range(finding: Finding):
     return (where.key_start or where.start), where.end
 
 
-def to_text(result: LintResult) -> str:
-    """`file:line:col severity code message`, 1-based, one line of counts, then the readiness score."""
+def to_text(result: LintResult, readiness: Score | None = None) -> str:
+    """`file:line:col severity code message`, 1-based, one line of counts, then the readiness score (`readiness`,
+    else scored over every operation)."""
     lines = []
     for finding in result.findings:
         start, _ = _range(finding)
@@ -30,7 +31,7 @@ def to_text(result: LintResult) -> str:
                                                                    Severity.HINT))
     lines.append(f"{len(result.findings)} finding(s): {counts}")
     if result.spec is not None:
-        lines += ["", score(result).to_text()]
+        lines += ["", (readiness or score(result)).to_text()]
     return "\n".join(lines)
 
 

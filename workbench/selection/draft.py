@@ -20,7 +20,7 @@ from typing import Any
 
 from workbench.lint.rules.responses import returns_list
 from workbench.lint.rules.similarity import similar_pairs
-from workbench.naming import derive_operation_id, split_words
+from workbench.naming import operation_name, split_words
 from workbench.selection.model import OFFLINE, OPENAI_RESPONSES, ModelSettings
 from workbench.selection.suite import NONE_WORD
 from workbench.spec import Operation, Spec
@@ -172,7 +172,7 @@ def _first_text(op: Operation) -> str:
 
 
 def _name_words(op: Operation) -> str:
-    words = split_words(op.operation_id or derive_operation_id(op.method, op.path))
+    words = split_words(op.operation_id or operation_name(op))
     return " ".join(w if w.isupper() and len(w) > 1 else w.lower() for w in words)
 
 

@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass, field, replace
 from functools import partial
 
-from workbench.naming import derive_operation_id
+from workbench.naming import operation_name
 from workbench.spec import Operation, Spec
 from workbench.tools import tokens
 from workbench.tools.arguments import build_arguments, pick_media_type
@@ -102,7 +102,7 @@ def _variant_operation(op: Operation, variant: tuple[str, dict] | None) -> Opera
     """The operation as naming sees it: a variant's tool is `<operationId>_<Variant>`."""
     if variant is None:
         return op
-    base = op.operation_id or derive_operation_id(op.method, op.path)
+    base = op.operation_id or operation_name(op)
     return replace(op, operation_id=f"{base}_{variant[0]}")
 
 

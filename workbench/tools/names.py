@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from workbench.naming import derive_operation_id
+from workbench.naming import operation_name, sanitize_tool_name, with_suffix
 from workbench.spec import Operation
 
 
@@ -20,12 +20,11 @@ def assign_names(operations: list[Operation], pattern: re.Pattern, max_length: i
     taken: set[str] = set()
     for i, op in enumerate(operations):
         wanted = op.operation_id if op.operation_id in reserved and op.operation_id not in taken else None
-        base = wanted or sanitize(op.operation_id or derive_operation_id(op.method, op.path), allowed, max_length)
+        base = wanted or sanitize_tool_name(op.operation_id or operation_name(op), allowed, max_length)
         name = base
         n = 2
         while name in taken or (name in reserved and name != wanted):
-            suffix = f"_{n}"
-            name, n = base[: max_length - len(suffix)] + suffix, n + 1
+            name, n = with_suffix(base, f"_{n}", max_length), n + 1
         taken.add(name)
         names.append(name)
         if name != op.operation_id:
@@ -38,9 +37,3 @@ def assign_names(operations: list[Operation], pattern: re.Pattern, max_length: i
             notes[i] = f"{why}: named {name!r}" + (" (renamed to stay unique)" if name != base else "")
     return names, notes
 
-
-def sanitize(name: str, allowed: str, max_length: int) -> str:
-    cleaned = re.sub(f"[^{allowed}]+", "_", name).strip("_") or "tool"
-    if not (cleaned[0].isalpha() or cleaned[0] == "_"):
-        cleaned = "op_" + cleaned
-    return cleaned[:max_length]

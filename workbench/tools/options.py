@@ -8,10 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 from workbench.config import WorkbenchConfig
-from workbench.spec import Spec
+from workbench.spec import Operation, Spec
 from workbench.tools.convert import ConvertOptions, convert
 from workbench.tools.model import ToolSet
-from workbench.tools.scope import Scope
+from workbench.tools.scope import Scope, select
 
 DEFAULT_VENDOR = "openai"
 
@@ -50,3 +50,9 @@ def toolset_options(config: WorkbenchConfig, overrides: ToolOverrides | None = N
 
 def build_toolset(spec: Spec, config: WorkbenchConfig, overrides: ToolOverrides | None = None) -> ToolSet:
     return convert(spec, toolset_options(config, overrides))
+
+
+def scoped_operations(spec: Spec, config: WorkbenchConfig, overrides: ToolOverrides | None = None) -> list[Operation]:
+    """The operations that become tools under the config's scope (tags, allowlist, read-only, deprecated and
+    hidden ones left out): what the readiness score scores."""
+    return select(spec, toolset_options(config, overrides).scope)[0]

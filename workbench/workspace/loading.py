@@ -22,6 +22,7 @@ from workbench.spec import Location, Operation, SourceDocument, Spec, SpecError,
 from workbench.spec.model import Components
 from workbench.spec.pointer import join
 from workbench.spec.source import detect_format, parse_text, read_text
+from workbench.tools.options import ToolOverrides, scoped_operations
 from workbench.tools.vendors import VENDORS
 from workbench.workspace.typing import TypedDocument
 
@@ -123,6 +124,12 @@ def spec_config(spec_path: str | Path, explicit: str | Path | None = None) -> Wo
     return config_for(spec_path, KNOWN_NAMES, explicit)
 
 
+def scored(result: LintResult, config: WorkbenchConfig, overrides: ToolOverrides | None = None) -> Score:
+    """The readiness score over the operations that become tools under the config's scope (and `overrides`):
+    what `workbench score`, `lint` and the window show."""
+    return score(result, scoped_operations(result.spec, config, overrides) if result.spec is not None else None)
+
+
 def load_and_lint(path: str | Path, progress: Callable[[str], None] = lambda _text: None,
                   cancelled: Callable[[], bool] = lambda: False, text: str | None = None,
                   bom: bool = False, documents: Sequence[SourceDocument] = ()) -> LoadedSpec:
@@ -151,7 +158,7 @@ def load_and_lint(path: str | Path, progress: Callable[[str], None] = lambda _te
     config = spec_config(path)
     result = lint(spec, config.lint)
     step("Scoring…")
-    readiness = score(result)
+    readiness = scored(result, config)
     step("Locating findings…")
     problems = tuple(ProblemEntry(f, f.locate()) for f in result.findings)
     operations = tuple(OperationEntry(op, op.origin.locate())

@@ -69,6 +69,6 @@ class StatusPanel(QObject):
             self.score_label.setToolTip("")
         else:
             config = loaded.config_path
-            self.score_label.setText(f"Readiness {loaded.score.score}/100")
+            self.score_label.setText(f"Readiness {loaded.score.headline()}")
             self.score_label.setToolTip(f"{loaded.score.to_text()}\n\nLint config: "
                                         f"{config if config else 'none found beside the spec (the defaults)'}")

@@ -8,12 +8,14 @@ from collections import defaultdict
 from workbench.lint.finding import Fix
 from workbench.lint.registry import Report, rule
 from workbench.naming import (
-    derive_operation_id,
+    VERBS,
     is_reserved_word,
     is_valid_tool_name,
     last_segment,
+    operation_name,
     sanitize_tool_name,
     split_words,
+    with_suffix,
 )
 from workbench.spec.pointer import join
 
@@ -24,10 +26,10 @@ def operation_id_missing(spec, context):
     for op in spec.operations:
         if op.operation_id:
             continue
-        proposal = base = derive_operation_id(op.method, op.path)
+        proposal = base = operation_name(op)
         n = 2
         while proposal in taken:
-            proposal, n = f"{base}{n}", n + 1
+            proposal, n = with_suffix(base, str(n)), n + 1
         taken.add(proposal)
         yield Report(f"{op.label()} has no operationId; the tool name would be generated and unstable "
                      f"(suggested: {proposal})", op.origin.document, op.origin.pointer,
@@ -56,7 +58,7 @@ def operation_id_tool_name_invalid(spec, context):
             proposal = base = sanitize_tool_name(op_id)
             n = 2
             while proposal in taken:
-                proposal, n = f"{base[:60]}_{n}", n + 1
+                proposal, n = with_suffix(base, f"_{n}"), n + 1
             taken.add(proposal)
             why = "is longer than 64 characters" if len(op_id) > 64 else (
                 "starts with a digit" if op_id[0].isdigit() else "has characters other than letters, digits, _ and -")
@@ -73,34 +75,7 @@ def operation_id_reserved_word(spec, context):
                          "wrappers break", op.origin.document, join(op.origin.pointer, "operationId"))
 
 
-# Verbs an operation name can start with (after any namespace such as `repos/`).
-_VERBS = frozenset((
-    "get", "list", "create", "update", "delete", "remove", "add", "set", "search", "find", "fetch", "retrieve",
-    "read", "write", "put", "post", "patch", "replace", "check", "cancel", "refund", "send", "upload", "download",
-    "enable", "disable", "start", "stop", "run", "rerun", "restart", "approve", "reject", "accept", "decline",
-    "verify", "validate", "test", "sync", "import", "export", "generate", "issue", "revoke", "rotate", "reset",
-    "transfer", "merge", "close", "open", "reopen", "lock", "unlock", "archive", "unarchive", "publish", "unpublish",
-    "submit", "complete", "assign", "unassign", "invite", "block", "unblock", "follow", "unfollow", "star", "unstar",
-    "mark", "move", "copy", "rename", "restore", "review", "dismiss", "request", "render", "preview", "estimate",
-    "calculate", "compare", "connect", "disconnect", "register", "unregister", "subscribe", "unsubscribe", "upsert",
-    "apply", "execute", "invoke", "trigger", "redeliver", "ping", "login", "logout", "authorize", "authenticate",
-    "exchange", "terminate", "suspend", "unsuspend", "resume", "pause", "watch", "connect", "proxy", "count", "head",
-    "options", "query", "lookup", "describe", "attach", "detach", "pin", "unpin", "save", "load", "clear", "mute",
-    "unmute", "report", "confirm", "capture", "charge", "void", "purge", "process", "track", "notify", "share",
-    "schedule", "reschedule", "upgrade", "downgrade", "install", "uninstall", "deploy", "redeploy", "scale", "grant",
-    "deny", "claim", "release", "retry", "create_or_update", "list_for", "delete_for", "add_or_update", "batch",
-    "bulk", "is", "has", "can", "convert", "parse", "translate", "transcribe", "embed", "moderate", "classify", "edit",
-    "submit", "retrieve", "modify", "change", "toggle", "fork", "mirror", "authorize", "verify", "gets", "lists",
-    "buy", "sell", "pay", "purchase", "book", "reserve", "rent", "return", "ship", "deliver", "sign", "signup",
-    "signin", "signout", "log", "order", "checkout", "refresh", "reload", "resend", "reply", "respond", "answer",
-    "comment", "like", "unlike", "vote", "rate", "tag", "untag", "label", "filter", "sort", "aggregate", "analyze",
-    "analyse", "summarize", "summarise", "score", "predict", "detect", "extract", "encode", "decode", "encrypt",
-    "decrypt", "sign", "hash", "compress", "resize", "crop", "rotate", "fill", "flush", "drain", "cordon", "evict",
-    "patch", "bind", "unbind", "link", "unlink", "join", "leave", "kick", "ban", "unban", "hide", "unhide", "show",
-    "enqueue", "dequeue", "acknowledge", "ack", "nack", "snooze", "escalate", "resolve", "reassign", "merge",
-    "perform", "provision", "map", "diff", "regenerate", "rerequest", "re", "append", "trim", "activate",
-    "deactivate", "hangup", "refer", "place", "compact", "fetch", "call", "dial", "forward", "transfer"))
-_LONG_VERBS = tuple(v for v in _VERBS if len(v) >= 3)
+_LONG_VERBS = tuple(v for v in VERBS if len(v) >= 3)
 _HASHLIKE = r"(?i)^(?:[0-9a-f]{8,}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$"
 _MASHUP_METHOD = r"(?i)(^|[_\-.])(get|put|post|delete|patch|head|options)$"
 
@@ -123,7 +98,7 @@ def _has_verb(op_id: str) -> bool:
         candidates += [w.lower() for w in split_words(segments[-2])][-1:]
     if words[:1] == ["re"]:
         candidates += words[1:2]
-    if any(c in _VERBS for c in candidates):
+    if any(c in VERBS for c in candidates):
         return True
     # `Getorganizationspendlimit`: a verb run together with the rest is still a verb.
     return bool(words) and any(words[0].startswith(v) and len(words[0]) > len(v) + 2 for v in _LONG_VERBS)
@@ -146,7 +121,7 @@ def operation_id_opaque(spec, context):
             why = f"does not start with a verb ({_first_word(op_id)!r})"
         else:
             continue
-        suggestion = derive_operation_id(op.method, op.path)
+        suggestion = operation_name(op)
         yield Report(f"operationId {op_id!r} {why}: the model reads the name first (suggested: {suggestion})",
                      op.origin.document, join(op.origin.pointer, "operationId"),
                      Fix(join(op.origin.pointer, "operationId"), suggestion, f"rename to {suggestion}"))
