@@ -231,11 +231,6 @@ def settings_for(suite: ModelSettings, profile: Profile) -> ModelSettings:
                    key_entry=profile.key_entry, prices=prices)
 
 
-def is_paid(profile: Profile) -> bool:
-    """A run that may cost money: a model endpoint that is not on this machine."""
-    return not profile.is_offline and not is_loopback(effective_base_url(profile.base_url or None))
-
-
 # -- preparing and estimating a run --------------------------------------------------------------------------------
 
 
