@@ -9,6 +9,7 @@ judge, metrics and baseline format). Keys live in the OS keyring only (`selectio
 from __future__ import annotations
 
 import json
+import math
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -16,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QPointF, QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QColor, QStandardItem, QStandardItemModel
+from PySide6.QtGui import QAction, QColor, QFontMetrics, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -121,7 +122,7 @@ def _view(name: str, model: QStandardItemModel) -> QTableView:
     view.setWordWrap(False)
     view.setTextElideMode(Qt.TextElideMode.ElideRight)
     view.horizontalHeader().setStretchLastSection(True)
-    view.setMinimumWidth(80)
+    view.setMinimumSize(80, 40)
     return view
 
 
@@ -403,12 +404,17 @@ class SelectionPanel(QWidget):
         self.baseline_button.clicked.connect(self._ask_save_baseline)
         self.flips_list = QListWidget()
         self.flips_list.setObjectName("selectionFlips")
-        self.flips_list.setMinimumWidth(80)
+        self.flips_list.setMinimumSize(80, 30)
+        self.flips_list.addItem("Compare with a baseline to list the cases that flipped.")
+        self.loop_hint = ElidedLabel("Edit a description: the cases it affects run again offline, before → after.")
+        self.loop_hint.setObjectName("selectionLoopHint")
         buttons = QHBoxLayout()
         buttons.addWidget(self.compare_button)
         buttons.addWidget(self.baseline_button)
         side = QVBoxLayout()
         side.setContentsMargins(0, 0, 0, 0)
+        side.addWidget(self.loop_hint)
+        self.change_view.hide()  # until an edit has re-run some cases
         side.addWidget(self.change_view, 1)
         side.addLayout(buttons)
         side.addWidget(self.flips_list, 1)
@@ -434,23 +440,30 @@ class SelectionPanel(QWidget):
     def _build_charts(self) -> QWidget:
         self.heat_view = pg.GraphicsLayoutWidget()
         self.heat_view.setObjectName("selectionHeatmap")
-        self.heat_view.setMinimumWidth(120)
+        self.heat_view.setMinimumSize(120, 60)
         self.heat_plot = self.heat_view.addPlot()
         self.heat_plot.setMouseEnabled(False, False)
         self.heat_plot.hideButtons()
         self.heat_plot.setMenuEnabled(False)
         self.heat_plot.invertY(True)
         self.heat_plot.setTitle("expected (rows) × picked (columns)", size="9pt")
+        small = self.font()
+        small.setPointSizeF(max(6.5, small.pointSizeF() * 0.8))
+        for name in ("left", "bottom"):
+            self.heat_plot.getAxis(name).setStyle(tickFont=small, tickLength=0)
         self.heat_image = HeatImage(axisOrder="row-major")
+        self.heat_image.setToolTip("Rows: the expected tool; columns: the pick, numbered as the row of that tool. "
+                                   "Click a cell to list its cases.")
         self.heat_image.cellClicked.connect(self.show_cell)
         self.heat_plot.addItem(self.heat_image)
+        self.heat_plot.getViewBox().sigResized.connect(lambda _box: self._heat_ticks())
         self._heat_texts: list[pg.TextItem] = []
         self._heat_labels: tuple[list[str], list[str]] = ([], [])
         self.cell_label = ElidedLabel("Click a cell to list its cases.")
         self.cell_label.setObjectName("selectionCell")
         self.cell_list = QListWidget()
         self.cell_list.setObjectName("selectionCellCases")
-        self.cell_list.setMinimumWidth(80)
+        self.cell_list.setMinimumSize(80, 30)
         cell_column = QVBoxLayout()
         cell_column.setContentsMargins(0, 0, 0, 0)
         cell_column.addWidget(self.cell_label)
@@ -459,7 +472,7 @@ class SelectionPanel(QWidget):
         cell_box.setLayout(cell_column)
         self.scale_view = pg.PlotWidget()
         self.scale_view.setObjectName("selectionScalePlot")
-        self.scale_view.setMinimumWidth(120)
+        self.scale_view.setMinimumSize(120, 60)
         self.scale_plot = self.scale_view.getPlotItem()
         self.scale_plot.setTitle("accuracy against tool count", size="9pt")
         self.scale_plot.setLabel("bottom", "tools offered")
@@ -473,9 +486,10 @@ class SelectionPanel(QWidget):
         split.addWidget(self.heat_view)
         split.addWidget(cell_box)
         split.addWidget(self.scale_view)
-        split.setStretchFactor(0, 5)
-        split.setStretchFactor(1, 2)
+        split.setStretchFactor(0, 4)
+        split.setStretchFactor(1, 3)
         split.setStretchFactor(2, 3)
+        split.setSizes([480, 220, 300])
         return split
 
     # -- settings and profiles -------------------------------------------------------------------------------------
@@ -895,6 +909,7 @@ class SelectionPanel(QWidget):
         if not keep_comparison:
             self.comparison = None
             self.flips_list.clear()
+            self.flips_list.addItem("Compare with a baseline to list the cases that flipped.")
         results = finished.results
         s = results.summary
         low, high = s.accuracy_ci
@@ -972,6 +987,9 @@ class SelectionPanel(QWidget):
             f"{_margin(c.margin_after)}" for c in result.cases))
         model = self.change_model
         model.removeRows(0, model.rowCount())
+        self.change_view.setVisible(bool(result.cases))
+        self.loop_hint.setText("Re-run after the last edit (offline): rank and margin of the right tool, before → after"
+                               if result.cases else result.text())
         for c in result.cases:
             passed = _item(f"{c.passed_before[0]}/{c.passed_before[1]} → {c.passed_after[0]}/{c.passed_after[1]}")
             better = (c.passed_after[0] / max(1, c.passed_after[1])) - (c.passed_before[0] / max(1, c.passed_before[1]))
@@ -1069,10 +1087,31 @@ class SelectionPanel(QWidget):
                     self._heat_texts.append(text)
         self.heat_image.setImage(image, autoLevels=False)
         self.heat_image.setRect(0, 0, len(columns), len(rows))
-        self.heat_plot.getAxis("left").setTicks([[(r + 0.5, _short(label, 22)) for r, label in enumerate(rows)]])
-        self.heat_plot.getAxis("bottom").setTicks([[(c + 0.5, _short(label, 12)) for c, label in enumerate(columns)]])
+        self._heat_ticks()
         self.heat_plot.setXRange(0, len(columns), padding=0)
         self.heat_plot.setYRange(0, len(rows), padding=0)
+
+    def _heat_ticks(self) -> None:
+        """Rows are numbered; a column that is a row's tool carries that row's number (the right answers run down
+        the diagonal), any other pick a few letters of its name. Only as many ticks as fit are labelled (every
+        second, third… when the cells are smaller than the text), and counts show only in cells they fit in."""
+        rows, columns = self._heat_labels
+        if not rows or not columns:
+            return
+        left, bottom = self.heat_plot.getAxis("left"), self.heat_plot.getAxis("bottom")
+        metrics = QFontMetrics(left.style["tickFont"] or self.font())
+        row_texts = [f"{_short(label, 22)}  {n}" for n, label in enumerate(rows, 1)]
+        column_texts = [str(rows.index(label) + 1) if label in rows else _short(label, 6) for label in columns]
+        box = self.heat_plot.getViewBox().boundingRect()
+        cell_h, cell_w = box.height() / len(rows), box.width() / len(columns)
+        row_step = max(1, math.ceil(metrics.height() / max(cell_h, 1)))
+        column_step = max(1, math.ceil((max(map(metrics.horizontalAdvance, column_texts)) + 4) / max(cell_w, 1)))
+        left.setWidth(min(220, 12 + max(map(metrics.horizontalAdvance, row_texts))))
+        left.setTicks([[(r + 0.5, text) for r, text in enumerate(row_texts) if r % row_step == 0]])
+        bottom.setTicks([[(c + 0.5, text) for c, text in enumerate(column_texts) if c % column_step == 0]])
+        fits = cell_h >= metrics.height() * 0.8 and cell_w >= metrics.horizontalAdvance("000")
+        for item in self._heat_texts:
+            item.setVisible(fits)
 
     def heat_labels(self) -> tuple[list[str], list[str]]:
         """The heatmap's rows (expected) and columns (picked), in order."""
