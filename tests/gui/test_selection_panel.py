@@ -10,7 +10,6 @@ import shutil
 from pathlib import Path
 
 import keyring
-import keyring.backend
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -23,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tests.servers import ScriptedModelServer
+from tests.servers import MemoryKeyring, ScriptedModelServer
 from workbench.cli import main as cli_main
 from workbench.edit import Edit, apply_edits
 from workbench.examples import example_path, example_suite_path
@@ -35,25 +34,6 @@ from workbench.workspace.selectionrun import Profile
 
 SUITE = example_suite_path()
 KEY = "sk-test-" + secrets.token_hex(16)
-
-
-class MemoryKeyring(keyring.backend.KeyringBackend):
-    """The OS keyring's stand-in: the test's own, in memory."""
-
-    priority = 1
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.store: dict[tuple[str, str], str] = {}
-
-    def get_password(self, service: str, username: str) -> str | None:
-        return self.store.get((service, username))
-
-    def set_password(self, service: str, username: str, password: str) -> None:
-        self.store[(service, username)] = password
-
-    def delete_password(self, service: str, username: str) -> None:
-        self.store.pop((service, username), None)
 
 
 @pytest.fixture

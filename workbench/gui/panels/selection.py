@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
     QCompleter,
     QDialog,
     QDialogButtonBox,
-    QDockWidget,
     QDoubleSpinBox,
     QFileDialog,
     QFormLayout,
@@ -49,6 +48,7 @@ from PySide6.QtWidgets import (
 
 from workbench.gui.document import SpecDocument
 from workbench.gui.jobs import Job, JobRunner
+from workbench.gui.panels.shown import ShownInDock
 from workbench.gui.panels.tools import ElidedLabel
 from workbench.selection.baseline import Comparison, compare, read_baseline
 from workbench.selection.draft import DraftCase
@@ -228,7 +228,7 @@ class ProfileDialog(QDialog):
         return key
 
 
-class SelectionPanel(QWidget):
+class SelectionPanel(ShownInDock, QWidget):
     """`data` (the suite edited), `open_suite(path)`, `save_to(path)`, `draft()`, `add_case()`, `set_cell(row,
     column, text)`, `profiles()`, `add_profile(profile, key)`, `select_profile(name)`, `run()`, `cancel()`,
     `finished` (the last run), `compare_with(path)`, `save_baseline_to(path)`, `cell_cases_shown()`,
@@ -255,8 +255,6 @@ class SelectionPanel(QWidget):
         self._feed = Feed()
         self._rows: dict[str, int] = {}  # case id → results row while a run streams
         self._recheck_due = False
-        self._dock: QDockWidget | None = None
-        self._dock_shown: bool | None = None
         self.jobs = JobRunner(self, max_threads=1)
         self.jobs.progress.connect(lambda _job, text: self._progress(text))
         self.jobs.succeeded.connect(self._job_done)
@@ -1185,22 +1183,8 @@ class SelectionPanel(QWidget):
             if self.finished is not None:
                 self._show_scale(self.finished.results)
 
-    @property
-    def is_shown(self) -> bool:
-        """On screen: visible, and its dock not a tab behind another."""
-        return self.isVisible() and self._dock_shown is not False
-
-    def event(self, event) -> bool:
-        if event.type() == QEvent.Type.ParentChange:
-            dock = self.parent()
-            if isinstance(dock, QDockWidget) and dock is not self._dock:
-                self._dock = dock
-                dock.visibilityChanged.connect(self._dock_visibility)
-        return super().event(event)
-
-    def _dock_visibility(self, visible: bool) -> None:
-        self._dock_shown = visible
-        if visible and self._recheck_due:
+    def shown_again(self) -> None:
+        if self._recheck_due:
             self._start_recheck()
 
     def shutdown(self) -> None:
