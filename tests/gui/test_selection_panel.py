@@ -81,8 +81,15 @@ def open_shop(qtbot, window, open_spec, shop):
     open_spec(spec)
     show_selection(window)
     panel = window.selection
-    assert panel.open_suite(suite)
+    with qtbot.waitSignal(panel.suiteChanged, timeout=30_000):
+        panel.open_suite(suite)
     return panel
+
+
+def save(qtbot, panel, path: Path) -> Path:
+    with qtbot.waitSignal(panel.suiteSaved, timeout=30_000) as blocker:
+        assert panel.save_to(path)
+    return blocker.args[0]
 
 
 def test_the_example_suite_runs_offline_as_workbench_select_does(qtbot, window, open_spec, shop, tmp_path):
@@ -166,7 +173,7 @@ def test_editing_and_saving_writes_a_suite_workbench_select_reads(qtbot, window,
     panel.add_case("What is the capital of France?", "none")
     target = tmp_path / "out" / "edited.suite.yaml"
     target.parent.mkdir()
-    assert panel.save_to(target)
+    assert save(qtbot, panel, target) == target
     read = read_suite(target)  # `workbench select`'s reader
     cases = {c.id: c for c in read.cases}
     prompt = cases["find-customer-by-email"].messages[0]["content"]
@@ -182,6 +189,25 @@ def test_editing_and_saving_writes_a_suite_workbench_select_reads(qtbot, window,
     panel.set_cell(1, 0, "find-customer-by-email")
     assert panel.data.cases[1].id == "sign-up-customer"
     assert panel.case_model.item(1, 0).text() == "sign-up-customer"
+
+
+def test_a_suite_that_cannot_be_read_or_run_is_said_in_one_line(qtbot, window, open_spec, shop, tmp_path):
+    panel = open_shop(qtbot, window, open_spec, shop)
+    broken = tmp_path / "broken.suite.yaml"
+    broken.write_text("format: 1\nspec: x.yaml\ncases:\n  - id: a\n    prompt: hi\n    expect: none\n    colour: red\n",
+                      encoding="utf-8")
+    with qtbot.waitSignal(panel.fileFailed, timeout=30_000) as blocker:
+        panel.open_suite(broken)
+    message = blocker.args[0]
+    assert message.startswith(f"{broken}:7:5") and "unknown key 'colour'" in message and "\n" not in message
+    assert panel.data is not None and len(panel.data.cases) == 22  # the suite shown stays
+    with qtbot.waitSignal(panel.checked, timeout=30_000) as blocker:
+        panel.set_cell(0, 1, "")
+    assert blocker.args[0].startswith("Not runnable yet:") and "prompt" in blocker.args[0]
+    assert "Not runnable yet" in panel.case_status.full_text()
+    with qtbot.waitSignal(panel.fileFailed, timeout=30_000):
+        assert panel.save_to(tmp_path / "never.suite.yaml")
+    assert not (tmp_path / "never.suite.yaml").exists()
 
 
 def test_the_expected_column_offers_the_tools(qtbot, window, open_spec, shop):
@@ -239,7 +265,7 @@ def test_a_model_profile_runs_against_a_local_server_with_its_key_from_the_keyri
     assert cli_main(["select", str(shop[1]), "--spec", str(shop[0]), "--format", "html", "--output", str(report)]) == 0
     settings.sync()
     # the key is nowhere the application wrote: settings, suite, caches, baselines, reports, the widgets' text
-    assert panel.save_to(tmp_path / "saved.suite.yaml")
+    save(qtbot, panel, tmp_path / "saved.suite.yaml")
     found = [p for p in tmp_path.rglob("*") if p.is_file() and KEY.encode() in p.read_bytes()]
     assert not found, found
     assert any((tmp_path / "cache").rglob("*.json"))  # the answers were cached (without the key)

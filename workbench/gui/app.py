@@ -158,6 +158,7 @@ def _selection_shots(window: MainWindow, out_dir: Path, suffix: str = "") -> lis
     if panel.finished is None:
         if window.loaded.path.resolve() == example_path().resolve():
             panel.open_suite(example_suite_path())
+            _wait_for(panel.suiteChanged, lambda: panel.file_jobs.current is not None)
         else:
             panel.draft()
             _wait_for(panel.draftReady, lambda: panel.is_running)

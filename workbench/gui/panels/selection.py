@@ -69,6 +69,7 @@ from workbench.workspace.selectionrun import (
     Recheck,
     SuiteData,
     cell_cases,
+    check,
     draft_data,
     estimate,
     execute,
@@ -87,9 +88,11 @@ from workbench.workspace.selectionrun import (
 )
 
 FEED_MS = 100  # streamed answers are taken in batches this often
+CHECK_DELAY_MS = 300  # after the last edit of a case, the suite is read again as it would be saved
 PROGRESS_MS = 80  # the worker reports progress at most this often
 CASE_COLUMNS = ("Id", "Prompt", "Expected", "Tags", "Draft")
 RESULT_COLUMNS = ("Case", "Expected", "Picked (per repeat)", "Passed", "Rank", "Margin")
+RESULT_WIDTHS = ((0, 150), (1, 150), (3, 56), (4, 44), (5, 60))
 CHANGE_COLUMNS = ("Case", "Rank", "Margin", "Passed")
 OK_RGB, BAD_RGB = (63, 164, 91), (229, 72, 77)
 ROLE = Qt.ItemDataRole.UserRole + 1
@@ -130,6 +133,26 @@ def _model(columns: tuple[str, ...], parent) -> QStandardItemModel:
     model = QStandardItemModel(0, len(columns), parent)
     model.setHorizontalHeaderLabels(list(columns))
     return model
+
+
+def _swap(view: QTableView, columns: tuple[str, ...], rows: list[list[QStandardItem]], parent) -> QStandardItemModel:
+    """A new model filled before any view sees it (one reset instead of a signal per row), put in the view."""
+    model = _model(columns, parent)
+    for row in rows:
+        model.appendRow(row)
+    old = view.model()
+    view.setModel(model)
+    if old is not None:
+        old.deleteLater()
+    return model
+
+
+def _columns(view: QTableView, stretch: int, widths) -> None:
+    header = view.horizontalHeader()
+    header.setStretchLastSection(False)
+    header.setSectionResizeMode(stretch, QHeaderView.ResizeMode.Stretch)
+    for column, width in widths:
+        header.resizeSection(column, width)
 
 
 class ExpectedDelegate(QStyledItemDelegate):
@@ -238,7 +261,10 @@ class SelectionPanel(ShownInDock, QWidget):
     runFinished = Signal(object)  # Finished
     runFailed = Signal(str)
     recheckReady = Signal(object)  # Recheck
-    suiteChanged = Signal()
+    suiteChanged = Signal()  # a suite opened, drafted, or edited
+    suiteSaved = Signal(object)  # Path
+    fileFailed = Signal(str)  # a suite that cannot be opened or saved: the one-line message
+    checked = Signal(str)  # what the reader says of the suite as it would be saved
     draftReady = Signal()
 
     def __init__(self, document: SpecDocument, parent: QWidget | None = None) -> None:
@@ -260,6 +286,18 @@ class SelectionPanel(ShownInDock, QWidget):
         self.jobs.succeeded.connect(self._job_done)
         self.jobs.failed.connect(self._job_failed)
         self.jobs.cancelled.connect(lambda _job: self._stopped("Cancelled."))
+        # Reading, checking and writing a suite run `workbench select`'s reader (0.3 s for 300 cases): off the UI
+        # thread too, each kind on its own runner so a check never cancels a run or a save.
+        self.file_jobs = JobRunner(self, max_threads=1)
+        self.file_jobs.succeeded.connect(self._file_done)
+        self.file_jobs.failed.connect(self._file_failed)
+        self.check_jobs = JobRunner(self, max_threads=1)
+        self.check_jobs.succeeded.connect(lambda _job, text: self._checked(text))
+        self.check_jobs.failed.connect(lambda _job, error: self._checked(f"Not runnable yet: {error}"))
+        self.check_timer = QTimer(self)
+        self.check_timer.setSingleShot(True)
+        self.check_timer.setInterval(CHECK_DELAY_MS)
+        self.check_timer.timeout.connect(self._start_check)
         self.feed_timer = QTimer(self)
         self.feed_timer.setInterval(FEED_MS)
         self.feed_timer.timeout.connect(self._take_feed)
@@ -353,11 +391,7 @@ class SelectionPanel(ShownInDock, QWidget):
         self.case_view.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
                                        | QAbstractItemView.EditTrigger.EditKeyPressed
                                        | QAbstractItemView.EditTrigger.AnyKeyPressed)
-        header = self.case_view.horizontalHeader()
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        header.setStretchLastSection(False)
-        for column, width in ((0, 150), (2, 170), (3, 110), (4, 50)):
-            header.resizeSection(column, width)
+        _columns(self.case_view, 1, ((0, 150), (2, 170), (3, 110), (4, 50)))
         self.add_button = QPushButton("Add Case")
         self.add_button.clicked.connect(lambda: self.add_case())
         self.remove_button = QPushButton("Remove")
@@ -384,11 +418,7 @@ class SelectionPanel(ShownInDock, QWidget):
         self.result_model = _model(RESULT_COLUMNS, self)
         self.result_view = _view("selectionResults", self.result_model)
         self.result_view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        header = self.result_view.horizontalHeader()
-        header.setStretchLastSection(False)
-        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
-        for column, width in ((0, 150), (1, 150), (3, 56), (4, 44), (5, 60)):
-            header.resizeSection(column, width)
+        _columns(self.result_view, 2, RESULT_WIDTHS)
         self.change_model = _model(CHANGE_COLUMNS, self)
         self.change_view = _view("selectionChanges", self.change_model)
         self.change_view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -585,33 +615,41 @@ class SelectionPanel(ShownInDock, QWidget):
         if path is not None:
             self.set_data(new_suite_data(path))
 
-    def open_suite(self, path: Path) -> bool:
-        try:
-            data = open_suite_data(Path(path))
-        except SpecError as exc:
-            self._say(str(exc))
+    def open_suite(self, path: Path) -> None:
+        """Read a suite file in the background (`suiteChanged` follows, or `fileFailed`)."""
+        path = Path(path)
+        self.file_jobs.start(lambda _progress, _cancelled: open_suite_data(path), ("open", path))
+
+    def save_to(self, path: Path) -> bool:
+        """Write the suite in the background, checked first by `workbench select`'s reader (`suiteSaved`
+        follows, or `fileFailed`); False when there is nothing to save."""
+        spec, data, path = self._spec_path(), self.data, Path(path)
+        if data is None or spec is None:
             return False
+        self.file_jobs.start(lambda _progress, _cancelled: save_suite(data, path, spec), ("save", data))
+        return True
+
+    def _file_done(self, job: Job, data: SuiteData) -> None:
+        kind, what = job.tag
+        if kind == "save":
+            if self.data is what:  # not edited meanwhile: the suite is now that file
+                self.data = data
+                self._show_suite_label()
+            self._say(f"Saved {data.path.name}: `workbench select {data.path.name}` runs it.")
+            self.suiteSaved.emit(data.path)
+            return
         self.set_data(data)
         spec = self._spec_path()
-        named = (Path(path).parent / data.spec).resolve()
+        named = (what.parent / data.spec).resolve()
         if spec is None and named.is_file():
             self.document.open(named)
         elif spec is not None and named != spec.resolve():
             self._say(f"The suite was written for {data.spec}; it runs against the open spec, {spec.name}.")
-        return True
 
-    def save_to(self, path: Path) -> bool:
-        spec = self._spec_path()
-        if self.data is None or spec is None:
-            return False
-        try:
-            self.data = save_suite(self.data, Path(path), spec)
-        except SpecError as exc:
-            self._say(str(exc))
-            return False
-        self._update_actions()
-        self._say(f"Saved {Path(path).name}: `workbench select {Path(path).name}` runs it.")
-        return True
+    def _file_failed(self, _job: Job, error: BaseException) -> None:
+        message = str(error) if isinstance(error, SpecError) else f"{type(error).__name__}: {error}"
+        self._say(message)
+        self.fileFailed.emit(message)
 
     def draft(self) -> None:
         """A starter suite from the open spec (in the background: the near-duplicate pairs take a while)."""
@@ -654,19 +692,22 @@ class SelectionPanel(ShownInDock, QWidget):
             item.setText(text)
 
     def _show_cases(self) -> None:
-        model = self.case_model
-        model.blockSignals(True)
-        model.removeRows(0, model.rowCount())
+        rows = []
         for case in self.data.cases if self.data else []:
             draft = _item("", "Not yet reviewed (draft: true)", editable=True)
             draft.setCheckable(True)
             draft.setCheckState(Qt.CheckState.Checked if case.draft else Qt.CheckState.Unchecked)
             prompt_tip = "\n".join(f"{m['role']}: {m['content']}" for m in case.messages) if case.messages else None
-            model.appendRow([_item(case.id, editable=True), _item(case.prompt, prompt_tip or case.prompt, True),
-                             _item(expect_text(case.expect), editable=True),
-                             _item(tags_text(case.tags), editable=True), draft])
-        model.blockSignals(False)
-        self.case_view.viewport().update()
+            rows.append([_item(case.id, editable=True), _item(case.prompt, prompt_tip or case.prompt, True),
+                         _item(expect_text(case.expect), editable=True), _item(tags_text(case.tags), editable=True),
+                         draft])
+        self.case_model = _swap(self.case_view, CASE_COLUMNS, rows, self)
+        self.case_model.itemChanged.connect(self._case_edited)
+        _columns(self.case_view, 1, ((0, 150), (2, 170), (3, 110), (4, 50)))
+        self._show_suite_label()
+        self._check_text()
+
+    def _show_suite_label(self) -> None:
         data = self.data
         if data is None:
             self.suite_label.setText("No suite: draft one from the spec, or open one.")
@@ -676,20 +717,25 @@ class SelectionPanel(ShownInDock, QWidget):
         drafts = sum(1 for c in data.cases if c.draft)
         self.suite_label.setText(f"{name} · {len(data.cases)} cases" + (f" ({drafts} drafts)" if drafts else ""))
         self.suite_label.setToolTip(str(data.path) if data.path else "Not saved yet (Suite ▸ Save As…)")
-        self._check_text()
 
     def _check_text(self) -> None:
-        from workbench.workspace.selectionrun import check
+        """Read the suite as it would be saved, a moment after the last change (in the background)."""
+        self.check_timer.start()
 
-        spec = self._spec_path()
-        if self.data is None or spec is None:
+    def _start_check(self) -> None:
+        spec, data = self._spec_path(), self.data
+        if data is None or spec is None:
             return
-        try:
-            check(self.data, spec)
-        except SpecError as exc:
-            self.case_status.setText(f"Not runnable yet: {exc}")
-        else:
-            self.case_status.setText("The suite reads as `workbench select` reads it.")
+
+        def work(_progress, _cancelled) -> str:
+            check(data, spec)
+            return "The suite reads as `workbench select` reads it."
+
+        self.check_jobs.start(work, data)
+
+    def _checked(self, text: str) -> None:
+        self.case_status.setText(text)
+        self.checked.emit(text)
 
     def _case_edited(self, item: QStandardItem) -> None:
         if self.data is None:
@@ -883,12 +929,11 @@ class SelectionPanel(ShownInDock, QWidget):
     # -- streaming and results ------------------------------------------------------------------------------------
 
     def _begin_rows(self, suite) -> None:
-        model = self.result_model
-        model.removeRows(0, model.rowCount())
-        for n, case in enumerate(suite.cases):
-            self._rows[case.id] = n
-            model.appendRow([_item(case.id, case.prompt), _item(case.expect.label()), _item(""), _item("…"),
-                             _item(""), _item("")])
+        self._rows = {case.id: n for n, case in enumerate(suite.cases)}
+        self.result_model = _swap(self.result_view, RESULT_COLUMNS, [
+            [_item(case.id, case.prompt), _item(case.expect.label()), _item(""), _item("…"), _item(""), _item("")]
+            for case in suite.cases], self)
+        _columns(self.result_view, 2, RESULT_WIDTHS)
         self.tabs.setCurrentIndex(1)
 
     def _take_feed(self) -> None:
@@ -923,16 +968,17 @@ class SelectionPanel(ShownInDock, QWidget):
             text += " · cancelled"
         self.summary_label.setText(text)
         self.summary_label.setToolTip(text + ("\n" + "\n".join(finished.notes) if finished.notes else ""))
-        model = self.result_model
-        model.removeRows(0, model.rowCount())
+        rows = []
         for case in results.cases:
             picks = " · ".join(label if label is not None else "error" for label in case.selected)
             tip = "\n".join([case.prompt, *[f"{label}: {outcome}" for label, outcome in
                                             zip(case.selected, case.outcomes, strict=False)], *case.problems])
             passed = _item(f"{case.passed}/{case.runs}", tip)
             passed.setForeground(QColor(*(OK_RGB if not case.failed else BAD_RGB)))
-            model.appendRow([_item(case.id, tip), _item(case.expected), _item(picks or "—", tip), passed,
-                             _item("" if case.rank is None else str(case.rank)), _item(_margin(case.margin))])
+            rows.append([_item(case.id, tip), _item(case.expected), _item(picks or "—", tip), passed,
+                         _item("" if case.rank is None else str(case.rank)), _item(_margin(case.margin))])
+        self.result_model = _swap(self.result_view, RESULT_COLUMNS, rows, self)
+        _columns(self.result_view, 2, RESULT_WIDTHS)
         self._show_heatmap(results)
         self._show_scale(results)
         self._update_actions()
@@ -1189,8 +1235,10 @@ class SelectionPanel(ShownInDock, QWidget):
 
     def shutdown(self) -> None:
         self.feed_timer.stop()
-        self.jobs.cancel()
-        self.jobs.wait()
+        self.check_timer.stop()
+        for jobs in (self.jobs, self.file_jobs, self.check_jobs):
+            jobs.cancel()
+            jobs.wait()
 
 
 def _short(text: str, width: int) -> str:
