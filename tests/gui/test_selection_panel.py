@@ -299,6 +299,46 @@ def widget_texts(window) -> list[str]:
     return texts
 
 
+def test_answers_stream_in_and_a_cancel_stops_the_run(qtbot, window, open_spec, shop, memory_keyring):
+    panel = open_shop(qtbot, window, open_spec, shop)
+    with ScriptedModelServer(latency=0.15) as server:
+        panel.add_profile(Profile("slow", "openai-chat", server.url, "scripted-1"))
+        finished = []
+        panel.runFinished.connect(finished.append)
+        assert panel.run()
+        qtbot.waitUntil(lambda: any(row[2] for row in panel.result_rows()), timeout=30_000)
+        assert panel.progress_bar.isVisible() and panel.cancel_button.isEnabled()
+        streamed = [row for row in panel.result_rows() if row[2]]
+        assert streamed and all(row[3] == "…" for row in panel.result_rows())  # shown before any is judged
+        panel.cancel()
+        qtbot.waitUntil(lambda: panel.jobs.current is None and not panel.progress_bar.isVisible(), timeout=5_000)
+        qtbot.wait(600)  # what was in flight comes back; nothing more is sent
+        sent = len(server.requests)
+        qtbot.wait(400)
+        assert len(server.requests) == sent < 22
+    assert not finished and "Cancelled" in panel.summary_label.full_text()
+    assert panel.run_button.isEnabled()
+
+
+def test_the_profile_dialog_gives_the_key_once(qtbot):
+    from workbench.gui.panels.selection import ProfileDialog
+
+    dialog = ProfileDialog()
+    qtbot.addWidget(dialog)
+    dialog.name_edit.setText("gateway")
+    dialog.api_combo.setCurrentIndex(1)
+    dialog.url_edit.setText("https://gateway.example.invalid/v1")
+    dialog.model_edit.setText("m-1")
+    dialog.prices[0].setValue(1.5)
+    dialog.key_edit.setText(KEY)
+    assert dialog.key_edit.echoMode() == QLineEdit.EchoMode.Password
+    assert dialog.profile() == Profile("gateway", "openai-responses", "https://gateway.example.invalid/v1", "m-1",
+                                       1.5, None)
+    assert dialog.take_key() == KEY and dialog.key_edit.text() == "" and dialog.take_key() == ""
+    dialog.name_edit.setText("Offline (no key)")
+    assert dialog.profile() is None  # the offline scorer's name is not a profile's
+
+
 def test_a_paid_run_asks_first_with_the_request_count_and_cost(qtbot, window, open_spec, shop, memory_keyring):
     panel = open_shop(qtbot, window, open_spec, shop)
     panel.add_profile(Profile("paid", "openai-chat", "https://api.example.invalid/v1", "big-model", 2.5, 10.0), KEY)
