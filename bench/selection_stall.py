@@ -1,9 +1,9 @@
 """How long does the window freeze while a selection run streams its answers?
 
 Opens a spec in the main window (offscreen), drafts a suite from it in the Selection panel, and runs it offline
-and then against a scripted OpenAI-compatible model on 127.0.0.1 (no latency: answers arrive as fast as the
-runner takes them), with a 10 ms QTimer recording the gaps between its ticks. Also times the UI-thread steps
-(the batched appends of streamed answers, the results shown at the end).
+and then against a scripted OpenAI-compatible model on 127.0.0.1 in a process of its own (no latency: answers
+arrive as fast as the runner takes them), with a 10 ms QTimer recording the gaps between its ticks.
+Also times the UI-thread steps (the batched appends of streamed answers, the results shown at the end).
 
     .venv/bin/python bench/selection_stall.py [path] [--repeats N]
 """
@@ -11,6 +11,7 @@ runner takes them), with a 10 ms QTimer recording the gaps between its ticks. Al
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -22,12 +23,26 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from PySide6.QtCore import QEventLoop, QSettings, QTimer
 from PySide6.QtWidgets import QApplication
 
-from tests.servers import ScriptedModelServer
 from workbench.gui.app import configure_application
 from workbench.gui.main_window import MainWindow
 from workbench.workspace.selectionrun import Profile
 
 DEFAULT = Path("/work/shared/corpus/box-openapi.json")
+ROOT = Path(__file__).resolve().parents[1]
+SERVER = """import os, sys
+from tests.servers import ScriptedModelServer
+server = ScriptedModelServer()
+print(server.url, flush=True)
+sys.stdin.read()
+os._exit(0)  # its handler threads may be in a keep-alive read
+"""
+
+
+def model_server() -> tuple[subprocess.Popen, str]:
+    """The scripted model in another process, so its work does not compete with the window's for the GIL."""
+    process = subprocess.Popen([sys.executable, "-c", SERVER], cwd=ROOT, stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    return process, process.stdout.readline().strip()
 
 
 def timed(owner, name: str, record: dict[str, list[float]]) -> None:
@@ -94,14 +109,19 @@ def main() -> int:
         cases = len(panel.data.cases)
         panel.repeats_spin.setValue(repeats)
         offline = measured(app, panel.runFinished, panel.run)
-        with ScriptedModelServer() as server:
-            panel.add_profile(Profile("bench", "openai-chat", server.url, "scripted"))
+        process, url = model_server()
+        try:
+            panel.add_profile(Profile("bench", "openai-chat", url, "scripted"))
             began = time.perf_counter()
             model = measured(app, panel.runFinished, panel.run)
             seconds = time.perf_counter() - began
-            sent = len(server.requests)
+            sent = panel.finished.results.summary.requests_sent
+        finally:
+            process.stdin.close()
+            process.wait(timeout=10)
         window.close()
     print(f"{path.name}: {cases} drafted cases × {repeats} repeats")
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"offline run: longest event-loop stall {max(offline) * 1000:.0f} ms over {len(offline)} ticks")
     print(f"model run: {sent} requests in {seconds:.1f} s; longest stall {max(model) * 1000:.0f} ms over "
           f"{len(model)} ticks; stalls over 100 ms: {sum(1 for g in model if g > 0.1)}")

@@ -8,15 +8,17 @@ judge, metrics and baseline format). Keys live in the OS keyring only (`selectio
 
 from __future__ import annotations
 
+import collections
 import json
 import math
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QPointF, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, QPointF, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QColor, QFontMetrics, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -88,6 +90,7 @@ from workbench.workspace.selectionrun import (
 )
 
 FEED_MS = 100  # streamed answers are taken in batches this often
+ROW_CHUNK = 60  # table rows put in per turn of the event loop
 CHECK_DELAY_MS = 300  # after the last edit of a case, the suite is read again as it would be saved
 PROGRESS_MS = 80  # the worker reports progress at most this often
 CASE_COLUMNS = ("Id", "Prompt", "Expected", "Tags", "Draft")
@@ -135,16 +138,51 @@ def _model(columns: tuple[str, ...], parent) -> QStandardItemModel:
     return model
 
 
-def _swap(view: QTableView, columns: tuple[str, ...], rows: list[list[QStandardItem]], parent) -> QStandardItemModel:
-    """A new model filled before any view sees it (one reset instead of a signal per row), put in the view."""
-    model = _model(columns, parent)
-    for row in rows:
-        model.appendRow(row)
-    old = view.model()
-    view.setModel(model)
-    if old is not None:
-        old.deleteLater()
-    return model
+class RowFeeder(QObject):
+    """A table's rows put in a fresh model a chunk per turn of the event loop, so a suite of a thousand cases
+    never holds the window up; `then` runs once the last row is in (a newer fill drops an older one)."""
+
+    def __init__(self, view: QTableView, columns: tuple[str, ...], parent: QObject) -> None:
+        super().__init__(parent)
+        self.view, self.columns = view, columns
+        self.model: QStandardItemModel = view.model()
+        self._makers: collections.deque = collections.deque()
+        self._then: Callable[[], None] | None = None
+        self.timer = QTimer(self)
+        self.timer.setInterval(0)
+        self.timer.timeout.connect(self._tick)
+
+    @property
+    def busy(self) -> bool:
+        return self.timer.isActive()
+
+    def fill(self, makers: list[Callable[[], list[QStandardItem]]],
+             then: Callable[[], None] | None = None) -> QStandardItemModel:
+        model = _model(self.columns, self.parent())
+        for make in makers[:ROW_CHUNK]:  # the first screenful at once
+            model.appendRow(make())
+        old, self.model = self.model, model
+        self.view.setModel(model)
+        if old is not None:
+            old.deleteLater()
+        self._makers = collections.deque(makers[ROW_CHUNK:])
+        self._then = then
+        self.timer.start()
+        return model
+
+    def _tick(self) -> None:
+        for _ in range(min(ROW_CHUNK, len(self._makers))):
+            self.model.appendRow(self._makers.popleft()())
+        if not self._makers:
+            self.timer.stop()
+            then, self._then = self._then, None
+            if then is not None:
+                then()
+
+    def stop(self) -> None:
+        self.timer.stop()
+        self._makers.clear()
+        self._then = None
 
 
 def _columns(view: QTableView, stretch: int, widths) -> None:
@@ -280,6 +318,7 @@ class SelectionPanel(ShownInDock, QWidget):
         self._toolset = None  # of the open spec: the Expected column's choices
         self._feed = Feed()
         self._rows: dict[str, int] = {}  # case id → results row while a run streams
+        self._picks: dict[str, list[str]] = {}  # case id → what its answers picked so far
         self._recheck_due = False
         self.jobs = JobRunner(self, max_threads=1)
         self.jobs.progress.connect(lambda _job, text: self._progress(text))
@@ -387,6 +426,7 @@ class SelectionPanel(ShownInDock, QWidget):
         self.case_model = _model(CASE_COLUMNS, self)
         self.case_model.itemChanged.connect(self._case_edited)
         self.case_view = _view("selectionCases", self.case_model)
+        self.case_rows = RowFeeder(self.case_view, CASE_COLUMNS, self)
         self.case_view.setItemDelegateForColumn(2, ExpectedDelegate(self._choices, self.case_view))
         self.case_view.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
                                        | QAbstractItemView.EditTrigger.EditKeyPressed
@@ -417,6 +457,7 @@ class SelectionPanel(ShownInDock, QWidget):
         self.loop_label.setObjectName("selectionLoop")
         self.result_model = _model(RESULT_COLUMNS, self)
         self.result_view = _view("selectionResults", self.result_model)
+        self.result_rows_feeder = RowFeeder(self.result_view, RESULT_COLUMNS, self)
         self.result_view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         _columns(self.result_view, 2, RESULT_WIDTHS)
         self.change_model = _model(CHANGE_COLUMNS, self)
@@ -604,11 +645,17 @@ class SelectionPanel(ShownInDock, QWidget):
         loaded = self.document.spec
         return loaded.path if loaded is not None else None
 
-    def set_data(self, data: SuiteData | None) -> None:
+    def set_data(self, data: SuiteData | None, then: Callable[[], None] | None = None) -> None:
+        """Show a suite (`suiteChanged` once its rows are all in the table)."""
         self.data = data
-        self._show_cases()
+
+        def shown() -> None:
+            if then is not None:
+                then()
+            self.suiteChanged.emit()
+
+        self._show_cases(then=shown)
         self._update_actions()
-        self.suiteChanged.emit()
 
     def new_suite(self) -> None:
         path = self._spec_path()
@@ -672,8 +719,9 @@ class SelectionPanel(ShownInDock, QWidget):
         if self.data is None:
             return
         case = DraftCase(self.data.new_case_id(), prompt, expect_value(expect), draft=False)
-        self.set_data(replace(self.data, cases=[*self.data.cases, case]))
-        self.case_view.setCurrentIndex(self.case_model.index(len(self.data.cases) - 1, 1))
+        last = len(self.data.cases)
+        self.set_data(replace(self.data, cases=[*self.data.cases, case]),
+                      then=lambda: self.case_view.setCurrentIndex(self.case_model.index(last, 1)))
 
     def remove_cases(self) -> None:
         if self.data is None:
@@ -691,17 +739,17 @@ class SelectionPanel(ShownInDock, QWidget):
         else:
             item.setText(text)
 
-    def _show_cases(self) -> None:
-        rows = []
-        for case in self.data.cases if self.data else []:
+    def _show_cases(self, then: Callable[[], None] | None = None) -> None:
+        def row(case: DraftCase) -> list[QStandardItem]:
             draft = _item("", "Not yet reviewed (draft: true)", editable=True)
             draft.setCheckable(True)
             draft.setCheckState(Qt.CheckState.Checked if case.draft else Qt.CheckState.Unchecked)
             prompt_tip = "\n".join(f"{m['role']}: {m['content']}" for m in case.messages) if case.messages else None
-            rows.append([_item(case.id, editable=True), _item(case.prompt, prompt_tip or case.prompt, True),
-                         _item(expect_text(case.expect), editable=True), _item(tags_text(case.tags), editable=True),
-                         draft])
-        self.case_model = _swap(self.case_view, CASE_COLUMNS, rows, self)
+            return [_item(case.id, editable=True), _item(case.prompt, prompt_tip or case.prompt, True),
+                    _item(expect_text(case.expect), editable=True), _item(tags_text(case.tags), editable=True), draft]
+
+        cases = self.data.cases if self.data else []
+        self.case_model = self.case_rows.fill([lambda c=c: row(c) for c in cases], then)
         self.case_model.itemChanged.connect(self._case_edited)
         _columns(self.case_view, 1, ((0, 150), (2, 170), (3, 110), (4, 50)))
         self._show_suite_label()
@@ -860,18 +908,16 @@ class SelectionPanel(ShownInDock, QWidget):
             self._take_feed()
             self.feed_timer.stop()
             self._stopped("")
-            self._show_finished(result)
             if result.offline and not result.run.cancelled:
                 self.offline = result
-            self.runFinished.emit(result)
+            self._show_finished(result, then=lambda: self.runFinished.emit(result))
             return
         if tag == "recheck":
             self._stopped("")
             self.last_recheck = result
             self.offline = result.finished
-            self._show_finished(result.finished, keep_comparison=True)
             self._show_recheck(result)
-            self.recheckReady.emit(result)
+            self._show_finished(result.finished, keep_comparison=True, then=lambda: self.recheckReady.emit(result))
 
     def _job_failed(self, _job: Job, error: BaseException) -> None:
         message = str(error) if isinstance(error, SpecError) else f"{type(error).__name__}: {error}"
@@ -930,9 +976,14 @@ class SelectionPanel(ShownInDock, QWidget):
 
     def _begin_rows(self, suite) -> None:
         self._rows = {case.id: n for n, case in enumerate(suite.cases)}
-        self.result_model = _swap(self.result_view, RESULT_COLUMNS, [
-            [_item(case.id, case.prompt), _item(case.expect.label()), _item(""), _item("…"), _item(""), _item("")]
-            for case in suite.cases], self)
+        self._picks = {}
+
+        def row(case) -> list[QStandardItem]:
+            picks = " · ".join(self._picks.get(case.id, ()))
+            return [_item(case.id, case.prompt), _item(case.expect.label()), _item(picks), _item("…"), _item(""),
+                    _item("")]
+
+        self.result_model = self.result_rows_feeder.fill([lambda c=c: row(c) for c in suite.cases])
         _columns(self.result_view, 2, RESULT_WIDTHS)
         self.tabs.setCurrentIndex(1)
 
@@ -943,11 +994,16 @@ class SelectionPanel(ShownInDock, QWidget):
             row = self._rows.get(sample.case_id)
             if row is None:
                 continue
+            picks = self._picks.setdefault(sample.case_id, [])
+            picks.append(sample_label(sample))
             item = self.result_model.item(row, 2)
-            item.setText((item.text() + " · " if item.text() else "") + sample_label(sample))
-            item.setToolTip(item.text())
+            if item is not None:  # else its row is still to come, with the picks so far
+                item.setText(" · ".join(picks))
+                item.setToolTip(item.text())
 
-    def _show_finished(self, finished: Finished, keep_comparison: bool = False) -> None:
+    def _show_finished(self, finished: Finished, keep_comparison: bool = False,
+                       then: Callable[[], None] | None = None) -> None:
+        """The run's numbers at once, its table a chunk at a time, then the charts and `then`."""
         self.finished = finished
         if not keep_comparison:
             self.comparison = None
@@ -968,19 +1024,23 @@ class SelectionPanel(ShownInDock, QWidget):
             text += " · cancelled"
         self.summary_label.setText(text)
         self.summary_label.setToolTip(text + ("\n" + "\n".join(finished.notes) if finished.notes else ""))
-        rows = []
-        for case in results.cases:
+        def row(case) -> list[QStandardItem]:
             picks = " · ".join(label if label is not None else "error" for label in case.selected)
             tip = "\n".join([case.prompt, *[f"{label}: {outcome}" for label, outcome in
                                             zip(case.selected, case.outcomes, strict=False)], *case.problems])
             passed = _item(f"{case.passed}/{case.runs}", tip)
             passed.setForeground(QColor(*(OK_RGB if not case.failed else BAD_RGB)))
-            rows.append([_item(case.id, tip), _item(case.expected), _item(picks or "—", tip), passed,
-                         _item("" if case.rank is None else str(case.rank)), _item(_margin(case.margin))])
-        self.result_model = _swap(self.result_view, RESULT_COLUMNS, rows, self)
+            return [_item(case.id, tip), _item(case.expected), _item(picks or "—", tip), passed,
+                    _item("" if case.rank is None else str(case.rank)), _item(_margin(case.margin))]
+
+        def charts() -> None:
+            self._show_heatmap(results)
+            self._show_scale(results)
+            if then is not None:
+                then()
+
+        self.result_model = self.result_rows_feeder.fill([lambda c=c: row(c) for c in results.cases], charts)
         _columns(self.result_view, 2, RESULT_WIDTHS)
-        self._show_heatmap(results)
-        self._show_scale(results)
         self._update_actions()
 
     def result_rows(self) -> list[tuple[str, ...]]:
@@ -1235,6 +1295,8 @@ class SelectionPanel(ShownInDock, QWidget):
 
     def shutdown(self) -> None:
         self.feed_timer.stop()
+        self.case_rows.stop()
+        self.result_rows_feeder.stop()
         self.check_timer.stop()
         for jobs in (self.jobs, self.file_jobs, self.check_jobs):
             jobs.cancel()
