@@ -455,6 +455,7 @@ class SelectionPanel(ShownInDock, QWidget):
         self.summary_label.setObjectName("selectionSummary")
         self.loop_label = ElidedLabel("")
         self.loop_label.setObjectName("selectionLoop")
+        self.loop_label.hide()  # until there is something to say below the summary
         self.result_model = _model(RESULT_COLUMNS, self)
         self.result_view = _view("selectionResults", self.result_model)
         self.result_rows_feeder = RowFeeder(self.result_view, RESULT_COLUMNS, self)
@@ -971,6 +972,7 @@ class SelectionPanel(ShownInDock, QWidget):
     def _say(self, text: str) -> None:
         self.document.message.emit(text, 8000)
         (self.summary_label if self.finished is None else self.loop_label).setText(text)
+        self.loop_label.setVisible(bool(self.loop_label.full_text()))
 
     # -- streaming and results ------------------------------------------------------------------------------------
 
@@ -1086,6 +1088,7 @@ class SelectionPanel(ShownInDock, QWidget):
 
     def _show_recheck(self, result: Recheck) -> None:
         self.loop_label.setText(result.text())
+        self.loop_label.show()
         self.loop_label.setToolTip(result.text() + "\n" + "\n".join(
             f"{c.id}: rank {c.rank_before} → {c.rank_after}, margin {_margin(c.margin_before)} → "
             f"{_margin(c.margin_after)}" for c in result.cases))
