@@ -129,6 +129,12 @@ def test_a_heatmap_cell_clicked_lists_its_cases(qtbot, window, open_spec, shop):
     qtbot.mouseClick(panel.heat_view.viewport(), Qt.MouseButton.LeftButton, pos=panel.cell_center(r, c))
     assert panel.cell_cases_shown() == ["orders-of-a-customer"]
     assert "expected listOrders → picked listProducts: 1 cases" in panel.cell_label.full_text()
+    window.set_theme("dark", save=False)  # the charts' background follows the theme
+    qtbot.waitUntil(lambda: panel.heat_view.backgroundBrush().color().lightness() < 128, timeout=5_000)
+    base = panel.palette().color(panel.palette().ColorRole.Base)
+    assert panel.heat_view.backgroundBrush().color() == base == panel.scale_view.backgroundBrush().color()
+    window.set_theme("light", save=False)
+    qtbot.waitUntil(lambda: panel.heat_view.backgroundBrush().color().lightness() > 200, timeout=5_000)
     r, c = rows.index("none"), columns.index("none")
     qtbot.mouseClick(panel.heat_view.viewport(), Qt.MouseButton.LeftButton, pos=panel.cell_center(r, c))
     assert set(panel.cell_cases_shown()) == {"small-talk", "off-topic-weather"}

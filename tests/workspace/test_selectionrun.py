@@ -145,6 +145,28 @@ def test_profiles_keep_no_key_and_set_the_run(shop):
     assert data.model == {"api": "offline"}
 
 
+def test_a_profiles_own_key_comes_before_the_environments(shop, monkeypatch):
+    import keyring
+
+    from tests.servers import MemoryKeyring
+    from workbench.selection.keys import api_key, store_key
+
+    previous = keyring.get_keyring()
+    keyring.set_keyring(MemoryKeyring())
+    try:
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-from-the-environment")
+        suite_model = read_suite(shop[1]).model
+        gateway = settings_for(suite_model, Profile("gw", "openai-chat", "https://gw.example.invalid/v1", "m"))
+        assert api_key(gateway, gateway.base_url) == "sk-from-the-environment"  # nothing stored for it yet
+        store_key("profile:gw", "sk-for-the-gateway")
+        assert api_key(gateway, gateway.base_url) == "sk-for-the-gateway"
+        assert api_key(suite_model, None) == "sk-from-the-environment"  # the CLI's order is unchanged
+        store_key("profile:gw", "")
+        assert keyring.get_password("agent-spec-workbench", "profile:gw") is None
+    finally:
+        keyring.set_keyring(previous)
+
+
 def test_the_estimate_counts_requests_and_prices_them(shop):
     spec, suite = shop
     data, opened_spec = open_suite_data(suite), loaded(spec)

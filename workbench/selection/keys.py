@@ -52,9 +52,13 @@ def store_key(entry: str, key: str) -> None:
 
 
 def api_key(settings: ModelSettings, base_url: str | None) -> str:
-    """The key for this endpoint. A one-line SpecError says where to put it when there is none."""
+    """The key for this endpoint: the environment's, else the keyring's. A key stored for one endpoint (a desktop
+    workbench profile's own entry) comes first: the environment's OpenAI key is not sent to a profile's gateway.
+    A one-line SpecError says where to put it when there is none."""
     env = settings.key_env or "OPENAI_API_KEY"
-    key = os.environ.get(env, "").strip() or keyring_key(settings.key_entry or KEYRING_ENTRY)
+    entry = settings.key_entry or KEYRING_ENTRY
+    given = os.environ.get(env, "").strip()
+    key = (keyring_key(entry) or given) if entry != KEYRING_ENTRY else (given or keyring_key(entry))
     if key:
         return key
     url = effective_base_url(base_url)
