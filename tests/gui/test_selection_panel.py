@@ -410,7 +410,6 @@ def test_a_hidden_panel_re_runs_nothing_until_it_is_shown(qtbot, window, open_sp
 
 def test_selection_screenshots_are_written(qtbot, window, tmp_path):
     out = tmp_path / "shots"
-    window.ask_save_changes = lambda: None
     assert take_screenshots(window, example_path(), out) == 0
     for name in ("selection-results.png", "selection-heatmap.png", "selection-results-dark.png",
                  "selection-heatmap-dark.png"):
