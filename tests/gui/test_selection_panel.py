@@ -76,11 +76,16 @@ def run_and_wait(qtbot, panel, timeout: int = 60_000):
     return blocker.args[0]
 
 
-def open_shop(qtbot, window, open_spec, shop):
-    spec, suite = shop
+def selection_on(window, open_spec, spec: Path):
+    """The spec open in the window and the Selection panel in front."""
     open_spec(spec)
     show_selection(window)
-    panel = window.selection
+    return window.selection
+
+
+def open_shop(qtbot, window, open_spec, shop):
+    spec, suite = shop
+    panel = selection_on(window, open_spec, spec)
     with qtbot.waitSignal(panel.suiteChanged, timeout=30_000):
         panel.open_suite(suite)
     return panel
@@ -234,10 +239,7 @@ def test_the_expected_column_offers_the_tools(qtbot, window, open_spec, shop):
 
 
 def test_a_draft_from_the_spec_fills_the_table(qtbot, window, open_spec, shop):
-    spec, _ = shop
-    open_spec(spec)
-    show_selection(window)
-    panel = window.selection
+    panel = selection_on(window, open_spec, shop[0])
     with qtbot.waitSignal(panel.draftReady, timeout=30_000):
         panel.draft()
     assert panel.case_model.rowCount() >= 15 and all(c.draft for c in panel.data.cases)
