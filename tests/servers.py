@@ -1,5 +1,6 @@
 """A real HTTP server on 127.0.0.1 that records each request exactly as it arrived (request line, headers
-in order, body bytes) and answers from a script; and a scripted model behind an OpenAI-compatible API."""
+in order, body bytes) and answers from a script; a scripted model behind an OpenAI-compatible API; and an
+in-memory stand-in for the OS keyring."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+
+import keyring.backend
 
 
 @dataclass
@@ -289,3 +292,22 @@ def _model_body(request: ModelRequest, reply: ModelReply, number: int) -> dict:
             "status": "completed", "output": output, "parallel_tool_calls": True, "tool_choice": "auto",
             "tools": [], "usage": {"input_tokens": reply.usage[0], "output_tokens": reply.usage[1],
                                    "total_tokens": sum(reply.usage)}}
+
+
+class MemoryKeyring(keyring.backend.KeyringBackend):
+    """The OS keyring's stand-in for a test (`keyring.set_keyring(MemoryKeyring())`): secrets in memory only."""
+
+    priority = 1
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.store: dict[tuple[str, str], str] = {}
+
+    def get_password(self, service: str, username: str) -> str | None:
+        return self.store.get((service, username))
+
+    def set_password(self, service: str, username: str, password: str) -> None:
+        self.store[(service, username)] = password
+
+    def delete_password(self, service: str, username: str) -> None:
+        self.store.pop((service, username), None)

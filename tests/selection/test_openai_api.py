@@ -13,10 +13,9 @@ import time
 from pathlib import Path
 
 import keyring
-import keyring.backend
 import pytest
 
-from tests.servers import ModelReply, ModelRequest, ScriptedModelServer, call
+from tests.servers import MemoryKeyring, ModelReply, ModelRequest, ScriptedModelServer, call
 from workbench.config import WorkbenchConfig
 from workbench.selection import keys
 from workbench.selection.cache import Cache
@@ -57,23 +56,6 @@ paths:
 VENDOR = {OPENAI_CHAT: "openai", OPENAI_RESPONSES: "openai-responses"}
 APIS = (OPENAI_CHAT, OPENAI_RESPONSES)
 KEY = "sk-test-" + secrets.token_hex(16)
-
-
-class MemoryKeyring(keyring.backend.KeyringBackend):
-    priority = 1
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.store: dict[tuple[str, str], str] = {}
-
-    def get_password(self, service: str, username: str) -> str | None:
-        return self.store.get((service, username))
-
-    def set_password(self, service: str, username: str, password: str) -> None:
-        self.store[(service, username)] = password
-
-    def delete_password(self, service: str, username: str) -> None:
-        self.store.pop((service, username), None)
 
 
 @pytest.fixture(autouse=True)

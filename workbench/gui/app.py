@@ -10,12 +10,12 @@ from collections.abc import Sequence
 from importlib.resources import as_file, files
 from pathlib import Path
 
-from PySide6.QtCore import QEventLoop, QSettings, QTimer, qInstallMessageHandler
+from PySide6.QtCore import QEventLoop, QSettings, Qt, QTimer, qInstallMessageHandler
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 from workbench import __version__
-from workbench.examples import example_path
+from workbench.examples import example_path, example_suite_path
 from workbench.gui import APP_ID
 from workbench.gui.main_window import APP_TITLE, MainWindow
 from workbench.gui.theme import apply_theme
@@ -134,6 +134,51 @@ def _tool_shots(window: MainWindow, out_dir: Path, suffix: str = "") -> list[Pat
     return written
 
 
+SELECTION_SIZE = (1024, 700)  # the smallest window the panels must fit
+
+
+def _selection_shots(window: MainWindow, out_dir: Path, suffix: str = "") -> list[Path]:
+    """The Selection panel at 1024×700 after an offline run: the bundled suite on the bundled example (a draft
+    from the spec for any other file), its results and its heatmap."""
+    app = QApplication.instance()
+    panel = window.selection
+    size = window.size()
+    window.resize(*SELECTION_SIZE)
+    dock = window.docks["selection"]
+    dock.show()
+    dock.raise_()
+    # The side docks' forms are taller than the window leaves them at 700 pixels: closed for these pictures, the
+    # Selection dock gets the room a user gives it by closing or floating them.
+    sides = [d for d in (window.docks["outline"], window.docks["edit"]) if d.isVisible()]
+    for side in sides:
+        side.hide()
+    app.processEvents()
+    window.resizeDocks([dock], [int(SELECTION_SIZE[1] * 0.55)], Qt.Orientation.Vertical)
+    app.processEvents()
+    if panel.finished is None:
+        if window.loaded.path.resolve() == example_path().resolve():
+            panel.open_suite(example_suite_path())
+            _wait_for(panel.suiteChanged, lambda: panel.file_jobs.current is not None)
+        else:
+            panel.draft()
+            _wait_for(panel.draftReady, lambda: panel.is_running)
+        panel.scale_edit.setText("3, 6, 10")
+        if panel.run():
+            _wait_for(panel.runFinished, lambda: True)
+    app.processEvents()
+    written = []
+    for tab, name in ((1, "selection-results"), (2, "selection-heatmap")):
+        panel.tabs.setCurrentIndex(tab)
+        app.processEvents()
+        written += _grab([(f"{name}{suffix}.png", dock)], out_dir)
+    panel.tabs.setCurrentIndex(1)
+    for side in sides:
+        side.show()
+    window.resize(size)
+    app.processEvents()
+    return written
+
+
 def _grab(shots: list, out_dir: Path) -> list[Path]:
     written = []
     for name, widget in shots:
@@ -147,7 +192,9 @@ def _grab(shots: list, out_dir: Path) -> list[Path]:
 def take_screenshots(window: MainWindow, path: Path, out_dir: Path,
                      size: tuple[int, int] = SCREENSHOT_SIZE) -> int:
     """main-window.png (light theme), outline.png, problems.png, source.png (on the first finding), the Tools
-    panel (tools-list.png, tools-json.png, tools-side-by-side.png), and main-window-dark.png, tools-list-dark.png."""
+    panel (tools-list.png, tools-json.png, tools-side-by-side.png), the Selection panel at 1024×700 after an offline
+    run (selection-results.png, selection-heatmap.png), and main-window-dark.png, tools-list-dark.png,
+    selection-results-dark.png, selection-heatmap-dark.png."""
     app = QApplication.instance()
     window.set_theme("light", save=False)
     window.resize(*size)
@@ -164,9 +211,11 @@ def take_screenshots(window: MainWindow, path: Path, out_dir: Path,
                          ("problems.png", window.docks["problems"]), ("source.png", window.source)], out_dir)
         written += _tool_shots(window, out_dir)
         written += _grab([("main-window-tools.png", window)], out_dir)
+        written += _selection_shots(window, out_dir)
         window.set_theme("dark", save=False)
         app.processEvents()
         written += _tool_shots(window, out_dir, "-dark")
+        written += _selection_shots(window, out_dir, "-dark")
         window.docks["problems"].raise_()
         app.processEvents()
         written += _grab([("main-window-dark.png", window)], out_dir)

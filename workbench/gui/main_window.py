@@ -495,7 +495,8 @@ class MainWindow(QMainWindow):
         if self.diff_dialog is not None:
             self.diff_dialog.close()
         self._save_settings()
-        self.tools.shutdown()
+        for spec in DOCKS:  # no panel's job outlives the window
+            getattr(getattr(self, spec.attribute), "shutdown", lambda: None)()
         self.document.shutdown()
         if self.error_box is not None:
             self.error_box.close()

@@ -14,7 +14,7 @@ import json
 import os
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -55,11 +55,16 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s")
 
 @dataclass(frozen=True)
 class DraftCase:
+    """A case as a suite file writes it (a draft's, or one the desktop workbench edits)."""
+
     id: str
-    prompt: str
-    expect: str  # a reference as the file writes it, or "none"
+    prompt: str  # the last user message when the case has `messages`
+    expect: Any  # a reference as the file writes it, or "none"; a list (any one of them); {"all": [...]}
     tags: tuple[str, ...] = ()
     comment: str | None = None  # a line written above the case
+    draft: bool = True
+    arguments: Mapping[str, Any] = field(default_factory=dict)
+    messages: tuple[Mapping[str, str], ...] = ()  # written instead of `prompt` when there are any
 
 
 @dataclass(frozen=True)
@@ -116,7 +121,7 @@ def draft_suite(spec: Spec, toolset: ToolSet, *, spec_path: str, similarity: flo
 def _replace_prompt(case: DraftCase, prompt: str | None) -> DraftCase:
     if not prompt or not prompt.strip():
         return case
-    return DraftCase(case.id, " ".join(prompt.split()), case.expect, case.tags, case.comment)
+    return replace(case, prompt=" ".join(prompt.split()))
 
 
 def _entries(toolset: ToolSet) -> list[_Entry]:
@@ -321,11 +326,18 @@ def model_section(settings: ModelSettings | None) -> dict[str, Any]:
 
 def render(draft: Draft) -> str:
     """The suite as YAML that reads well: block style, prompts quoted, one blank line between cases."""
-    lines = HEADER.format(title=_one_line(draft.title)).splitlines()
-    lines += ["format: 1", f"spec: {_scalar(draft.spec)}"]
-    lines += _section("tools", draft.tools) + _section("model", draft.model)
-    lines += ["repeats: 1", "cases:"]
-    for case in draft.cases:
+    return render_suite(HEADER.format(title=_one_line(draft.title)), draft.spec, draft.tools, draft.model, 1,
+                        draft.cases)
+
+
+def render_suite(header: str, spec: str, tools: Mapping[str, Any], model: Mapping[str, Any], repeats: int,
+                 cases: Sequence[DraftCase]) -> str:
+    """A suite file: the header's comment lines, the sections, then the cases (the one writer of suite files)."""
+    lines = [line if line.startswith("#") or not line.strip() else f"# {line}" for line in header.splitlines()]
+    lines += ["format: 1", f"spec: {_scalar(spec)}"]
+    lines += _section("tools", tools) + _section("model", model)
+    lines += [f"repeats: {int(repeats)}", "cases:"]
+    for case in cases:
         lines += _case_lines(case)
     return "\n".join(lines) + "\n"
 
@@ -340,18 +352,29 @@ def _case_lines(case: DraftCase) -> list[str]:
     lines = [""]
     if case.comment:
         lines.append(f"  # {_one_line(case.comment)}")
-    lines += [f"  - id: {_scalar(case.id)}", f"    prompt: {json.dumps(case.prompt, ensure_ascii=False)}",
-              f"    expect: {_scalar(case.expect)}"]
+    lines.append(f"  - id: {_scalar(case.id)}")
+    if case.messages:
+        lines.append("    messages:")
+        lines += [f"      - {_scalar(dict(m))}" for m in case.messages]
+    else:
+        lines.append(f"    prompt: {json.dumps(case.prompt, ensure_ascii=False)}")
+    lines.append(f"    expect: {_scalar(case.expect)}")
+    if case.arguments:
+        lines.append(f"    arguments: {_scalar(dict(case.arguments))}")
     if case.tags:
         lines.append(f"    tags: {_scalar(list(case.tags))}")
-    lines.append("    draft: true")
+    if case.draft:
+        lines.append("    draft: true")
     return lines
 
 
 def _scalar(value: Any) -> str:
     """A YAML scalar (or flow list of them): plain when it is a plain word, else JSON-quoted (valid YAML)."""
-    if isinstance(value, list):
+    if isinstance(value, list | tuple):
         return "[" + ", ".join(_scalar(v) for v in value) + "]"
+    if isinstance(value, Mapping):  # a flow mapping, its keys quoted as JSON (valid YAML)
+        pairs = (f"{json.dumps(str(k), ensure_ascii=False)}: {_scalar(v)}" for k, v in value.items())
+        return "{" + ", ".join(pairs) + "}"
     if isinstance(value, bool) or value is None or isinstance(value, (int, float)):
         return json.dumps(value)
     text = str(value)

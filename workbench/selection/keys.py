@@ -32,19 +32,38 @@ def is_loopback(base_url: str) -> bool:
         return False
 
 
-def keyring_key() -> str | None:
-    return keyring_password(KEYRING_ENTRY)
+def keyring_key(entry: str = KEYRING_ENTRY) -> str | None:
+    return keyring_password(entry)
+
+
+def store_key(entry: str, key: str) -> None:
+    """Put a key in the OS keyring (the desktop workbench's profiles); an empty key removes the entry. Raises
+    SpecError in one line when no keyring can take it."""
+    import keyring
+    import keyring.errors
+
+    try:
+        if key:
+            keyring.set_password(KEYRING_SERVICE, entry, key)
+        elif keyring.get_password(KEYRING_SERVICE, entry) is not None:
+            keyring.delete_password(KEYRING_SERVICE, entry)
+    except keyring.errors.KeyringError as exc:
+        raise SpecError(f"the OS keyring cannot store the key: {type(exc).__name__}", "<api key>") from None
 
 
 def api_key(settings: ModelSettings, base_url: str | None) -> str:
-    """The key for this endpoint. A one-line SpecError says where to put it when there is none."""
+    """The key for this endpoint: the environment's, else the keyring's. A key stored for one endpoint (a desktop
+    workbench profile's own entry) comes first: the environment's OpenAI key is not sent to a profile's gateway.
+    A one-line SpecError says where to put it when there is none."""
     env = settings.key_env or "OPENAI_API_KEY"
-    key = os.environ.get(env, "").strip() or keyring_key()
+    entry = settings.key_entry or KEYRING_ENTRY
+    given = os.environ.get(env, "").strip()
+    key = (keyring_key(entry) or given) if entry != KEYRING_ENTRY else (given or keyring_key(entry))
     if key:
         return key
     url = effective_base_url(base_url)
     if is_loopback(url):
         return NOT_NEEDED
     raise SpecError(f"no API key for {urlsplit(url).hostname or url}: set the environment variable {env}, or "
-                    f"store it with `keyring set {KEYRING_SERVICE} {KEYRING_ENTRY}`", "<api key>",
+                    f"store it with `keyring set {KEYRING_SERVICE} {settings.key_entry or KEYRING_ENTRY}`", "<api key>",
                     code="api-key-missing")

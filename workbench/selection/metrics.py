@@ -360,6 +360,29 @@ def confusion(run: SelectionRun) -> dict[str, dict[str, int]]:
     return {expected: dict(sorted(row.items())) for expected, row in sorted(matrix.items())}
 
 
+def right_pick(expected: str, picked: str) -> bool:
+    """A confusion cell on the right answer: the expected label itself, or one tool of an `a | b` choice."""
+    return picked == expected or picked in expected.split(" | ")
+
+
+def confusion_rows(matrix: dict[str, dict[str, int]]) -> list[str]:
+    """The expected labels in name order, `none` last."""
+    return sorted(matrix, key=lambda r: (r == NO_CALL, r))
+
+
+def confusion_columns(matrix: dict[str, dict[str, int]], rows: list[str]) -> list[str]:
+    """The expected tools first, in the rows' order (so the right answers run down the diagonal), then the
+    other picks, then `none`."""
+    picked = {p for row in matrix.values() for p in row}
+    columns: list[str] = []
+    for row in rows:
+        for part in [row, *row.split(" | ")]:
+            if part in picked and part not in columns and part != NO_CALL:
+                columns.append(part)
+    columns += sorted(picked - set(columns) - {NO_CALL})
+    return columns + ([NO_CALL] if NO_CALL in picked else [])
+
+
 def scale_results(run: SelectionRun) -> list[ScaleResult]:
     out = []
     for point in sorted(run.scale, key=lambda p: p.size):

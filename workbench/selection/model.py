@@ -84,6 +84,7 @@ class ModelSettings:
     timeout: float = 60.0  # seconds per request
     prices: Prices | None = None
     key_env: str = "OPENAI_API_KEY"  # where the key is looked for first; then the OS keyring
+    key_entry: str = "openai"  # the OS keyring's entry (under the product's service) for the key
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,16 @@ from xml.sax.saxutils import escape, quoteattr
 
 from workbench.edit.save import write_atomically
 from workbench.selection.baseline import BASELINE_FORMAT, REPORT_KIND, Comparison
-from workbench.selection.metrics import CaseResult, Results, ScaleResult, Summary, evaluate
+from workbench.selection.metrics import (
+    CaseResult,
+    Results,
+    ScaleResult,
+    Summary,
+    confusion_columns,
+    confusion_rows,
+    evaluate,
+    right_pick,
+)
 from workbench.selection.model import SUITE_FORMAT, SelectionRun
 from workbench.spec.errors import SpecError
 
@@ -414,30 +423,13 @@ def _html_cards(s: Summary) -> str:
     return f"<section class=\"cards\" id=\"summary\">{''.join(cards)}</section>"
 
 
-def _right(expected: str, picked: str) -> bool:
-    return picked == expected or picked in expected.split(" | ")
-
-
-def _heat_columns(matrix: dict[str, dict[str, int]], rows: list[str]) -> list[str]:
-    """The expected tools first, in the rows' order (so the right answers run down the diagonal), then the
-    other picks, then `none`."""
-    picked = {p for row in matrix.values() for p in row}
-    columns: list[str] = []
-    for row in rows:
-        for part in [row, *row.split(" | ")]:
-            if part in picked and part not in columns and part != "none":
-                columns.append(part)
-    columns += sorted(picked - set(columns) - {"none"})
-    return columns + (["none"] if "none" in picked else [])
-
-
 def _html_confusion(results: Results) -> str:
     matrix = results.confusion
     head = "<section id=\"confusion\"><h2>Confusion: expected → picked</h2>"
     if not matrix:
         return head + "<p class=\"muted\">No judged runs.</p></section>"
-    rows = sorted(matrix, key=lambda r: (r == "none", r))
-    columns = _heat_columns(matrix, rows)
+    rows = confusion_rows(matrix)
+    columns = confusion_columns(matrix, rows)
     invented = {label for c in results.cases for label, o in zip(c.selected, c.outcomes, strict=False)
                 if o == "hallucinated"}
     ths = "".join(f"<th class=\"col{' unknown' if col in invented else ''}\" title=\"{_h(col)}"
@@ -461,7 +453,7 @@ def _heat_row(expected: str, row: dict[str, int], columns: list[str]) -> str:
             cells.append("<td></td>")
             continue
         share = n / total
-        kind = "ok" if _right(expected, col) else "bad"
+        kind = "ok" if right_pick(expected, col) else "bad"
         strong = " strong" if share >= 0.5 else ""
         cells.append(f"<td class=\"{kind}{strong}\" style=\"--a:{0.15 + 0.8 * share:.2f}\" "
                      f"title=\"expected {_h(expected)} → picked {_h(col)}: {n} of {total}\">{n}</td>")
@@ -554,7 +546,7 @@ def _html_case_row(c: CaseResult) -> str:
 
 
 def _html_picks(c: CaseResult) -> str:
-    picks = [f"<span class=\"pick {'ok' if _right(c.expected, label) else 'bad'}\">{_breakable(label)} ×{n}</span>"
+    picks = [f"<span class=\"pick {'ok' if right_pick(c.expected, label) else 'bad'}\">{_breakable(label)} ×{n}</span>"
              for label, n in c.picks().most_common()]
     if c.errors:
         picks.append(f"<span class=\"pick\">error ×{c.errors}</span>")

@@ -53,7 +53,7 @@ from workbench.selection.model import (
 )
 from workbench.spec import RefPolicy, SourceDocument, Spec, SpecError, load_spec
 from workbench.spec.pointer import join
-from workbench.spec.source import parse_document
+from workbench.spec.source import parse_document, parse_text
 from workbench.tools.model import ToolSet
 from workbench.tools.options import ToolOverrides, build_toolset
 from workbench.tools.vendors import VENDORS
@@ -137,11 +137,17 @@ def resource(*parts: str) -> Path:
         return Path(path)
 
 
-def read_suite(path: str | os.PathLike[str], *, spec_override: str | os.PathLike[str] | None = None) -> SuiteFile:
+def read_suite(path: str | os.PathLike[str], *, spec_override: str | os.PathLike[str] | None = None,
+               text: str | None = None) -> SuiteFile:
     """Read and check a suite file (YAML or JSON). `spec_override` replaces the file's `spec` (taken as given,
-    not relative to the suite)."""
+    not relative to the suite); `text` is the file's text as it would be saved at `path` (not read from disk)."""
     path = Path(path)
-    document = parse_document(path, os.fspath(path))
+    if text is None:
+        document = parse_document(path, os.fspath(path))
+    elif not text.strip():
+        raise SpecError("the suite is empty", os.fspath(path), code="file-empty")
+    else:
+        document = parse_text(text, path, os.fspath(path))
     for problem in document.problems:  # a second `expect:` would silently win: not in a suite
         raise SpecError(problem.message, document.name, line=problem.line, column=problem.column,
                         pointer=problem.pointer)
@@ -151,7 +157,7 @@ def read_suite(path: str | os.PathLike[str], *, spec_override: str | os.PathLike
     spec = Path(spec_override) if spec_override is not None else Path(os.path.normpath(path.parent / data["spec"]))
     return SuiteFile(path=path, document=document, spec=spec, tools=_tools(data.get("tools") or {}),
                      model=_model(data.get("model") or {}), repeats=data.get("repeats", 1), cases=cases,
-                     sha256=hashlib.sha256(path.read_bytes()).hexdigest())
+                     sha256=hashlib.sha256(path.read_bytes() if text is None else text.encode("utf-8")).hexdigest())
 
 
 def _error(document: SourceDocument, message: str, pointer: str) -> SpecError:
@@ -416,7 +422,34 @@ def open_suite(path: str | os.PathLike[str], *, spec_override: str | os.PathLike
     `model`: ModelSettings fields the command line overrides (None values are not given). The tool set is
     built in the shape the model's API takes (Chat or Responses tools); the offline scorer reads any."""
     suite_file = read_suite(path, spec_override=spec_override)
-    settings = replace(suite_file.model, **{k: v for k, v in (model or {}).items() if v is not None})
+    suite_file = _for_api(suite_file, _settings(suite_file, model))
+    if not suite_file.spec.is_file():
+        raise suite_file.fail(f"the suite's spec {os.fspath(suite_file.spec)!r} is not a file", "/spec")
+    spec = load_spec(suite_file.spec, policy)
+    config = config_for(suite_file.spec, KNOWN, config_path)
+    return opened_with(suite_file, spec, config, overrides=overrides)
+
+
+def _settings(suite_file: SuiteFile, model: Mapping[str, Any] | ModelSettings | None) -> ModelSettings:
+    if isinstance(model, ModelSettings):
+        return model
+    return replace(suite_file.model, **{k: v for k, v in (model or {}).items() if v is not None})
+
+
+def opened_with(suite_file: SuiteFile, spec: Spec, config: WorkbenchConfig, *,
+                overrides: ToolOverrides | None = None,
+                model: Mapping[str, Any] | ModelSettings | None = None) -> OpenedSuite:
+    """The suite tied to a spec already loaded (the desktop workbench's open spec, edits and all): the tool set
+    built in the shape the model's API takes, the cases resolved against it. `model`: the settings to run with
+    (whole), or fields overriding the suite's."""
+    suite_file = _for_api(suite_file, _settings(suite_file, model))
+    toolset = build_toolset(spec, config, merge_overrides(suite_file.tools, overrides))
+    suite, notes = resolve_suite(suite_file, toolset)
+    return OpenedSuite(suite, toolset, spec, config, notes)
+
+
+def _for_api(suite_file: SuiteFile, settings: ModelSettings) -> SuiteFile:
+    """The suite with these model settings, its tools in the shape their API takes."""
     if settings.api not in APIS:
         raise suite_file.fail(f"unknown model api {settings.api!r} (one of {', '.join(APIS)})", "/model/api")
     wanted = API_VENDOR.get(settings.api)
@@ -424,12 +457,5 @@ def open_suite(path: str | os.PathLike[str], *, spec_override: str | os.PathLike
     if wanted and suite_file.tools.vendor not in (None, *API_VENDOR.values()):
         raise suite_file.fail(f"the suite's tools are for {suite_file.tools.vendor!r}, but {settings.api} takes "
                               f"{wanted!r} tools: leave tools.vendor out, or set it to {wanted}", "/tools/vendor")
-    suite_file = replace(suite_file, model=settings,
-                         tools=replace(suite_file.tools, vendor=wanted or suite_file.tools.vendor))
-    if not suite_file.spec.is_file():
-        raise suite_file.fail(f"the suite's spec {os.fspath(suite_file.spec)!r} is not a file", "/spec")
-    spec = load_spec(suite_file.spec, policy)
-    config = config_for(suite_file.spec, KNOWN, config_path)
-    toolset = build_toolset(spec, config, merge_overrides(suite_file.tools, overrides))
-    suite, notes = resolve_suite(suite_file, toolset)
-    return OpenedSuite(suite, toolset, spec, config, notes)
+    tools = replace(suite_file.tools, vendor=wanted or suite_file.tools.vendor)
+    return replace(suite_file, model=settings, tools=tools)
