@@ -114,6 +114,9 @@ def main() -> int:
         print(f"typing {len(keys)} keys into the middle of the text (a key per {KEY_MS} ms): per keystroke median "
               f"{keys[len(keys) // 2] * 1000:.1f} ms, longest {keys[-1] * 1000:.1f} ms; the typed text "
               f"{'is' if typed_ok else 'is NOT'} the workspace's")
+        typing_seconds = len(keys) * KEY_MS / 1000
+        report(f"while the keys are typed (the first {typing_seconds:.1f} s)",
+               [gap for gap in typing_gaps if gap[1] <= typing_seconds])
         report("typing, the pause's step and the re-check after it", typing_gaps)
     if chunks:
         print(f"source text appended in {len(chunks)} chunks, longest {max(chunks) * 1000:.0f} ms; all of it "

@@ -110,3 +110,31 @@ def run_until_killed(script: str, args: list[str], said: str) -> None:
         process.kill()
         process.wait(30)
     assert process.returncode == -signal.SIGKILL
+
+
+# A spec in two files: the root, and a shared schema it refers to (the edit session's tests).
+PETS_ROOT = """\
+openapi: 3.1.0
+info: {title: Pets, version: '1'}
+paths:
+  /pets:
+    post:
+      operationId: createPet
+      summary: Register a pet
+      requestBody:
+        content:
+          application/json:
+            schema: {$ref: 'schemas/pet.yaml#/Pet'}
+      responses:
+        '201': {description: The pet as stored.}
+"""
+
+PET = """\
+# Pets, shared by every operation that takes or returns one.
+Pet:
+  type: object
+  properties:
+    name:
+      type: string
+"""
+PET_NAME = "schemas/pet.yaml"

@@ -15,7 +15,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QApplication
 
-from tests.catalogue import run_until_killed
+from tests.catalogue import PET, PET_NAME, PETS_ROOT, run_until_killed
 from workbench.examples import example_path
 from workbench.gui.document import TYPING_PAUSE_MS
 from workbench.gui.main_window import MainWindow
@@ -57,6 +57,16 @@ def line_of(text: str, needle: str) -> int:
     return text[: text.index(needle)].count("\n") + 1
 
 
+def typed_at_start(qtbot, window, open_spec, path: Path, keys: str):
+    """Open `path` and type `keys` at its start: (the text as on disk, the view, the workspace)."""
+    text = path.read_text(encoding="utf-8")
+    open_spec(path)
+    view = window.source.view
+    put_cursor(view, 1)
+    type_keys(qtbot, view, keys)
+    return text, view, window.document.workspace
+
+
 def test_typing_edits_the_document_undo_restores_and_save_writes_exactly_that(window, open_spec, shop, qtbot):
     original = shop.read_bytes()
     text = original.decode("utf-8")
@@ -85,12 +95,7 @@ def test_typing_edits_the_document_undo_restores_and_save_writes_exactly_that(wi
 
 
 def test_keystrokes_within_a_pause_are_one_step_and_a_pause_starts_another(window, open_spec, shop, qtbot):
-    text = shop.read_text(encoding="utf-8")
-    open_spec(shop)
-    view = window.source.view
-    ws = window.document.workspace
-    put_cursor(view, 1)
-    type_keys(qtbot, view, "# one\n")
+    text, view, ws = typed_at_start(qtbot, window, open_spec, shop, "# one\n")
     wait_settled(qtbot, window)
     put_cursor(view, 1)
     type_keys(qtbot, view, "# two\n")
@@ -105,11 +110,7 @@ def test_keystrokes_within_a_pause_are_one_step_and_a_pause_starts_another(windo
 
 
 def test_a_form_edit_after_typing_flows_into_the_view_without_echo(window, open_spec, shop, qtbot):
-    open_spec(shop)
-    view = window.source.view
-    ws = window.document.workspace
-    put_cursor(view, 1)
-    type_keys(qtbot, view, "# typed\n")
+    _text, view, ws = typed_at_start(qtbot, window, open_spec, shop, "# typed\n")
     wait_settled(qtbot, window)
     entry = next(e for e in window.problems.entries() if e.finding.rule == "operation-description-missing")
     window.document.reveal_problem(entry)
@@ -296,10 +297,7 @@ def test_typed_text_is_recovered_after_the_process_is_killed(window, open_spec, 
 
 
 def test_closing_with_typing_not_yet_a_step_asks_to_save(window, open_spec, shop, qtbot):
-    open_spec(shop)
-    view = window.source.view
-    put_cursor(view, 1)
-    type_keys(qtbot, view, "# x\n")
+    typed_at_start(qtbot, window, open_spec, shop, "# x\n")
     asked = []
     window.ask_save_changes = lambda: asked.append(True) or SaveChoice.SAVE
     window.close()
@@ -343,56 +341,34 @@ def test_the_positions_map_follows_splices_and_reads_a_big_text_piecewise():
     assert partial.to_unit(0) == 0
 
 
-PETS_ROOT = """\
-openapi: 3.1.0
-info: {title: Pets, version: '1'}
-paths:
-  /pets:
-    post:
-      operationId: createPet
-      summary: Register a pet
-      requestBody:
-        content:
-          application/json:
-            schema: {$ref: 'pet.yaml#/Pet'}
-      responses:
-        '201': {description: The pet as stored.}
-"""
-PET = "Pet:\n  type: object\n  properties:\n    name: {type: string}\n"
 
 
 def test_typing_into_a_referenced_file_is_checked_and_saved_there(window, open_spec, write, qtbot):
-    root, pet = write("api.yaml", PETS_ROOT), write("pet.yaml", PET)
+    root, pet = write("api.yaml", PETS_ROOT), write(PET_NAME, PET)
+    described = PET + "      description: The name the pet answers to\n"
     open_spec(root)
     ws = window.document.workspace
-    (name,) = [n for n in ws.edited if n.endswith("pet.yaml")]
-    window.source.show_file(ws.edited[name])
+    window.source.show_file(ws.edited[PET_NAME])
     view = window.source.view
-    put_cursor(view, 4, len("    name: {type: string") + 1)
-    type_keys(qtbot, view, ", description: The name the pet answers to")
+    put_cursor(view, 6, len("      type: string") + 1)
+    type_keys(qtbot, view, "\n      description: The name the pet answers to")
     wait_settled(qtbot, window)
-    assert ws.edited[name].text == PET.replace("string}", "string, description: The name the pet answers to}")
-    assert ws.root.text == PETS_ROOT and view.toPlainText() == ws.edited[name].text
-    put_cursor(view, 4, 5)
+    assert ws.edited[PET_NAME].text == described
+    assert ws.root.text == PETS_ROOT and view.toPlainText() == described
+    put_cursor(view, 5, 5)
     type_keys(qtbot, view, "[")  # a syntax error in the referenced file: its parser finding, in that file
     qtbot.waitUntil(lambda: window.loaded is not None and not window.loaded.parsed, timeout=30_000)
     (entry,) = window.problems.entries()
-    assert entry.finding.rule == "parser" and entry.finding.document.name == name
+    assert entry.finding.rule == "parser" and entry.finding.document.name == PET_NAME
     qtbot.keyClick(view, Qt.Key.Key_Backspace)
     qtbot.waitUntil(lambda: window.loaded is not None and window.loaded.parsed, timeout=30_000)
     wait_settled(qtbot, window)
     window.save()
-    assert pet.read_text() == PET.replace("string}", "string, description: The name the pet answers to}")
-    assert root.read_text() == PETS_ROOT
+    assert pet.read_text() == described and root.read_text() == PETS_ROOT
 
 
 def test_a_recheck_that_ends_while_typing_does_not_cut_the_typing_in_two(window, open_spec, shop, qtbot):
-    text = shop.read_text(encoding="utf-8")
-    open_spec(shop)
-    view = window.source.view
-    ws = window.document.workspace
-    put_cursor(view, 1)
-    type_keys(qtbot, view, "# one\n")
+    text, view, ws = typed_at_start(qtbot, window, open_spec, shop, "# one\n")
     ws.settle()  # the pause
     window.document.recheck_timer.stop()
     window.document.recheck()  # its re-check runs while the typing goes on

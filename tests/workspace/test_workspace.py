@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.catalogue import PET, PET_NAME, PETS_ROOT
 from workbench.edit import Edit, apply_edits
 from workbench.edit.journal import RecoveryJournal
 from workbench.spec.source import parse_text
@@ -21,37 +22,12 @@ from workbench.workspace import (
     load_and_lint,
 )
 
-ROOT = """\
-openapi: 3.1.0
-info: {title: Pets, version: '1'}
-paths:
-  /pets:
-    post:
-      operationId: createPet
-      summary: Register a pet
-      requestBody:
-        content:
-          application/json:
-            schema: {$ref: 'schemas/pet.yaml#/Pet'}
-      responses:
-        '201': {description: The pet as stored.}
-"""
-
-PET = """\
-# Pets, shared by every operation that takes or returns one.
-Pet:
-  type: object
-  properties:
-    name:
-      type: string
-"""
-PET_NAME = "schemas/pet.yaml"
 SUMMARY = "/paths/~1pets/post/summary"
 
 
 @pytest.fixture
 def files(write) -> tuple[Path, Path]:
-    return write("api.yaml", ROOT), write("schemas/pet.yaml", PET)
+    return write("api.yaml", PETS_ROOT), write("schemas/pet.yaml", PET)
 
 
 def open_workspace(root: Path, recovery: Path) -> Workspace:
@@ -152,10 +128,10 @@ def test_save_writes_exactly_the_edited_files(workspace, files):
     assert workspace.save() == [PET_NAME]
     assert pet.read_text(encoding="utf-8") == workspace.edited[PET_NAME].text != PET
     assert pet.with_name("pet.yaml.bak").read_text(encoding="utf-8") == PET
-    assert root.read_text(encoding="utf-8") == ROOT and not root.with_name("api.yaml.bak").exists()
+    assert root.read_text(encoding="utf-8") == PETS_ROOT and not root.with_name("api.yaml.bak").exists()
     assert not workspace.is_modified and workspace.disk[PET_NAME] == workspace.edited[PET_NAME].text
     assert workspace.save() == [workspace.root_name]  # nothing changed: Save writes the root again
-    assert root.with_name("api.yaml.bak").read_text(encoding="utf-8") == ROOT
+    assert root.with_name("api.yaml.bak").read_text(encoding="utf-8") == PETS_ROOT
 
 
 def test_save_as_writes_the_root_elsewhere_and_the_other_edits_in_place(workspace, files, tmp_path):
@@ -165,7 +141,7 @@ def test_save_as_writes_the_root_elsewhere_and_the_other_edits_in_place(workspac
     target = tmp_path / "copy.yaml"
     workspace.save_as(target)
     assert target.read_text(encoding="utf-8") == workspace.root.text and "Elsewhere" in target.read_text()
-    assert root.read_text(encoding="utf-8") == ROOT
+    assert root.read_text(encoding="utf-8") == PETS_ROOT
     assert pet.read_text(encoding="utf-8") == workspace.edited[PET_NAME].text
 
 
@@ -185,17 +161,17 @@ def test_nothing_changed_on_disk(workspace):
 
 def test_a_change_on_disk_without_unsaved_edits_asks_for_a_reload(workspace, files):
     root, _pet = files
-    root.write_text(ROOT.replace("Register a pet", "Register a pet (theirs)"), encoding="utf-8")
+    root.write_text(PETS_ROOT.replace("Register a pet", "Register a pet (theirs)"), encoding="utf-8")
     merge = workspace.merge_from_disk()
     assert merge.outcome is DiskOutcome.RELOAD and merge.needs_reload and list(merge.changed) == [str(root)]
-    assert workspace.root.text == ROOT  # nothing taken: the spec is read again
+    assert workspace.root.text == PETS_ROOT  # nothing taken: the spec is read again
 
 
 def test_a_change_to_an_unedited_file_is_taken_in_and_the_edits_elsewhere_stay(workspace, files):
     root, _pet = files
     describe_pet(workspace, "Mine.")
     mine = workspace.edited[PET_NAME]
-    theirs = ROOT.replace("Register a pet", "Register a pet (theirs)")
+    theirs = PETS_ROOT.replace("Register a pet", "Register a pet (theirs)")
     root.write_text(theirs, encoding="utf-8")
     merge = workspace.merge_from_disk()
     assert merge.outcome is DiskOutcome.MERGED and not merge.needs_reload
@@ -259,7 +235,7 @@ def test_the_root_gone_and_another_file_gone(workspace, files):
 def test_a_re_check_adds_the_files_the_edits_refer_to_and_drops_the_others(workspace, files):
     root, _pet = files
     original = workspace.root
-    without_ref = parse_text(ROOT.replace("{$ref: 'schemas/pet.yaml#/Pet'}", "{type: object}"), original.path,
+    without_ref = parse_text(PETS_ROOT.replace("{$ref: 'schemas/pet.yaml#/Pet'}", "{type: object}"), original.path,
                              original.name)
     workspace.set_document(without_ref)  # as an edit would leave it
     assert not workspace.is_checked()
