@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QEvent, QSettings, Qt, Signal
+from PySide6.QtCore import QByteArray, QEvent, QRect, QSettings, QSize, Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup, QDragEnterEvent, QDropEvent, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -50,7 +50,25 @@ from workbench.workspace import (
     absolute,
 )
 
-__all__ = ["APP_TITLE", "MainWindow"]
+__all__ = ["APP_TITLE", "MainWindow", "fitting_size"]
+
+DEFAULT_SIZE = QSize(1280, 820)
+# What the window's frame and title bar take beyond its own size on most desktops (the frame is unknown before
+# the window is first shown): the size chosen leaves this much of the available screen free.
+FRAME_ALLOWANCE = QSize(16, 48)
+
+
+def fitting_size(available: QRect, wanted: QSize = DEFAULT_SIZE) -> QSize:
+    """`wanted`, shrunk to fit the available screen area (`QScreen.availableGeometry()`) with its frame."""
+    return QSize(max(1, min(wanted.width(), available.width() - FRAME_ALLOWANCE.width())),
+                 max(1, min(wanted.height(), available.height() - FRAME_ALLOWANCE.height())))
+
+
+def fits(geometry: QRect, available: QRect) -> bool:
+    """The window (its frame allowance included) lies on the available screen area."""
+    return (geometry.width() + FRAME_ALLOWANCE.width() <= available.width()
+            and geometry.height() + FRAME_ALLOWANCE.height() <= available.height()
+            and available.intersects(geometry))
 
 
 class MainWindow(QMainWindow):
@@ -188,10 +206,35 @@ class MainWindow(QMainWindow):
 
     # -- settings and theme ------------------------------------------------------------------------------------
 
+    def available_geometry(self) -> QRect:
+        """The screen area the window may take (without panels and docks of the desktop)."""
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        return screen.availableGeometry() if screen is not None else QRect(0, 0, 1024, 700)
+
+    def fit_to_screen(self) -> None:
+        """The first size: the default one, as much of it as fits the available screen, centred there."""
+        available = self.available_geometry()
+        size = fitting_size(available)
+        self.resize(size)
+        self.size_docks()
+        self.move(available.x() + (available.width() - size.width()) // 2,
+                  available.y() + max(0, (available.height() - size.height() - FRAME_ALLOWANCE.height()) // 2))
+
+    def size_docks(self) -> None:
+        """The docks at their starting sizes, each at most a third of the window across (or down), so the source
+        view in the middle keeps room on a small screen."""
+        for spec in DOCKS:
+            if spec.tabify_with is None:
+                across = spec.orientation is Qt.Orientation.Horizontal
+                room = (self.width() if across else self.height()) // 3
+                self.resizeDocks([self.docks[spec.attribute]], [min(spec.size, room)], spec.orientation)
+
     def _restore_settings(self) -> None:
         geometry = self.settings.value("window/geometry", QByteArray(), type=QByteArray)
-        if geometry.isEmpty() or not self.restoreGeometry(geometry):
-            self.resize(1280, 820)
+        # A geometry saved on a bigger screen (or at a smaller scale factor) is not restored: it would not fit.
+        if geometry.isEmpty() or not self.restoreGeometry(geometry) \
+                or not fits(self.geometry(), self.available_geometry()):
+            self.fit_to_screen()
         state = self.settings.value("window/state", QByteArray(), type=QByteArray)
         if not state.isEmpty():
             self.restoreState(state)
