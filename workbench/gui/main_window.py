@@ -192,6 +192,8 @@ class MainWindow(QMainWindow):
         menu.addSeparator()
         for dock in self.docks.values():
             menu.addAction(dock.toggleViewAction())
+        menu.addSeparator()
+        menu.addAction(self._action("&Reset Layout", self.reset_layout))
 
         menu = self.menuBar().addMenu("&Help")
         menu.addAction(self._action("&About Agent Spec Workbench", lambda: dialogs.about(self)))
@@ -219,6 +221,26 @@ class MainWindow(QMainWindow):
         self.size_docks()
         self.move(available.x() + (available.width() - size.width()) // 2,
                   available.y() + max(0, (available.height() - size.height() - FRAME_ALLOWANCE.height()) // 2))
+
+    def reset_layout(self) -> None:
+        """Every dock back where it starts (docked, shown, the Tools tab beside the Problems), and the window at
+        its first size for this screen."""
+        for spec in DOCKS:
+            dock = self.docks[spec.attribute]
+            dock.setFloating(False)
+            if spec.tabify_with is None:
+                self.addDockWidget(spec.area, dock)  # (moves a dock that was put elsewhere)
+            dock.show()
+        for spec in DOCKS:
+            if spec.tabify_with is not None:
+                self.tabifyDockWidget(self.docks[spec.tabify_with], self.docks[spec.attribute])
+                self.docks[spec.tabify_with].raise_()
+        if self.isMaximized() or self.isFullScreen():
+            self.showNormal()
+        self.size_docks()  # at the old size first: docks put back keep the widths they had, which may not fit
+        QApplication.sendPostedEvents()
+        self.fit_to_screen()
+        self.statusBar().showMessage("The layout is reset.", 4000)
 
     def size_docks(self) -> None:
         """The docks at their starting sizes, each at most a third of the window across (or down), so the source

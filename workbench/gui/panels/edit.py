@@ -3,7 +3,8 @@ fix), follows the edited texts, and turns Apply into one undoable step of the do
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QVBoxLayout, QWidget
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFrame, QScrollArea, QVBoxLayout, QWidget
 
 from workbench.edit import apply_edits
 from workbench.gui.document import SpecDocument, Target
@@ -25,9 +26,16 @@ class EditPanel(QWidget):
         self.document = document
         self.form = OperationForm()
         self.form.applyRequested.connect(self.apply)
+        # The form scrolls down when the dock is low (a 700-pixel screen); it never scrolls across: it takes the
+        # dock's width, so no field sets the window's minimum width.
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setWidget(self.form)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.form)
+        layout.addWidget(scroll)
         self._entry: OperationEntry | None = None
         self._property: str | None = None  # the schema property shown
         self._document_name: str | None = None  # the name of the document the form edits

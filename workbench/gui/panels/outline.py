@@ -8,7 +8,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
     QHeaderView,
-    QLabel,
     QLineEdit,
     QTreeView,
     QVBoxLayout,
@@ -24,6 +23,7 @@ from workbench.gui.models import (
     OutlineFilter,
     OutlineModel,
 )
+from workbench.gui.widgets import ElidedLabel
 from workbench.workspace import LoadedSpec, LoadKind, OperationEntry, PropertyEntry
 
 EXPAND_OUTLINE_UP_TO = 150  # operations (or properties); bigger outlines open collapsed (a filter expands them)
@@ -65,7 +65,7 @@ class OutlinePanel(QWidget):
         self.view.setColumnWidth(0, 250)
         self.view.activated.connect(self.activate)
 
-        self.count_label = QLabel()
+        self.count_label = ElidedLabel(fit=True)
         self.count_label.setObjectName("outlineCount")
 
         layout = QVBoxLayout(self)

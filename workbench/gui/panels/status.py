@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QLabel, QProgressBar, QStatusBar, QToolButton
 
 from workbench.gui.document import SpecDocument
 from workbench.gui.theme import SEVERITY_ORDER, SEVERITY_TITLES, severity_icon
+from workbench.gui.widgets import ElidedLabel
 from workbench.lint import Severity
 from workbench.lint.engine import severity_counts
 from workbench.workspace import LoadedSpec, LoadKind
@@ -21,7 +22,8 @@ class StatusPanel(QObject):
     def __init__(self, document: SpecDocument, bar: QStatusBar) -> None:
         super().__init__(bar)
         self.document = document
-        self.progress_label = QLabel()
+        self.progress_label = ElidedLabel(fit=True)  # "Opening <a long file name>…" never widens the window
+        self.progress_label.setMinimumWidth(120)
         self.progress_label.setObjectName("progressLabel")
         self.progress_bar = QProgressBar()
         self.progress_bar.setRange(0, 0)  # busy: the core reports steps, not percentages
