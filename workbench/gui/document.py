@@ -70,6 +70,15 @@ class FixOutcome(enum.Enum):
     APPLIED = "applied"  # one undoable step
 
 
+def _stamp(path: Path) -> tuple[int, int, int] | None:
+    """What tells that a file was written or replaced without reading it: (inode, size, mtime); None: gone."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_ino, info.st_size, info.st_mtime_ns
+
+
 def describe_error(error: BaseException, path: Path) -> str:
     """A load's failure in one line (never a traceback)."""
     if isinstance(error, SpecError):
@@ -113,7 +122,10 @@ class SpecDocument(QObject):
         self.disk_timer.timeout.connect(self.check_disk)
         self.watcher = QFileSystemWatcher(self)
         self.watcher.fileChanged.connect(self.schedule_disk_check)
-        self.watcher.directoryChanged.connect(self.schedule_disk_check)
+        self.watcher.directoryChanged.connect(self._folder_changed)
+        self._stamps: dict[str, tuple[int, int, int] | None] = {}  # the spec's files as last compared (see _stamp)
+        self._asking = False  # the conflict question is open: checks wait for its answer
+        self._check_again = False  # a change arrived while it was open
 
     @property
     def spec(self) -> LoadedSpec | None:
@@ -319,6 +331,16 @@ class SpecDocument(QObject):
             self.watcher.removePaths(watched)
         paths = {os.fspath(document.path) for document in self.workspace.edited.values()}
         self.watcher.addPaths(sorted(paths | {os.path.dirname(path) for path in paths}))
+        self._stamps = self._current_stamps()
+
+    def _current_stamps(self) -> dict[str, tuple[int, int, int] | None]:
+        return {name: _stamp(document.path) for name, document in self.workspace.edited.items()}
+
+    def _folder_changed(self, _folder: str) -> None:
+        """A folder of the spec changed: a check only when one of the spec's own files did (was replaced,
+        written, removed); other files written there (a build's output, an editor's backup) are no news."""
+        if self._current_stamps() != self._stamps:
+            self.schedule_disk_check()
 
     def schedule_disk_check(self, _path: str = "") -> None:
         self.disk_timer.start()
@@ -327,8 +349,12 @@ class SpecDocument(QObject):
         """Compare the files with what was last read or written and act on it (see `DiskOutcome`); a conflict
         asks `choose_conflict`."""
         ws = self.workspace
+        if self._asking:  # one question at a time: what changed meanwhile is compared once it is answered
+            self._check_again = True
+            return DiskOutcome.SAME
         if ws.loaded is None or self.is_reading:
             return DiskOutcome.SAME  # nothing open, or a file is being (re)loaded
+        self._stamps = self._current_stamps()
         merge = ws.merge_from_disk()
         if merge.outcome is not DiskOutcome.MISSING:
             watched = set(self.watcher.files())
@@ -336,7 +362,14 @@ class SpecDocument(QObject):
                 if os.fspath(document.path) not in watched and document.path.is_file():
                     self.watcher.addPath(os.fspath(document.path))
         if merge.outcome is DiskOutcome.CONFLICT:
-            merge = ws.resolve(merge, self.choose_conflict(merge))
+            self._asking, self._check_again = True, False
+            try:
+                choice = self.choose_conflict(merge)
+            finally:
+                self._asking = False
+            merge = ws.resolve(merge, choice)
+            if self._check_again:
+                self.schedule_disk_check()  # changed again while the question was open
         labels = ", ".join(ws.file_label(ws.edited[name]) for name in merge.changed if name in ws.edited)
         if merge.outcome is DiskOutcome.RELOAD:
             self.open(ws.loaded.path, LoadKind.RELOAD)
