@@ -73,3 +73,28 @@ def test_files_that_are_not_part_of_the_spec_are_ignored(window, open_spec, shop
     # the spec's own file written in place is still noticed
     shop.write_text(shop.read_text(encoding="utf-8") + "\n", encoding="utf-8")
     qtbot.waitUntil(timer.isActive, timeout=5_000)
+
+
+def test_a_change_on_disk_without_edits_reloads_in_place(window, open_spec, shop, qtbot):
+    open_spec(shop)
+    entry = next(e for e in window.problems.entries() if e.finding.rule == "operation-description-missing")
+    window.document.reveal_problem(entry)
+    view = window.source.view
+    line, column = view.cursor_line_column()
+    assert line > 5
+    selected = view.selected_source()
+    assert selected
+    form = window.edit.form
+    pointer, description = form.pointer, form.description.toPlainText()
+    assert pointer and description  # the suggested description, pre-filled
+    # another program adds a comment line at the end: everything above stays where it was
+    theirs = shop.read_text(encoding="utf-8") + "# reviewed\n"
+    with qtbot.waitSignal(window.documentLoaded, timeout=20_000):
+        replace_atomically(shop, theirs)
+    assert window.document.workspace.root.text == theirs == view.toPlainText()
+    assert view.cursor_line_column() == (line, column)
+    assert view.selected_source() == selected
+    assert form.pointer == pointer and form.operation_id.text()  # the form shows the same operation
+    message = window.statusBar().currentMessage()
+    assert "reloaded: changed on disk" in message and "Opened" not in message
+    assert shop.name in message

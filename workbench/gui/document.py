@@ -47,6 +47,7 @@ class LoadRequest:
     path: Path
     kind: LoadKind
     edited: dict[str, SourceDocument] = field(default_factory=dict)  # the edited files it checks (by identity)
+    from_disk: str = ""  # a reload because these files changed on disk (their labels); "": asked for
 
 
 @dataclass(frozen=True)
@@ -100,6 +101,7 @@ class SpecDocument(QObject):
     modifiedChanged = Signal()  # the unsaved edits or the undo history may differ
     revealed = Signal(object)  # Target: show it
     diskChanged = Signal(object)  # DiskMerge: the files on disk differed from what was read (after acting on it)
+    reloadingFromDisk = Signal()  # files changed on disk are read again: what shows them may note its place
     message = Signal(str, int)  # a status message, and for how many milliseconds
 
     def __init__(self, recovery_dir: Path | Callable[[], Path], parent: QObject | None = None) -> None:
@@ -126,6 +128,7 @@ class SpecDocument(QObject):
         self._stamps: dict[str, tuple[int, int, int] | None] = {}  # the spec's files as last compared (see _stamp)
         self._asking = False  # the conflict question is open: checks wait for its answer
         self._check_again = False  # a change arrived while it was open
+        self.last_request: LoadRequest | None = None  # what the spec shown was loaded for
 
     @property
     def spec(self) -> LoadedSpec | None:
@@ -139,14 +142,20 @@ class SpecDocument(QObject):
         return self.jobs.current is not None
 
     @property
+    def reloaded_from_disk(self) -> bool:
+        """The spec shown was read again because its files changed on disk (not opened, nor reloaded on request)."""
+        return self.last_request is not None and bool(self.last_request.from_disk)
+
+    @property
     def is_reading(self) -> bool:
         """A file is being opened or reloaded (not a re-check of the edits)."""
         job = self.jobs.current
         return job is not None and job.tag.kind is not LoadKind.RECHECK
 
-    def open(self, path: Path, kind: LoadKind = LoadKind.OPEN) -> None:
-        """Load and lint `path` on the job runner; the UI stays responsive and `busy` tells the steps."""
-        self._start(path, kind)
+    def open(self, path: Path, kind: LoadKind = LoadKind.OPEN, *, from_disk: str = "") -> None:
+        """Load and lint `path` on the job runner; the UI stays responsive and `busy` tells the steps.
+        `from_disk`: a reload because these files changed on disk (the window keeps its place)."""
+        self._start(path, kind, from_disk=from_disk)
 
     def recheck(self) -> None:
         """Lint the edited files in the background (at their own paths, so relative refs resolve)."""
@@ -156,7 +165,7 @@ class SpecDocument(QObject):
         self._start(ws.loaded.path, LoadKind.RECHECK, ws.root.text, ws.edited_others())
 
     def _start(self, path: Path, kind: LoadKind, text: str | None = None,
-               documents: Sequence[SourceDocument] = ()) -> None:
+               documents: Sequence[SourceDocument] = (), *, from_disk: str = "") -> None:
         if kind is not LoadKind.RECHECK:
             self.recheck_timer.stop()
         root = self.workspace.root
@@ -174,7 +183,7 @@ class SpecDocument(QObject):
                 freeze_heap()
             return loaded
 
-        self.jobs.start(work, LoadRequest(path, kind, dict(self.workspace.edited)))
+        self.jobs.start(work, LoadRequest(path, kind, dict(self.workspace.edited), from_disk))
         self.busy.emit(f"Opening {path.name}…")
 
     def cancel(self) -> bool:
@@ -191,10 +200,11 @@ class SpecDocument(QObject):
         if request.kind is LoadKind.RECHECK and request.edited != self.workspace.edited:
             self.recheck_timer.start()  # edited (or saved) meanwhile: check what is there now
             return
-        self.take_loaded(loaded, request.kind)
+        self.take_loaded(loaded, request.kind, request)
 
-    def take_loaded(self, loaded: LoadedSpec, kind: LoadKind) -> None:
-        """Make `loaded` the spec shown (the panels show it as `loaded` reaches them)."""
+    def take_loaded(self, loaded: LoadedSpec, kind: LoadKind, request: LoadRequest | None = None) -> None:
+        """Make `loaded` the spec shown (the panels show it as `loaded` reaches them); `last_request` says why."""
+        self.last_request = request
         if self.workspace.take_loaded(loaded, kind):
             self._watch()
         self.loaded.emit(loaded, kind)
@@ -371,11 +381,9 @@ class SpecDocument(QObject):
             if self._check_again:
                 self.schedule_disk_check()  # changed again while the question was open
         labels = ", ".join(ws.file_label(ws.edited[name]) for name in merge.changed if name in ws.edited)
-        if merge.outcome is DiskOutcome.RELOAD:
-            self.open(ws.loaded.path, LoadKind.RELOAD)
-            self.message.emit(f"{labels} changed on disk: reloaded.", 8000)
-        elif merge.outcome is DiskOutcome.RELOAD_THEIRS:
-            self.open(ws.loaded.path, LoadKind.RELOAD)  # the journals go once it has loaded
+        if merge.outcome in (DiskOutcome.RELOAD, DiskOutcome.RELOAD_THEIRS):  # (their journals go once loaded)
+            self.reloadingFromDisk.emit()
+            self.open(ws.loaded.path, LoadKind.RELOAD, from_disk=labels or ws.file_label(ws.root))
         elif merge.outcome in (DiskOutcome.MERGED, DiskOutcome.KEPT):
             self._taken_in(merge)
             self.message.emit(f"{labels} changed on disk: taken in; your edits elsewhere are kept."

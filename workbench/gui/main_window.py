@@ -7,6 +7,7 @@ as a background job, and each panel talks to the document. A new dock is one ent
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QEvent, QRect, QSettings, QSize, Qt, Signal
@@ -51,6 +52,17 @@ from workbench.workspace import (
 )
 
 __all__ = ["APP_TITLE", "MainWindow", "fitting_size"]
+
+
+@dataclass(frozen=True)
+class SourcePlace:
+    """Where the source view was: the file shown, the selection's anchor and cursor (0-based block, UTF-16 unit
+    in the block), the vertical scroll."""
+
+    document: str
+    anchor: tuple[int, int]
+    position: tuple[int, int]
+    scroll: int
 
 DEFAULT_SIZE = QSize(1280, 820)
 # What the window's frame and title bar take beyond its own size on most desktops (the frame is unknown before
@@ -114,6 +126,8 @@ class MainWindow(QMainWindow):
         document.loadCancelled.connect(self.loadCancelled)
         document.modifiedChanged.connect(self._update_modified)
         document.message.connect(lambda text, ms: self.statusBar().showMessage(text, ms))
+        document.reloadingFromDisk.connect(self._note_place)
+        self._place: SourcePlace | None = None
         self._restore_settings()
         self._update_title()
         self._update_history()
@@ -328,6 +342,12 @@ class MainWindow(QMainWindow):
         self.last_error = None  # the load worked: an earlier error is over (one recovery raises stays shown)
         if self.error_box is not None:
             self.error_box.hide()
+        if self.document.reloaded_from_disk:
+            self._back_to_place()
+            self.statusBar().showMessage(f"{self.document.last_request.from_disk} reloaded: changed on disk "
+                                         f"({len(loaded.problems)} findings).", 8000)
+            self.documentLoaded.emit(loaded)
+            return
         if kind is LoadKind.OPEN:
             self._offer_recovery()
         self.recent.add(loaded.path)
@@ -374,6 +394,42 @@ class MainWindow(QMainWindow):
             action.setText(f"{prefix} {label}" if label else prefix)
 
     # -- going to things ---------------------------------------------------------------------------------------
+
+    def _note_place(self) -> None:
+        """Before the files changed on disk are read again: the file shown, its selection and scroll."""
+        shown = self.source.shown
+        view = self.source.view
+        if shown is None:
+            self._place = None
+            return
+        cursor = view.textCursor()
+        document = view.document()
+        anchor = document.findBlock(cursor.anchor())
+        position = document.findBlock(cursor.position())
+        self._place = SourcePlace(shown.name, (anchor.blockNumber(), cursor.anchor() - anchor.position()),
+                                  (position.blockNumber(), cursor.position() - position.position()),
+                                  view.verticalScrollBar().value())
+
+    def _back_to_place(self) -> None:
+        """After that reload: the same file at the same line and column, the same selection, the same scroll."""
+        place, self._place = self._place, None
+        loaded = self.loaded
+        if place is None or loaded is None:
+            return
+        documents = loaded.spec.documents
+        if place.document in documents:
+            self.source.show_file(documents[place.document])
+        view = self.source.view
+        cursor = view.textCursor()
+        for (line, units), mode in ((place.anchor, cursor.MoveMode.MoveAnchor),
+                                    (place.position, cursor.MoveMode.KeepAnchor)):
+            view.qt_position(line + 1, 1)  # (a big text goes in by parts: up to that line at least)
+            block = view.document().findBlockByNumber(line)
+            if not block.isValid():
+                block = view.document().lastBlock()
+            cursor.setPosition(block.position() + min(units, block.length() - 1), mode)
+        view.setTextCursor(cursor)
+        view.verticalScrollBar().setValue(place.scroll)
 
     def next_problem(self) -> None:
         self._problem_stepped(self.problems.select_next())

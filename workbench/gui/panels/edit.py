@@ -105,14 +105,29 @@ class EditPanel(QWidget):
         self.document.message.emit("Edit applied." if applied else "The edit was refused.", 5000)
         return applied
 
-    def _loaded(self, _loaded: LoadedSpec, kind: LoadKind) -> None:
+    def _loaded(self, loaded: LoadedSpec, kind: LoadKind) -> None:
         if kind is LoadKind.RECHECK:
             return
+        if self.document.reloaded_from_disk and (self._entry is not None or self._property is not None):
+            self._entry = self._same_operation(loaded, self._entry)
+            if self._entry is not None or self._property is not None:
+                self.refill()  # the same operation and property, with their values as they are on disk now
+                return
         self._entry = None
         self._property = None
         self.form.set_property(None, None)
         self.form.set_parameters(None, [])
         self.form.show_operation(None, EMPTY_HEADING, {})
+
+    @staticmethod
+    def _same_operation(loaded: LoadedSpec, entry: OperationEntry | None) -> OperationEntry | None:
+        """The operation of a spec read again that is at the place `entry` was (None: gone, or none shown)."""
+        if entry is None:
+            return None
+        origin = entry.operation.origin
+        return next((found for found in loaded.operations
+                     if (found.operation.origin.document.name, found.operation.origin.pointer)
+                     == (origin.document.name, origin.pointer)), None)
 
     def _revealed(self, target: Target) -> None:
         if target.problem is not None:
