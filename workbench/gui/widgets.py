@@ -1,5 +1,5 @@
 """Small widgets the panels share: labels that never ask for their text's width, so no text (a long pointer, a
-path, a file name) can widen a dock or the window."""
+path, a file name) can widen a dock or the window; and how the panels count things."""
 
 from __future__ import annotations
 
@@ -58,3 +58,10 @@ def shrinkable(label: QLabel) -> QLabel:
     label.setSizePolicy(QSizePolicy.Policy.Ignored, label.sizePolicy().verticalPolicy())
     label.setMinimumWidth(1)
     return label
+
+
+def counted(number: int, noun: str) -> str:
+    """"1 operation", "2 operations", "1 property", "3 properties"."""
+    if number == 1:
+        return f"1 {noun}"
+    return f"{number} {noun[:-1]}ies" if noun.endswith("y") and noun[-2:-1] not in "aeiou" else f"{number} {noun}s"
