@@ -2,11 +2,24 @@
 
 from __future__ import annotations
 
+import html
+
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QDragEnterEvent, QDropEvent, QFont
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFileDialog, QMessageBox, QPlainTextEdit, QVBoxLayout, QWidget
+from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent, QFont, QKeySequence
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QMessageBox,
+    QPlainTextEdit,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
 
 from workbench import __version__
+from workbench.lint import RULES
+from workbench.lint.registry import CATEGORIES
 from workbench.workspace import ConflictChoice, SaveChoice
 
 APP_TITLE = "Agent Spec Workbench"
@@ -30,6 +43,50 @@ def text_dialog(parent: QWidget, title: str, text: str, font: QFont, *, confirm:
     layout.addWidget(buttons)
     dialog.resize(900, 600)
     return dialog
+
+
+def help_dialog(parent: QWidget, title: str, html: str) -> QDialog:
+    """A non-modal page of help (rich text), with Close."""
+    dialog = QDialog(parent)
+    dialog.setObjectName("helpDialog")
+    dialog.setWindowTitle(title)
+    view = QTextBrowser()
+    view.setObjectName("helpText")
+    view.setHtml(html)
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+    buttons.rejected.connect(dialog.reject)
+    layout = QVBoxLayout(dialog)
+    layout.addWidget(view, 1)
+    layout.addWidget(buttons)
+    dialog.resize(760, 560)
+    return dialog
+
+
+def rules_html() -> str:
+    """Every lint rule by category: its id, default severity and what it checks (the registry's own text, which
+    `workbench lint` reports and the config's `rules:` names)."""
+    parts = ["<p>The rules <code>workbench lint</code> runs, by category. A <code>.workbench.yaml</code> beside the "
+             "spec changes a rule's severity or turns it off (<code>rules: {rule-id: off}</code>). A finding with a "
+             "quick fix offers it in the Problems panel's context menu (Fix, Fix All).</p>"]
+    for category in CATEGORIES:
+        rules = sorted((r for r in RULES.values() if r.category == category), key=lambda r: r.id)
+        if not rules:
+            continue
+        parts.append(f"<h3>{html.escape(category)}</h3><table cellspacing='0' cellpadding='3'>")
+        parts.extend(f"<tr><td><code>{html.escape(r.id)}</code></td><td>{r.severity.label}</td>"
+                     f"<td>{html.escape(r.summary)}</td></tr>" for r in rules)
+        parts.append("</table>")
+    return "".join(parts)
+
+
+def shortcuts_html(actions: list[QAction]) -> str:
+    """The window's keyboard shortcuts, as its actions have them."""
+    rows = [(action.shortcut().toString(QKeySequence.SequenceFormat.NativeText), action.text().replace("&", ""))
+            for action in actions if not action.shortcut().isEmpty()]
+    table = "".join(f"<tr><td><b>{html.escape(keys)}</b></td><td>{html.escape(text)}</td></tr>"
+                    for keys, text in sorted(rows, key=lambda row: row[1]))
+    return (f"<table cellspacing='0' cellpadding='3'>{table}</table><p>In the Problems list: Enter or a "
+            "double-click goes to the finding; the context menu has its quick fix.</p>")
 
 
 def show_error(parent: QWidget, box: QMessageBox | None, title: str, message: str) -> QMessageBox:

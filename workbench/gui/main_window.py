@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QDockWidget,
     QMainWindow,
     QMessageBox,
+    QStackedWidget,
     QWidget,
 )
 
@@ -35,6 +36,7 @@ from workbench.gui.panels import (
     SourcePanel,
     StatusPanel,
     ToolsPanel,
+    WelcomePanel,
 )
 from workbench.gui.recent import RecentFiles
 from workbench.gui.theme import THEME_LABELS, THEMES, apply_theme
@@ -101,6 +103,7 @@ class MainWindow(QMainWindow):
         self.last_error: str | None = None
         self.error_box: QMessageBox | None = None
         self.diff_dialog: QDialog | None = None
+        self.help_dialog: QDialog | None = None
         self._theme = "system"
         self.document = SpecDocument(lambda: recovery_dir(self.settings), self)
         self.document.choose_conflict = lambda _merge: ConflictChoice(self.ask_conflict())
@@ -108,7 +111,16 @@ class MainWindow(QMainWindow):
         self.setAcceptDrops(True)
         self.setDockOptions(QMainWindow.DockOption.AnimatedDocks | QMainWindow.DockOption.AllowTabbedDocks)
         self.source = SourcePanel(self.document)
-        self.setCentralWidget(self.source)
+        # The middle: how to start while no file is open, then the source text.
+        self.welcome = WelcomePanel(lambda: self.recent.existing())
+        self.welcome.openRequested.connect(self.choose_file)
+        self.welcome.exampleRequested.connect(lambda: self.open_path(example_path()))
+        self.welcome.recentChosen.connect(self.open_path)
+        self.middle = QStackedWidget()
+        self.middle.setObjectName("middle")
+        self.middle.addWidget(self.welcome)
+        self.middle.addWidget(self.source)
+        self.setCentralWidget(self.middle)
         self.docks: dict[str, QDockWidget] = {}
         for spec in DOCKS:
             self.add_panel(spec)
@@ -120,6 +132,7 @@ class MainWindow(QMainWindow):
         self.status.cancel_button.clicked.connect(self.cancel_load)
         self.status.severityClicked.connect(self.show_severity)
         self._build_menus()
+        self.welcome.refresh()
         document = self.document  # connected after the panels: they have shown a load when the window hears of it
         document.loaded.connect(self.show_loaded)
         document.loadFailed.connect(self._load_failed)
@@ -166,6 +179,7 @@ class MainWindow(QMainWindow):
             action.setEnabled(False)  # nothing open yet
         self.diff_action = self._action("Show &Diff Against Disk", self.show_disk_diff,
                                         QKeySequence(Qt.Modifier.CTRL | Qt.Modifier.SHIFT | Qt.Key.Key_D))
+        self.diff_action.setEnabled(False)  # nothing open, nothing edited
         for action in (self.reload_action, self.save_action, self.save_as_action, self.revert_action,
                        self.diff_action):
             menu.addAction(action)
@@ -210,6 +224,9 @@ class MainWindow(QMainWindow):
         menu.addAction(self._action("&Reset Layout", self.reset_layout))
 
         menu = self.menuBar().addMenu("&Help")
+        menu.addAction(self._action("&Rules", self.show_rules))
+        menu.addAction(self._action("&Keyboard Shortcuts", self.show_shortcuts))
+        menu.addSeparator()
         menu.addAction(self._action("&About Agent Spec Workbench", lambda: dialogs.about(self)))
 
     def _action(self, text: str, slot, shortcut=None) -> QAction:
@@ -332,6 +349,7 @@ class MainWindow(QMainWindow):
 
     def show_loaded(self, loaded: LoadedSpec, kind: LoadKind) -> None:
         """After the panels: the title, the actions; after opening, the journals offered back."""
+        self.middle.setCurrentWidget(self.source)
         self._update_title()
         self.reload_action.setEnabled(True)
         self._update_modified()
@@ -528,6 +546,19 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"Saved as {target.name}.", 5000)
         return True
 
+    def show_rules(self) -> None:
+        """Help > Rules: what each lint rule checks, its severity and category, as `workbench lint` has them."""
+        self._show_help(dialogs.help_dialog(self, "Rules", dialogs.rules_html()))
+
+    def show_shortcuts(self) -> None:
+        self._show_help(dialogs.help_dialog(self, "Keyboard Shortcuts", dialogs.shortcuts_html(self.actions())))
+
+    def _show_help(self, dialog: QDialog) -> None:
+        if self.help_dialog is not None:
+            self.help_dialog.close()
+        self.help_dialog = dialog
+        dialog.show()
+
     def show_disk_diff(self) -> None:
         diff = self.document.workspace.disk_diff() or "No unsaved edits: the text is the file on disk.\n"
         if self.diff_dialog is not None:
@@ -542,6 +573,9 @@ class MainWindow(QMainWindow):
         outcome = self.document.fix(entries, title, self.confirm_preview)
         if outcome is FixOutcome.REFUSED:
             self.show_error("The fix cannot be applied", "\n".join(self.document.workspace.last_refused))
+        elif outcome is FixOutcome.APPLIED:  # the line no longer names a finding that is gone
+            self.source.location_label.setText(f"Applied: {title} (Undo takes it back)")
+            self.source.location_label.setToolTip("")
         return outcome is FixOutcome.APPLIED
 
     def fix_problem(self, entry: ProblemEntry) -> bool:
@@ -610,8 +644,9 @@ class MainWindow(QMainWindow):
             return
         if self.loaded is not None and self.document.workspace.is_modified:
             self.document.workspace.forget_journals()  # the user chose to discard the edits
-        if self.diff_dialog is not None:
-            self.diff_dialog.close()
+        for dialog in (self.diff_dialog, self.help_dialog):
+            if dialog is not None:
+                dialog.close()
         self._save_settings()
         self.tools.shutdown()
         self.document.shutdown()

@@ -13,9 +13,11 @@ from workbench.gui.panels.problems import ProblemsPanel
 from workbench.gui.panels.source import SourcePanel
 from workbench.gui.panels.status import StatusPanel
 from workbench.gui.panels.tools import ToolsPanel
+from workbench.gui.panels.welcome import WelcomePanel
 
 __all__ = [
     "DOCKS", "DockSpec", "EditPanel", "OutlinePanel", "ProblemsPanel", "SourcePanel", "StatusPanel", "ToolsPanel",
+    "WelcomePanel",
 ]
 
 

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 
 from workbench.gui.document import SpecDocument
 from workbench.gui.models import ProblemsModel, SeverityRole
-from workbench.gui.widgets import ElidedLabel
+from workbench.gui.widgets import ElidedLabel, counted
 from workbench.lint import Severity
 from workbench.workspace import LoadedSpec, LoadKind, ProblemEntry
 
@@ -175,7 +175,7 @@ class ProblemsPanel(QWidget):
     def _update_count(self) -> None:
         total = len(self.model.entries())
         shown = len(self.model.shown_entries())
-        self.count_label.setText(f"{total} problems" if shown == total else f"{shown} of {total} shown")
+        self.count_label.setText(counted(total, "problem") if shown == total else f"{shown} of {total} shown")
 
     def _entry_at(self, index: QModelIndex) -> ProblemEntry | None:
         return self.model.entry(index.siblingAtColumn(0)) if index.isValid() else None
