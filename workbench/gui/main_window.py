@@ -51,6 +51,7 @@ from workbench.workspace import (
     SaveChoice,
     SaveError,
     absolute,
+    text_diff,
 )
 
 __all__ = ["APP_TITLE", "MainWindow", "fitting_size"]
@@ -592,7 +593,7 @@ class MainWindow(QMainWindow):
 
     def confirm_preview(self, preview: Preview) -> bool:
         """Show the diff preview; True when the user applies it."""
-        dialog = dialogs.text_dialog(self, preview.title, preview.text(), self.source.view.font(), confirm=True)
+        dialog = dialogs.preview_dialog(self, preview, self.source.view.font())
         try:
             return dialog.exec() == QDialog.DialogCode.Accepted
         finally:
@@ -611,7 +612,13 @@ class MainWindow(QMainWindow):
 
     def ask_recover(self) -> bool:
         """True to restore the unsaved edits found in the recovery journals."""
-        return dialogs.ask_recover(self, self._spec_name("This file"))
+        return dialogs.ask_recover(self, self._spec_name("This file"), self.recovery_diff())
+
+    def recovery_diff(self) -> str:
+        """What recovering the journals would restore: a diff against the files on disk."""
+        ws = self.document.workspace
+        return "".join(text_diff(ws.disk.get(document.name, document.text), recovered.text, ws.file_label(document))
+                       for document, recovered in ws.recoverable())
 
     def confirm_discard(self, *, prompt: bool = True) -> bool:
         """Before the edits would be lost: True to go on (saved or discarded), False to stay."""

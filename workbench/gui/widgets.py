@@ -61,7 +61,9 @@ def shrinkable(label: QLabel) -> QLabel:
 
 
 def counted(number: int, noun: str) -> str:
-    """"1 operation", "2 operations", "1 property", "3 properties"."""
+    """"1 operation", "2 operations", "1 property", "3 properties", "2 fixes"."""
     if number == 1:
         return f"1 {noun}"
-    return f"{number} {noun[:-1]}ies" if noun.endswith("y") and noun[-2:-1] not in "aeiou" else f"{number} {noun}s"
+    if noun.endswith("y") and noun[-2:-1] not in "aeiou":
+        return f"{number} {noun[:-1]}ies"
+    return f"{number} {noun}es" if noun.endswith(("s", "x", "sh", "ch")) else f"{number} {noun}s"

@@ -246,9 +246,11 @@ class Workspace:
         wanted = {id(entry.finding) for entry in entries}
         rules = {entry.finding.rule for entry in entries}
         edits: dict[str, list] = {}  # by file: the fixes of findings in any file of the spec
+        fixes = 0
         for fix in quick_fixes(self.loaded.spec, self.loaded.result, rules):
             if id(fix.finding) in wanted and fix.document.name in self.edited:
                 edits.setdefault(fix.document.name, []).extend(fix.edits)
+                fixes += 1
         if not edits:
             return None
         outcomes, diffs, bases = [], [], []
@@ -258,7 +260,7 @@ class Workspace:
             outcomes.append(outcome)
             bases.append(document)
             diffs.append(outcome_diff(document.text, outcome, self.file_label(document)))
-        return Preview(title, outcomes, "".join(diffs), bases)
+        return Preview(title, outcomes, "".join(diffs), bases, fixes)
 
     def is_current(self, preview: Preview) -> bool:
         """Were the preview's outcomes made from the files as edited now (none replaced meanwhile)?"""
