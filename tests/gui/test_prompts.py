@@ -101,3 +101,59 @@ def test_keep_my_edits_says_saving_overwrites_the_other_change(window, qtbot):
     (text, tip), = seen
     assert "overwrites the other program's change" in text and "overwrite" in tip
     assert choice.value == "mine"
+
+
+def many_findings_spec(folder: Path, count: int = 60) -> Path:
+    """`count` string properties without a format their names call for: one Fix All of that many fixes."""
+    properties = "".join(f"        contact{n}Email: {{type: string, description: Where contact {n} reads mail.}}\n"
+                         for n in range(count))
+    path = folder / "many.yaml"
+    path.write_text(f"""openapi: 3.1.0
+info: {{title: t, version: '1'}}
+paths:
+  /contacts:
+    post:
+      operationId: createContact
+      requestBody:
+        content:
+          application/json:
+            schema: {{$ref: '#/components/schemas/Contact'}}
+      responses: {{'201': {{description: created}}}}
+components:
+  schemas:
+    Contact:
+      type: object
+      description: A contact.
+      properties:
+{properties}""", encoding="utf-8")
+    return path
+
+
+def test_a_big_fix_all_is_previewed_in_the_background_with_progress(window, open_spec, tmp_path, qtbot):
+    open_spec(many_findings_spec(tmp_path))
+    entries = [e for e in window.problems.entries() if e.finding.rule == "string-format-missing"]
+    assert len(entries) == 60
+    shown = []
+    window.confirm_preview = lambda preview: shown.append(preview) or True
+    progress = []
+    window.document.busy.connect(progress.append)
+    with qtbot.waitSignal(window.document.fixFinished, timeout=30_000) as finished:
+        assert not window.fix_rule("string-format-missing")  # not yet: the preview is being made
+        assert window.status.cancel_button.isVisible() and window.document.fix_jobs.current is not None
+    assert finished.args[0].value == "applied"
+    assert shown[0].fixes == 60
+    assert any(text.startswith("Applying 60 edits") for text in progress) and progress[-1] == ""
+    assert window.document.workspace.root.text.count("format: email") == 60
+    assert not window.status.cancel_button.isVisible()
+
+
+def test_a_big_fix_all_can_be_cancelled(window, open_spec, tmp_path, qtbot):
+    path = many_findings_spec(tmp_path)
+    open_spec(path)
+    window.confirm_preview = lambda preview: pytest.fail("cancelled: no preview to confirm")
+    with qtbot.waitSignal(window.document.fixFinished, timeout=30_000) as finished:
+        window.fix_rule("string-format-missing")
+        window.status.cancel_button.click()
+    assert finished.args[0].value == "declined"
+    qtbot.wait(300)  # a result arriving after the cancel is dropped
+    assert not window.isWindowModified() and window.document.workspace.root.text == path.read_text(encoding="utf-8")

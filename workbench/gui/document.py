@@ -37,6 +37,7 @@ from workbench.workspace import (
 )
 
 RECHECK_DELAY_MS = 500  # after the last edit
+FIX_IN_BACKGROUND_FROM = 40  # findings fixed at once: their preview is made on a background job
 DISK_CHECK_DELAY_MS = 300  # after the last file-system notification
 
 
@@ -69,6 +70,7 @@ class FixOutcome(enum.Enum):
     DECLINED = "declined"  # the preview was not confirmed, or the files are being read again
     STALE = "stale"  # a file changed while the preview was open: nothing applied
     APPLIED = "applied"  # one undoable step
+    PENDING = "pending"  # the preview is being made in the background (`SpecDocument.fixFinished` follows)
 
 
 def _stamp(path: Path) -> tuple[int, int, int] | None:
@@ -103,6 +105,7 @@ class SpecDocument(QObject):
     diskChanged = Signal(object)  # DiskMerge: the files on disk differed from what was read (after acting on it)
     reloadingFromDisk = Signal()  # files changed on disk are read again: what shows them may note its place
     message = Signal(str, int)  # a status message, and for how many milliseconds
+    fixFinished = Signal(object, str)  # FixOutcome (never PENDING), the fix's title
 
     def __init__(self, recovery_dir: Path | Callable[[], Path], parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -112,6 +115,11 @@ class SpecDocument(QObject):
         self.jobs.succeeded.connect(self._succeeded)
         self.jobs.failed.connect(self._failed)
         self.jobs.cancelled.connect(self._cancelled)
+        self.fix_jobs = JobRunner(self, max_threads=1)  # a Fix All's preview
+        self.fix_jobs.progress.connect(lambda _job, text: self.busy.emit(text))
+        self.fix_jobs.succeeded.connect(self._fix_ready)
+        self.fix_jobs.failed.connect(self._fix_failed)
+        self.fix_jobs.cancelled.connect(self._fix_cancelled)
         # A file with unsaved edits changed on disk: keep mine or reload theirs (the window asks the user).
         self.choose_conflict: Callable[[DiskMerge], ConflictChoice] = lambda _merge: ConflictChoice.MINE
         self.recheck_timer = QTimer(self)
@@ -187,9 +195,14 @@ class SpecDocument(QObject):
         self.busy.emit(f"Opening {path.name}…")
 
     def cancel(self) -> bool:
-        """Stop waiting for the current load (the job stops at its next step; its result is dropped)."""
+        """Stop waiting for the current load or fix preview (the job stops at its next step; its result is
+        dropped)."""
+        fix = self.fix_jobs.cancel()
+        if fix is not None:
+            self.busy.emit("")
+            self.fixFinished.emit(FixOutcome.DECLINED, fix.tag[0])
         if self.jobs.cancel() is None:
-            return False
+            return fix is not None
         self.busy.emit("")
         self.loadCancelled.emit()
         return True
@@ -221,8 +234,9 @@ class SpecDocument(QObject):
         """Before the window closes: no timer fires, no job is awaited (and the running one has ended)."""
         self.recheck_timer.stop()
         self.disk_timer.stop()
-        self.jobs.cancel()
-        self.jobs.wait()
+        for jobs in (self.jobs, self.fix_jobs):
+            jobs.cancel()
+            jobs.wait()
 
     # -- editing -------------------------------------------------------------------------------------------------
 
@@ -255,9 +269,43 @@ class SpecDocument(QObject):
         self._changed(self.workspace.recover(found))
 
     def fix(self, entries: Sequence[ProblemEntry], title: str, confirm: Callable[[Preview], bool]) -> FixOutcome:
-        """The quick fixes of these findings: previewed, confirmed (`confirm` shows the diff), applied as one step."""
+        """The quick fixes of these findings: previewed, confirmed (`confirm` shows the diff), applied as one step.
+        From FIX_IN_BACKGROUND_FROM findings on (a Fix All), the preview is made on a background job (`busy`
+        tells its steps, `cancel` stops it): PENDING now, and `fixFinished` says the outcome once confirmed or not.
+        `fixFinished` follows every request."""
+        if len(entries) >= FIX_IN_BACKGROUND_FROM:
+            ws = self.workspace
+
+            def work(progress: Callable[[str], None], cancelled: Callable[[], bool]) -> Preview | None:
+                return ws.fix_preview(entries, title, progress, cancelled)
+
+            self.fix_jobs.start(work, (title, confirm))
+            self.busy.emit(f"Preparing the preview of {len(entries)} fixes…")
+            return FixOutcome.PENDING
+        return self._fix_previewed(self.workspace.fix_preview(entries, title), title, confirm)
+
+    def _fix_ready(self, job: Job, preview: Preview | None) -> None:
+        self.busy.emit("")
+        title, confirm = job.tag
+        self._fix_previewed(preview, title, confirm)
+
+    def _fix_failed(self, job: Job, error: BaseException) -> None:
+        self.busy.emit("")
+        path = self.spec.path if self.spec is not None else Path(job.tag[0])
+        self.workspace.last_refused = [f"Cannot prepare the fixes: {describe_error(error, path)}"]
+        self.fixFinished.emit(FixOutcome.REFUSED, job.tag[0])
+
+    def _fix_cancelled(self, job: Job) -> None:
+        self.busy.emit("")
+        self.fixFinished.emit(FixOutcome.DECLINED, job.tag[0])
+
+    def _fix_previewed(self, preview: Preview | None, title: str, confirm: Callable[[Preview], bool]) -> FixOutcome:
+        outcome = self._fix_outcome(preview, confirm)
+        self.fixFinished.emit(outcome, title)
+        return outcome
+
+    def _fix_outcome(self, preview: Preview | None, confirm: Callable[[Preview], bool]) -> FixOutcome:
         ws = self.workspace
-        preview = ws.fix_preview(entries, title)
         if preview is None:
             self.message.emit("No fix to apply here.", 5000)
             return FixOutcome.NO_FIX

@@ -141,6 +141,7 @@ class MainWindow(QMainWindow):
         document.modifiedChanged.connect(self._update_modified)
         document.message.connect(lambda text, ms: self.statusBar().showMessage(text, ms))
         document.reloadingFromDisk.connect(self._note_place)
+        document.fixFinished.connect(self._fix_finished)
         self._place: SourcePlace | None = None
         self._restore_settings()
         self._update_title()
@@ -571,13 +572,14 @@ class MainWindow(QMainWindow):
 
     def fix_entries(self, entries: list[ProblemEntry], title: str) -> bool:
         """The quick fixes of these findings, previewed as a diff and applied as one undoable step."""
-        outcome = self.document.fix(entries, title, self.confirm_preview)
-        if outcome is FixOutcome.REFUSED:
+        return self.document.fix(entries, title, self.confirm_preview) is FixOutcome.APPLIED
+
+    def _fix_finished(self, outcome: FixOutcome, title: str) -> None:
+        if outcome is FixOutcome.REFUSED and self.document.workspace.last_refused:
             self.show_error("The fix cannot be applied", "\n".join(self.document.workspace.last_refused))
         elif outcome is FixOutcome.APPLIED:  # the line no longer names a finding that is gone
             self.source.location_label.setText(f"Applied: {title} (Undo takes it back)")
             self.source.location_label.setToolTip("")
-        return outcome is FixOutcome.APPLIED
 
     def fix_problem(self, entry: ProblemEntry) -> bool:
         return self.fix_entries([entry], f"Fix: {entry.finding.fix.title if entry.finding.fix else entry.finding.rule}")
