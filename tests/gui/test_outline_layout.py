@@ -4,6 +4,7 @@ Details column whole, resizable columns; its filter follows the box after a paus
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QApplication, QHeaderView
 
 from tests.catalogue import HEAD
@@ -40,11 +41,14 @@ def test_long_paths_are_cut_in_the_middle_and_the_details_stay_whole(window, ope
     open_spec(write_spec(tmp_path))
     outline = window.outline
     window.docks["outline"].show()
+    window.resizeDocks([window.docks["outline"]], [300], Qt.Orientation.Horizontal)  # as on a 1024-pixel screen
     QApplication.processEvents()
     view, header = outline.view, outline.view.header()
     assert view.textElideMode() is Qt.TextElideMode.ElideMiddle
     assert header.sectionResizeMode(0) is QHeaderView.ResizeMode.Interactive
-    metrics = view.fontMetrics()
+    font = view.font()
+    font.setBold(True)  # (a group's count is bold)
+    metrics = QFontMetrics(font)
     proxy = outline.proxy
     details = [proxy.index(row, 1).data() for row in range(proxy.rowCount())]
     assert "1 operation" in details and "2 operations" in details

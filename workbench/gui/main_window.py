@@ -276,12 +276,12 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage("The layout is reset.", 4000)
 
     def size_docks(self) -> None:
-        """The docks at their starting sizes, each at most a third of the window across (or down), so the source
-        view in the middle keeps room on a small screen."""
+        """The docks at their starting sizes, each at most a quarter of the window across (a third down), so the
+        source view in the middle keeps room on a small screen."""
         for spec in DOCKS:
             if spec.tabify_with is None:
                 across = spec.orientation is Qt.Orientation.Horizontal
-                room = (self.width() if across else self.height()) // 3
+                room = self.width() // 4 if across else self.height() // 3
                 self.resizeDocks([self.docks[spec.attribute]], [min(spec.size, room)], spec.orientation)
 
     def _restore_settings(self) -> None:

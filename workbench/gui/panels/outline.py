@@ -4,6 +4,7 @@ a filter box; choosing a row reveals it through the document."""
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt, QTimer
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -29,7 +30,8 @@ from workbench.workspace import LoadedSpec, LoadKind, OperationEntry, PropertyEn
 EXPAND_OUTLINE_UP_TO = 150  # operations (or properties); bigger outlines open collapsed (a filter expands them)
 EXPAND_FILTERED_UP_TO = 400  # rows a filter leaves: more stay in their collapsed groups (laying them out is slow)
 FILTER_DELAY_MS = 150  # the filter follows the box this long after the last keystroke
-DETAILS_SAMPLE = "webhook · 99 operations"  # as wide as the Details column gets at first
+DETAILS_SAMPLE = "99 operations"  # as wide as the Details column gets at first
+DETAILS_MIN_WIDTH = 60
 
 
 class OutlinePanel(QWidget):
@@ -67,6 +69,8 @@ class OutlinePanel(QWidget):
 
         self.view = QTreeView()
         self.view.setObjectName("outlineView")
+        # (before the model: the stretched last section never gets narrower than the size it starts at)
+        self.view.header().setDefaultSectionSize(DETAILS_MIN_WIDTH)
         self.view.setModel(self.proxy)
         self.view.setUniformRowHeights(True)
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -108,13 +112,17 @@ class OutlinePanel(QWidget):
         self.filter_edit.setText(text)
 
     def details_width(self) -> int:
-        return self.view.fontMetrics().horizontalAdvance(DETAILS_SAMPLE) + 16
+        """What the Details column needs: a group's count, in bold."""
+        font = self.view.font()
+        font.setBold(True)
+        return QFontMetrics(font).horizontalAdvance(DETAILS_SAMPLE) + 16
 
     def fit_columns(self) -> None:
         """The first column as wide as the view leaves beside the Details column (unless the user sized it)."""
         if self._user_sized:
             return
-        width = max(120, self.view.viewport().width() - self.details_width())
+        viewport = self.view.viewport().width()
+        width = max(120, viewport - max(DETAILS_MIN_WIDTH, min(self.details_width(), viewport * 2 // 5)))
         self._sizing = True
         try:
             self.view.setColumnWidth(0, width)
