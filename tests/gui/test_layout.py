@@ -29,12 +29,17 @@ def test_the_window_opens_within_the_available_screen(qtbot, settings):
     win.close()
 
 
+def save_geometry(qtbot, settings, x: int, y: int, width: int, height: int) -> None:
+    """A window geometry saved as a window closed there would have saved it."""
+    earlier = MainWindow(settings)
+    qtbot.addWidget(earlier)
+    earlier.setGeometry(x, y, width, height)
+    settings.setValue("window/geometry", earlier.saveGeometry())
+    earlier.deleteLater()
+
+
 def test_a_saved_geometry_too_big_for_the_screen_is_not_restored(qtbot, settings):
-    big = MainWindow(settings)
-    qtbot.addWidget(big)
-    big.setGeometry(0, 0, 1920, 1230)
-    settings.setValue("window/geometry", big.saveGeometry())
-    big.deleteLater()
+    save_geometry(qtbot, settings, 0, 0, 1920, 1230)  # 1280×820 saved at a scale factor of 1.5
     win = MainWindow(settings)
     qtbot.addWidget(win)
     win.show()
@@ -45,11 +50,7 @@ def test_a_saved_geometry_too_big_for_the_screen_is_not_restored(qtbot, settings
 
 
 def test_a_saved_geometry_that_fits_is_restored(qtbot, settings):
-    first = MainWindow(settings)
-    qtbot.addWidget(first)
-    first.setGeometry(40, 60, 600, 500)
-    settings.setValue("window/geometry", first.saveGeometry())
-    first.deleteLater()
+    save_geometry(qtbot, settings, 40, 60, 600, 500)
     win = MainWindow(settings)
     qtbot.addWidget(win)
     assert win.size() == QSize(600, 500)

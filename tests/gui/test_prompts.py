@@ -61,12 +61,9 @@ def test_a_fix_all_preview_counts_its_fixes_and_colours_its_lines(window, open_s
 
 
 def test_the_recovery_question_shows_what_it_restores(window, open_spec, shop, settings):
-    folder = Path(settings.value("recovery/dir"))
-    original = shop.read_text(encoding="utf-8")
-    recovered = original.replace("summary: List customers", "summary: Recovered summary")
-    past = time.time() - 60
-    os.utime(shop, (past, past))
-    RecoveryJournal(folder, shop).start(recovered, False)
+    recovered = shop.read_text(encoding="utf-8").replace("summary: List customers", "summary: Recovered summary")
+    os.utime(shop, (time.time() - 60, time.time() - 60))  # a journal newer than its file is offered back
+    RecoveryJournal(Path(settings.value("recovery/dir")), shop).start(recovered, False)
     asked = []
 
     def ask():
