@@ -492,9 +492,10 @@ class OutlineFilter(QSortFilterProxyModel):
     def set_text(self, text: str) -> None:
         needle = text.strip().lower()
         if needle != self._needle:
+            self.beginFilterChange()
             self._needle = needle
             self._rows = None
-            self.invalidateRowsFilter()
+            self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
     def filter_text(self) -> str:
         """The text filtered on (lower case; "": none)."""
