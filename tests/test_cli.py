@@ -45,6 +45,7 @@ BAD_INPUTS = {
     "syntax.json": (b'{"openapi": "3.1.0",\n "info": }', "syntax.json:2:10: JSON syntax error"),
     "notspec.yaml": (b"name: my app\nversion: 2\n", "not an API description"),
     "list.json": (b"[1, 2, 3]", "the top level is a list"),
+    "notes.md": (b"# Notes\n\nSome *markdown*: with a colon.\n\n- item\n", "not an API description: a Markdown"),
     "future.yaml": (b"openapi: 4.1.0\ninfo: {}\n", "unsupported OpenAPI version '4.1.0'"),
     "deep.json": (b"[" * 100_000 + b"]" * 100_000, "nesting deeper than"),
 }

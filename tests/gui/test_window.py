@@ -133,6 +133,7 @@ def test_filter_boxes(window, open_spec, qtbot):
     _spec, result = core_result(TRAVEL)
     everything = outline_leaves(window)
     qtbot.keyClicks(window.outline.filter_edit, "booking")
+    qtbot.waitUntil(lambda: window.outline.proxy.filter_text() == "booking", timeout=2_000)  # after a pause
     kept = outline_leaves(window)
     assert kept and len(kept) < len(everything)
     assert all("booking" in f"{e.operation.path} {e.operation.operation_id}".lower() for e in kept)

@@ -38,6 +38,7 @@ from workbench.workspace import (
 
 RECHECK_DELAY_MS = 500  # after the last edit
 TYPING_PAUSE_MS = 700  # keystrokes closer together than this are one undoable step
+FIX_IN_BACKGROUND_FROM = 40  # findings fixed at once: their preview is made on a background job
 DISK_CHECK_DELAY_MS = 300  # after the last file-system notification
 
 
@@ -48,6 +49,7 @@ class LoadRequest:
     path: Path
     kind: LoadKind
     edited: dict[str, SourceDocument] = field(default_factory=dict)  # the edited files it checks (by identity)
+    from_disk: str = ""  # a reload because these files changed on disk (their labels); "": asked for
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,16 @@ class FixOutcome(enum.Enum):
     DECLINED = "declined"  # the preview was not confirmed, or the files are being read again
     STALE = "stale"  # a file changed while the preview was open: nothing applied
     APPLIED = "applied"  # one undoable step
+    PENDING = "pending"  # the preview is being made in the background (`SpecDocument.fixFinished` follows)
+
+
+def _stamp(path: Path) -> tuple[int, int, int] | None:
+    """What tells that a file was written or replaced without reading it: (inode, size, mtime); None: gone."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_ino, info.st_size, info.st_mtime_ns
 
 
 def describe_error(error: BaseException, path: Path) -> str:
@@ -92,7 +104,9 @@ class SpecDocument(QObject):
     modifiedChanged = Signal()  # the unsaved edits or the undo history may differ
     revealed = Signal(object)  # Target: show it
     diskChanged = Signal(object)  # DiskMerge: the files on disk differed from what was read (after acting on it)
+    reloadingFromDisk = Signal()  # files changed on disk are read again: what shows them may note its place
     message = Signal(str, int)  # a status message, and for how many milliseconds
+    fixFinished = Signal(object, str)  # FixOutcome (never PENDING), the fix's title
 
     def __init__(self, recovery_dir: Path | Callable[[], Path], parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -102,6 +116,11 @@ class SpecDocument(QObject):
         self.jobs.succeeded.connect(self._succeeded)
         self.jobs.failed.connect(self._failed)
         self.jobs.cancelled.connect(self._cancelled)
+        self.fix_jobs = JobRunner(self, max_threads=1)  # a Fix All's preview
+        self.fix_jobs.progress.connect(lambda _job, text: self.busy.emit(text))
+        self.fix_jobs.succeeded.connect(self._fix_ready)
+        self.fix_jobs.failed.connect(self._fix_failed)
+        self.fix_jobs.cancelled.connect(self._fix_cancelled)
         # A file with unsaved edits changed on disk: keep mine or reload theirs (the window asks the user).
         self.choose_conflict: Callable[[DiskMerge], ConflictChoice] = lambda _merge: ConflictChoice.MINE
         self.recheck_timer = QTimer(self)
@@ -119,7 +138,11 @@ class SpecDocument(QObject):
         self.disk_timer.timeout.connect(self.check_disk)
         self.watcher = QFileSystemWatcher(self)
         self.watcher.fileChanged.connect(self.schedule_disk_check)
-        self.watcher.directoryChanged.connect(self.schedule_disk_check)
+        self.watcher.directoryChanged.connect(self._folder_changed)
+        self._stamps: dict[str, tuple[int, int, int] | None] = {}  # the spec's files as last compared (see _stamp)
+        self._asking = False  # the conflict question is open: checks wait for its answer
+        self._check_again = False  # a change arrived while it was open
+        self.last_request: LoadRequest | None = None  # what the spec shown was loaded for
 
     @property
     def spec(self) -> LoadedSpec | None:
@@ -133,14 +156,20 @@ class SpecDocument(QObject):
         return self.jobs.current is not None
 
     @property
+    def reloaded_from_disk(self) -> bool:
+        """The spec shown was read again because its files changed on disk (not opened, nor reloaded on request)."""
+        return self.last_request is not None and bool(self.last_request.from_disk)
+
+    @property
     def is_reading(self) -> bool:
         """A file is being opened or reloaded (not a re-check of the edits)."""
         job = self.jobs.current
         return job is not None and job.tag.kind is not LoadKind.RECHECK
 
-    def open(self, path: Path, kind: LoadKind = LoadKind.OPEN) -> None:
-        """Load and lint `path` on the job runner; the UI stays responsive and `busy` tells the steps."""
-        self._start(path, kind)
+    def open(self, path: Path, kind: LoadKind = LoadKind.OPEN, *, from_disk: str = "") -> None:
+        """Load and lint `path` on the job runner; the UI stays responsive and `busy` tells the steps.
+        `from_disk`: a reload because these files changed on disk (the window keeps its place)."""
+        self._start(path, kind, from_disk=from_disk)
 
     def recheck(self) -> None:
         """Lint the edited files in the background (at their own paths, so relative refs resolve)."""
@@ -152,7 +181,7 @@ class SpecDocument(QObject):
         self._start(ws.loaded.path, LoadKind.RECHECK, ws.root.text, ws.edited_others())
 
     def _start(self, path: Path, kind: LoadKind, text: str | None = None,
-               documents: Sequence[SourceDocument] = ()) -> None:
+               documents: Sequence[SourceDocument] = (), *, from_disk: str = "") -> None:
         if kind is not LoadKind.RECHECK:
             self.recheck_timer.stop()
         root = self.workspace.root
@@ -170,13 +199,18 @@ class SpecDocument(QObject):
                 freeze_heap()
             return loaded
 
-        self.jobs.start(work, LoadRequest(path, kind, dict(self.workspace.edited)))
+        self.jobs.start(work, LoadRequest(path, kind, dict(self.workspace.edited), from_disk))
         self.busy.emit(f"Opening {path.name}…")
 
     def cancel(self) -> bool:
-        """Stop waiting for the current load (the job stops at its next step; its result is dropped)."""
+        """Stop waiting for the current load or fix preview (the job stops at its next step; its result is
+        dropped)."""
+        fix = self.fix_jobs.cancel()
+        if fix is not None:
+            self.busy.emit("")
+            self.fixFinished.emit(FixOutcome.DECLINED, fix.tag[0])
         if self.jobs.cancel() is None:
-            return False
+            return fix is not None
         self.busy.emit("")
         self.loadCancelled.emit()
         return True
@@ -189,10 +223,11 @@ class SpecDocument(QObject):
         if request.kind is LoadKind.RECHECK and request.edited != self.workspace.edited:
             self.recheck_timer.start()  # edited (or saved) meanwhile: check what is there now
             return
-        self.take_loaded(loaded, request.kind)
+        self.take_loaded(loaded, request.kind, request)
 
-    def take_loaded(self, loaded: LoadedSpec, kind: LoadKind) -> None:
-        """Make `loaded` the spec shown (the panels show it as `loaded` reaches them)."""
+    def take_loaded(self, loaded: LoadedSpec, kind: LoadKind, request: LoadRequest | None = None) -> None:
+        """Make `loaded` the spec shown (the panels show it as `loaded` reaches them); `last_request` says why."""
+        self.last_request = request
         if self.workspace.take_loaded(loaded, kind):
             self._watch()
         self.loaded.emit(loaded, kind)
@@ -210,8 +245,9 @@ class SpecDocument(QObject):
         self.recheck_timer.stop()
         self.typing_timer.stop()
         self.disk_timer.stop()
-        self.jobs.cancel()
-        self.jobs.wait()
+        for jobs in (self.jobs, self.fix_jobs):
+            jobs.cancel()
+            jobs.wait()
 
     # -- editing -------------------------------------------------------------------------------------------------
 
@@ -255,9 +291,43 @@ class SpecDocument(QObject):
         self._changed(self.workspace.recover(found))
 
     def fix(self, entries: Sequence[ProblemEntry], title: str, confirm: Callable[[Preview], bool]) -> FixOutcome:
-        """The quick fixes of these findings: previewed, confirmed (`confirm` shows the diff), applied as one step."""
+        """The quick fixes of these findings: previewed, confirmed (`confirm` shows the diff), applied as one step.
+        From FIX_IN_BACKGROUND_FROM findings on (a Fix All), the preview is made on a background job (`busy`
+        tells its steps, `cancel` stops it): PENDING now, and `fixFinished` says the outcome once confirmed or not.
+        `fixFinished` follows every request."""
+        if len(entries) >= FIX_IN_BACKGROUND_FROM:
+            ws = self.workspace
+
+            def work(progress: Callable[[str], None], cancelled: Callable[[], bool]) -> Preview | None:
+                return ws.fix_preview(entries, title, progress, cancelled)
+
+            self.fix_jobs.start(work, (title, confirm))
+            self.busy.emit(f"Preparing the preview of {len(entries)} fixes…")
+            return FixOutcome.PENDING
+        return self._fix_previewed(self.workspace.fix_preview(entries, title), title, confirm)
+
+    def _fix_ready(self, job: Job, preview: Preview | None) -> None:
+        self.busy.emit("")
+        title, confirm = job.tag
+        self._fix_previewed(preview, title, confirm)
+
+    def _fix_failed(self, job: Job, error: BaseException) -> None:
+        self.busy.emit("")
+        path = self.spec.path if self.spec is not None else Path(job.tag[0])
+        self.workspace.last_refused = [f"Cannot prepare the fixes: {describe_error(error, path)}"]
+        self.fixFinished.emit(FixOutcome.REFUSED, job.tag[0])
+
+    def _fix_cancelled(self, job: Job) -> None:
+        self.busy.emit("")
+        self.fixFinished.emit(FixOutcome.DECLINED, job.tag[0])
+
+    def _fix_previewed(self, preview: Preview | None, title: str, confirm: Callable[[Preview], bool]) -> FixOutcome:
+        outcome = self._fix_outcome(preview, confirm)
+        self.fixFinished.emit(outcome, title)
+        return outcome
+
+    def _fix_outcome(self, preview: Preview | None, confirm: Callable[[Preview], bool]) -> FixOutcome:
         ws = self.workspace
-        preview = ws.fix_preview(entries, title)
         if preview is None:
             self.message.emit("No fix to apply here.", 5000)
             return FixOutcome.NO_FIX
@@ -341,6 +411,16 @@ class SpecDocument(QObject):
             self.watcher.removePaths(watched)
         paths = {os.fspath(document.path) for document in self.workspace.edited.values()}
         self.watcher.addPaths(sorted(paths | {os.path.dirname(path) for path in paths}))
+        self._stamps = self._current_stamps()
+
+    def _current_stamps(self) -> dict[str, tuple[int, int, int] | None]:
+        return {name: _stamp(document.path) for name, document in self.workspace.edited.items()}
+
+    def _folder_changed(self, _folder: str) -> None:
+        """A folder of the spec changed: a check only when one of the spec's own files did (was replaced,
+        written, removed); other files written there (a build's output, an editor's backup) are no news."""
+        if self._current_stamps() != self._stamps:
+            self.schedule_disk_check()
 
     def schedule_disk_check(self, _path: str = "") -> None:
         self.disk_timer.start()
@@ -349,8 +429,12 @@ class SpecDocument(QObject):
         """Compare the files with what was last read or written and act on it (see `DiskOutcome`); a conflict
         asks `choose_conflict`."""
         ws = self.workspace
+        if self._asking:  # one question at a time: what changed meanwhile is compared once it is answered
+            self._check_again = True
+            return DiskOutcome.SAME
         if ws.loaded is None or self.is_reading:
             return DiskOutcome.SAME  # nothing open, or a file is being (re)loaded
+        self._stamps = self._current_stamps()
         merge = ws.merge_from_disk()
         if merge.outcome is not DiskOutcome.MISSING:
             watched = set(self.watcher.files())
@@ -358,13 +442,18 @@ class SpecDocument(QObject):
                 if os.fspath(document.path) not in watched and document.path.is_file():
                     self.watcher.addPath(os.fspath(document.path))
         if merge.outcome is DiskOutcome.CONFLICT:
-            merge = ws.resolve(merge, self.choose_conflict(merge))
+            self._asking, self._check_again = True, False
+            try:
+                choice = self.choose_conflict(merge)
+            finally:
+                self._asking = False
+            merge = ws.resolve(merge, choice)
+            if self._check_again:
+                self.schedule_disk_check()  # changed again while the question was open
         labels = ", ".join(ws.file_label(ws.edited[name]) for name in merge.changed if name in ws.edited)
-        if merge.outcome is DiskOutcome.RELOAD:
-            self.open(ws.loaded.path, LoadKind.RELOAD)
-            self.message.emit(f"{labels} changed on disk: reloaded.", 8000)
-        elif merge.outcome is DiskOutcome.RELOAD_THEIRS:
-            self.open(ws.loaded.path, LoadKind.RELOAD)  # the journals go once it has loaded
+        if merge.outcome in (DiskOutcome.RELOAD, DiskOutcome.RELOAD_THEIRS):  # (their journals go once loaded)
+            self.reloadingFromDisk.emit()
+            self.open(ws.loaded.path, LoadKind.RELOAD, from_disk=labels or ws.file_label(ws.root))
         elif merge.outcome in (DiskOutcome.MERGED, DiskOutcome.KEPT):
             self._taken_in(merge)
             self.message.emit(f"{labels} changed on disk: taken in; your edits elsewhere are kept."

@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QSettings, QStandardPaths, Signal
+from PySide6.QtCore import QSettings, QStandardPaths, Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from workbench.gui.widgets import ElidedLabel, shrinkable
 from workbench.spec import SourceDocument
 from workbench.workspace.form import PROPERTY_FIELDS, PROPERTY_UNITS, format_enum, value_at
 
@@ -56,6 +57,7 @@ class OperationForm(QWidget):
         self.document: SourceDocument | None = None  # where the parameters' values are read
         self.parameter = QComboBox()
         self.parameter.setObjectName("formParameter")
+        _narrow(self.parameter)
         self.parameter.currentIndexChanged.connect(self._parameter_changed)
         self.parameter_description = QLineEdit()
         self.parameter_description.setObjectName("formParameterDescription")
@@ -64,9 +66,8 @@ class OperationForm(QWidget):
         self.parameter_enum.setPlaceholderText("values, separated by commas")
         self.property_pointer: str | None = None  # the schema property shown, if any
         self.property_document: SourceDocument | None = None  # the file it is read from
-        self.property_label = QLabel("—")
+        self.property_label = ElidedLabel("—", mode=Qt.TextElideMode.ElideMiddle)  # a pointer: both ends say most
         self.property_label.setObjectName("formProperty")
-        self.property_label.setWordWrap(True)
         self.property_description = QLineEdit()
         self.property_description.setObjectName("formPropertyDescription")
         self.property_enum = QLineEdit()
@@ -76,10 +77,10 @@ class OperationForm(QWidget):
         self.property_unit.setObjectName("formPropertyUnit")
         self.property_unit.setEditable(True)
         self.property_unit.addItems(["", *PROPERTY_UNITS])
+        _narrow(self.property_unit)
         self.property_unit.setToolTip("The unit of a number: written into the description")
         self._original: dict[str, str] = {}
-        self.heading = QLabel("Select an operation (outline) or a finding (problems).")
-        self.heading.setWordWrap(True)
+        self.heading = shrinkable(QLabel("Select an operation (outline) or a finding (problems)."))
         self.summary = QLineEdit()
         self.summary.setObjectName("formSummary")
         self.operation_id = QLineEdit()
@@ -87,9 +88,8 @@ class OperationForm(QWidget):
         self.description = QPlainTextEdit()
         self.description.setObjectName("formDescription")
         self.description.setTabChangesFocus(True)
-        self.note = QLabel()
+        self.note = shrinkable(QLabel())
         self.note.setObjectName("formNote")
-        self.note.setWordWrap(True)
         self.apply_button = QPushButton("&Apply")
         self.apply_button.setObjectName("formApply")
         self.apply_button.clicked.connect(self.request_apply)
@@ -139,7 +139,7 @@ class OperationForm(QWidget):
         self.property_document = document if pointer else None
         value = value_at(document, pointer) if document is not None and pointer else None
         self.property_label.setText(pointer if pointer else note or "—")
-        self.property_label.setToolTip(note)
+        self.property_label.setToolTip(note or pointer or "")
         description = value.get("description") if isinstance(value, dict) else None
         self.property_description.setText(description if isinstance(description, str) else "")
         self.property_enum.setText(format_enum(value.get("enum") if isinstance(value, dict) else None))
@@ -213,3 +213,10 @@ class OperationForm(QWidget):
     def request_apply(self) -> None:
         if self.pointer is not None or self.property_pointer is not None:
             self.applyRequested.emit(self.pointer or "", self.values())
+
+
+def _narrow(combo: QComboBox) -> QComboBox:
+    """A combo box that does not ask for its longest item's width (a long parameter name would widen the dock)."""
+    combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    combo.setMinimumContentsLength(8)
+    return combo

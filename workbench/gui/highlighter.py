@@ -187,3 +187,45 @@ class SpecHighlighter(QSyntaxHighlighter):
         else:
             kind = "string"
         self.setFormat(start, len(value), self._formats[kind])
+
+
+# Diff lines: added, removed, hunk headers, file headers; (light, dark) text and background colours.
+DIFF_COLORS = {"added": (("#116329", "#e6ffec"), ("#7ee2a8", "#12361f")),
+               "removed": (("#a40e26", "#ffebe9"), ("#ffa198", "#3d1418")),
+               "hunk": (("#0550ae", None), ("#79c0ff", None)),
+               "file": (("#57606a", None), ("#8b949e", None))}
+
+
+def diff_line_kind(line: str) -> str | None:
+    """What a line of a unified diff is: "file", "hunk", "added", "removed", or None (context)."""
+    if line.startswith(("+++", "---")):
+        return "file"
+    if line.startswith("@@"):
+        return "hunk"
+    if line.startswith("+"):
+        return "added"
+    if line.startswith("-"):
+        return "removed"
+    return None
+
+
+class DiffHighlighter(QSyntaxHighlighter):
+    """Added lines green, removed lines red, hunk and file headers apart (light or dark)."""
+
+    def __init__(self, document: QTextDocument, *, dark: bool = False) -> None:
+        super().__init__(document)
+        self.formats: dict[str, QTextCharFormat] = {}
+        for kind, pair in DIFF_COLORS.items():
+            text, background = pair[1 if dark else 0]
+            form = QTextCharFormat()
+            form.setForeground(QColor(text))
+            if background:
+                form.setBackground(QColor(background))
+            if kind in ("file", "hunk"):
+                form.setFontWeight(QFont.Weight.Bold)
+            self.formats[kind] = form
+
+    def highlightBlock(self, text: str) -> None:
+        kind = diff_line_kind(text)
+        if kind is not None:
+            self.setFormat(0, len(text), self.formats[kind])

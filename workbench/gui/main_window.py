@@ -7,9 +7,10 @@ as a background job, and each panel talks to the document. A new dock is one ent
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QEvent, QSettings, Qt, Signal
+from PySide6.QtCore import QByteArray, QEvent, QRect, QSettings, QSize, Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup, QDragEnterEvent, QDropEvent, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -17,6 +18,7 @@ from PySide6.QtWidgets import (
     QDockWidget,
     QMainWindow,
     QMessageBox,
+    QStackedWidget,
     QWidget,
 )
 
@@ -34,6 +36,7 @@ from workbench.gui.panels import (
     SourcePanel,
     StatusPanel,
     ToolsPanel,
+    WelcomePanel,
 )
 from workbench.gui.recent import RecentFiles
 from workbench.gui.theme import THEME_LABELS, THEMES, apply_theme
@@ -48,9 +51,39 @@ from workbench.workspace import (
     SaveChoice,
     SaveError,
     absolute,
+    text_diff,
 )
 
-__all__ = ["APP_TITLE", "MainWindow"]
+__all__ = ["APP_TITLE", "MainWindow", "fitting_size"]
+
+
+@dataclass(frozen=True)
+class SourcePlace:
+    """Where the source view was: the file shown, the selection's anchor and cursor (0-based block, UTF-16 unit
+    in the block), the vertical scroll."""
+
+    document: str
+    anchor: tuple[int, int]
+    position: tuple[int, int]
+    scroll: int
+
+DEFAULT_SIZE = QSize(1280, 820)
+# What the window's frame and title bar take beyond its own size on most desktops (the frame is unknown before
+# the window is first shown): the size chosen leaves this much of the available screen free.
+FRAME_ALLOWANCE = QSize(16, 48)
+
+
+def fitting_size(available: QRect, wanted: QSize = DEFAULT_SIZE) -> QSize:
+    """`wanted`, shrunk to fit the available screen area (`QScreen.availableGeometry()`) with its frame."""
+    return QSize(max(1, min(wanted.width(), available.width() - FRAME_ALLOWANCE.width())),
+                 max(1, min(wanted.height(), available.height() - FRAME_ALLOWANCE.height())))
+
+
+def fits(geometry: QRect, available: QRect) -> bool:
+    """The window (its frame allowance included) lies on the available screen area."""
+    return (geometry.width() + FRAME_ALLOWANCE.width() <= available.width()
+            and geometry.height() + FRAME_ALLOWANCE.height() <= available.height()
+            and available.intersects(geometry))
 
 
 class MainWindow(QMainWindow):
@@ -71,6 +104,7 @@ class MainWindow(QMainWindow):
         self.last_error: str | None = None
         self.error_box: QMessageBox | None = None
         self.diff_dialog: QDialog | None = None
+        self.help_dialog: QDialog | None = None
         self._theme = "system"
         self.document = SpecDocument(lambda: recovery_dir(self.settings), self)
         self.document.choose_conflict = lambda _merge: ConflictChoice(self.ask_conflict())
@@ -78,8 +112,17 @@ class MainWindow(QMainWindow):
         self.setAcceptDrops(True)
         self.setDockOptions(QMainWindow.DockOption.AnimatedDocks | QMainWindow.DockOption.AllowTabbedDocks)
         self.source = SourcePanel(self.document)
-        self.setCentralWidget(self.source)
         self.source.use_settings(self.settings)  # its zoom
+        # The middle: how to start while no file is open, then the source text.
+        self.welcome = WelcomePanel(lambda: self.recent.existing())
+        self.welcome.openRequested.connect(self.choose_file)
+        self.welcome.exampleRequested.connect(lambda: self.open_path(example_path()))
+        self.welcome.recentChosen.connect(self.open_path)
+        self.middle = QStackedWidget()
+        self.middle.setObjectName("middle")
+        self.middle.addWidget(self.welcome)
+        self.middle.addWidget(self.source)
+        self.setCentralWidget(self.middle)
         self.docks: dict[str, QDockWidget] = {}
         for spec in DOCKS:
             self.add_panel(spec)
@@ -91,12 +134,16 @@ class MainWindow(QMainWindow):
         self.status.cancel_button.clicked.connect(self.cancel_load)
         self.status.severityClicked.connect(self.show_severity)
         self._build_menus()
+        self.welcome.refresh()
         document = self.document  # connected after the panels: they have shown a load when the window hears of it
         document.loaded.connect(self.show_loaded)
         document.loadFailed.connect(self._load_failed)
         document.loadCancelled.connect(self.loadCancelled)
         document.modifiedChanged.connect(self._update_modified)
         document.message.connect(lambda text, ms: self.statusBar().showMessage(text, ms))
+        document.reloadingFromDisk.connect(self._note_place)
+        document.fixFinished.connect(self._fix_finished)
+        self._place: SourcePlace | None = None
         self._restore_settings()
         self._update_title()
         self._update_history()
@@ -135,6 +182,7 @@ class MainWindow(QMainWindow):
             action.setEnabled(False)  # nothing open yet
         self.diff_action = self._action("Show &Diff Against Disk", self.show_disk_diff,
                                         QKeySequence(Qt.Modifier.CTRL | Qt.Modifier.SHIFT | Qt.Key.Key_D))
+        self.diff_action.setEnabled(False)  # nothing open, nothing edited
         for action in (self.reload_action, self.save_action, self.save_as_action, self.revert_action,
                        self.diff_action):
             menu.addAction(action)
@@ -177,8 +225,13 @@ class MainWindow(QMainWindow):
         for dock in self.docks.values():
             menu.addAction(dock.toggleViewAction())
         self.source.add_actions(menu, self.source.zoom_actions)
+        menu.addSeparator()
+        menu.addAction(self._action("&Reset Layout", self.reset_layout))
 
         menu = self.menuBar().addMenu("&Help")
+        menu.addAction(self._action("&Rules", self.show_rules))
+        menu.addAction(self._action("&Keyboard Shortcuts", self.show_shortcuts))
+        menu.addSeparator()
         menu.addAction(self._action("&About Agent Spec Workbench", lambda: dialogs.about(self)))
 
     def _action(self, text: str, slot, shortcut=None) -> QAction:
@@ -191,10 +244,55 @@ class MainWindow(QMainWindow):
 
     # -- settings and theme ------------------------------------------------------------------------------------
 
+    def available_geometry(self) -> QRect:
+        """The screen area the window may take (without panels and docks of the desktop)."""
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        return screen.availableGeometry() if screen is not None else QRect(0, 0, 1024, 700)
+
+    def fit_to_screen(self) -> None:
+        """The first size: the default one, as much of it as fits the available screen, centred there."""
+        available = self.available_geometry()
+        size = fitting_size(available)
+        self.resize(size)
+        self.size_docks()
+        self.move(available.x() + (available.width() - size.width()) // 2,
+                  available.y() + max(0, (available.height() - size.height() - FRAME_ALLOWANCE.height()) // 2))
+
+    def reset_layout(self) -> None:
+        """Every dock back where it starts (docked, shown, the Tools tab beside the Problems), and the window at
+        its first size for this screen."""
+        for spec in DOCKS:
+            dock = self.docks[spec.attribute]
+            dock.setFloating(False)
+            if spec.tabify_with is None:
+                self.addDockWidget(spec.area, dock)  # (moves a dock that was put elsewhere)
+            dock.show()
+        for spec in DOCKS:
+            if spec.tabify_with is not None:
+                self.tabifyDockWidget(self.docks[spec.tabify_with], self.docks[spec.attribute])
+                self.docks[spec.tabify_with].raise_()
+        if self.isMaximized() or self.isFullScreen():
+            self.showNormal()
+        self.size_docks()  # at the old size first: docks put back keep the widths they had, which may not fit
+        QApplication.sendPostedEvents()
+        self.fit_to_screen()
+        self.statusBar().showMessage("The layout is reset.", 4000)
+
+    def size_docks(self) -> None:
+        """The docks at their starting sizes, each at most a quarter of the window across (a third down), so the
+        source view in the middle keeps room on a small screen."""
+        for spec in DOCKS:
+            if spec.tabify_with is None:
+                across = spec.orientation is Qt.Orientation.Horizontal
+                room = self.width() // 4 if across else self.height() // 3
+                self.resizeDocks([self.docks[spec.attribute]], [min(spec.size, room)], spec.orientation)
+
     def _restore_settings(self) -> None:
         geometry = self.settings.value("window/geometry", QByteArray(), type=QByteArray)
-        if geometry.isEmpty() or not self.restoreGeometry(geometry):
-            self.resize(1280, 820)
+        # A geometry saved on a bigger screen (or at a smaller scale factor) is not restored: it would not fit.
+        if geometry.isEmpty() or not self.restoreGeometry(geometry) \
+                or not fits(self.geometry(), self.available_geometry()):
+            self.fit_to_screen()
         state = self.settings.value("window/state", QByteArray(), type=QByteArray)
         if not state.isEmpty():
             self.restoreState(state)
@@ -256,6 +354,7 @@ class MainWindow(QMainWindow):
 
     def show_loaded(self, loaded: LoadedSpec, kind: LoadKind) -> None:
         """After the panels: the title, the actions; after opening, the journals offered back."""
+        self.middle.setCurrentWidget(self.source)
         self._update_title()
         self.reload_action.setEnabled(True)
         self._update_modified()
@@ -266,6 +365,12 @@ class MainWindow(QMainWindow):
         self.last_error = None  # the load worked: an earlier error is over (one recovery raises stays shown)
         if self.error_box is not None:
             self.error_box.hide()
+        if self.document.reloaded_from_disk:
+            self._back_to_place()
+            self.statusBar().showMessage(f"{self.document.last_request.from_disk} reloaded: changed on disk "
+                                         f"({len(loaded.problems)} findings).", 8000)
+            self.documentLoaded.emit(loaded)
+            return
         if kind is LoadKind.OPEN:
             self._offer_recovery()
         self.recent.add(loaded.path)
@@ -312,6 +417,42 @@ class MainWindow(QMainWindow):
             action.setText(f"{prefix} {label}" if label else prefix)
 
     # -- going to things ---------------------------------------------------------------------------------------
+
+    def _note_place(self) -> None:
+        """Before the files changed on disk are read again: the file shown, its selection and scroll."""
+        shown = self.source.shown
+        view = self.source.view
+        if shown is None:
+            self._place = None
+            return
+        cursor = view.textCursor()
+        document = view.document()
+        anchor = document.findBlock(cursor.anchor())
+        position = document.findBlock(cursor.position())
+        self._place = SourcePlace(shown.name, (anchor.blockNumber(), cursor.anchor() - anchor.position()),
+                                  (position.blockNumber(), cursor.position() - position.position()),
+                                  view.verticalScrollBar().value())
+
+    def _back_to_place(self) -> None:
+        """After that reload: the same file at the same line and column, the same selection, the same scroll."""
+        place, self._place = self._place, None
+        loaded = self.loaded
+        if place is None or loaded is None:
+            return
+        documents = loaded.spec.documents
+        if place.document in documents:
+            self.source.show_file(documents[place.document])
+        view = self.source.view
+        cursor = view.textCursor()
+        for (line, units), mode in ((place.anchor, cursor.MoveMode.MoveAnchor),
+                                    (place.position, cursor.MoveMode.KeepAnchor)):
+            view.qt_position(line + 1, 1)  # (a big text goes in by parts: up to that line at least)
+            block = view.document().findBlockByNumber(line)
+            if not block.isValid():
+                block = view.document().lastBlock()
+            cursor.setPosition(block.position() + min(units, block.length() - 1), mode)
+        view.setTextCursor(cursor)
+        view.verticalScrollBar().setValue(place.scroll)
 
     def next_problem(self) -> None:
         self._problem_stepped(self.problems.select_next())
@@ -410,6 +551,19 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"Saved as {target.name}.", 5000)
         return True
 
+    def show_rules(self) -> None:
+        """Help > Rules: what each lint rule checks, its severity and category, as `workbench lint` has them."""
+        self._show_help(dialogs.help_dialog(self, "Rules", dialogs.rules_html()))
+
+    def show_shortcuts(self) -> None:
+        self._show_help(dialogs.help_dialog(self, "Keyboard Shortcuts", dialogs.shortcuts_html(self.actions())))
+
+    def _show_help(self, dialog: QDialog) -> None:
+        if self.help_dialog is not None:
+            self.help_dialog.close()
+        self.help_dialog = dialog
+        dialog.show()
+
     def show_disk_diff(self) -> None:
         diff = self.document.workspace.disk_diff() or "No unsaved edits: the text is the file on disk.\n"
         if self.diff_dialog is not None:
@@ -421,10 +575,14 @@ class MainWindow(QMainWindow):
 
     def fix_entries(self, entries: list[ProblemEntry], title: str) -> bool:
         """The quick fixes of these findings, previewed as a diff and applied as one undoable step."""
-        outcome = self.document.fix(entries, title, self.confirm_preview)
-        if outcome is FixOutcome.REFUSED:
+        return self.document.fix(entries, title, self.confirm_preview) is FixOutcome.APPLIED
+
+    def _fix_finished(self, outcome: FixOutcome, title: str) -> None:
+        if outcome is FixOutcome.REFUSED and self.document.workspace.last_refused:
             self.show_error("The fix cannot be applied", "\n".join(self.document.workspace.last_refused))
-        return outcome is FixOutcome.APPLIED
+        elif outcome is FixOutcome.APPLIED:  # the line no longer names a finding that is gone
+            self.source.location_label.setText(f"Applied: {title} (Undo takes it back)")
+            self.source.location_label.setToolTip("")
 
     def fix_problem(self, entry: ProblemEntry) -> bool:
         return self.fix_entries([entry], f"Fix: {entry.finding.fix.title if entry.finding.fix else entry.finding.rule}")
@@ -440,7 +598,7 @@ class MainWindow(QMainWindow):
 
     def confirm_preview(self, preview: Preview) -> bool:
         """Show the diff preview; True when the user applies it."""
-        dialog = dialogs.text_dialog(self, preview.title, preview.text(), self.source.view.font(), confirm=True)
+        dialog = dialogs.preview_dialog(self, preview, self.source.view.font())
         try:
             return dialog.exec() == QDialog.DialogCode.Accepted
         finally:
@@ -459,7 +617,13 @@ class MainWindow(QMainWindow):
 
     def ask_recover(self) -> bool:
         """True to restore the unsaved edits found in the recovery journals."""
-        return dialogs.ask_recover(self, self._spec_name("This file"))
+        return dialogs.ask_recover(self, self._spec_name("This file"), self.recovery_diff())
+
+    def recovery_diff(self) -> str:
+        """What recovering the journals would restore: a diff against the files on disk."""
+        ws = self.document.workspace
+        return "".join(text_diff(ws.disk.get(document.name, document.text), recovered.text, ws.file_label(document))
+                       for document, recovered in ws.recoverable())
 
     def confirm_discard(self, *, prompt: bool = True) -> bool:
         """Before the edits would be lost: True to go on (saved or discarded), False to stay."""
@@ -492,8 +656,9 @@ class MainWindow(QMainWindow):
             return
         if self.loaded is not None and self.document.workspace.is_modified:
             self.document.workspace.forget_journals()  # the user chose to discard the edits
-        if self.diff_dialog is not None:
-            self.diff_dialog.close()
+        for dialog in (self.diff_dialog, self.help_dialog):
+            if dialog is not None:
+                dialog.close()
         self._save_settings()
         for spec in DOCKS:  # no panel's job outlives the window
             getattr(getattr(self, spec.attribute), "shutdown", lambda: None)()

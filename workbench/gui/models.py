@@ -395,6 +395,10 @@ class OutlineModel(_TwoLevelModel):
             rows.append(row)
         return rows
 
+    def rows(self) -> list[_Row]:
+        """The outline's rows as shown unfiltered (a new list whenever they change)."""
+        return self._rows
+
     def _row(self, index: AnyIndex) -> _Row:
         if index.internalId() == 0:
             return self._rows[index.row()]
@@ -471,23 +475,69 @@ _OUTLINE_ROLES: dict[int, Callable[[OutlineModel, _Row, int], Any]] = {
 
 
 class OutlineFilter(QSortFilterProxyModel):
-    """Case-insensitive text filter over path, method, operationId, summary and tags; a matching group keeps
-    all its operations, a matching operation keeps its group."""
+    """Case-insensitive text filter over path, method, operationId, summary and tags (or schema and property
+    names); a matching group keeps all its rows, a matching row keeps its group.
+
+    The rows shown are worked out in one pass over the outline's own rows (not by asking the model for each
+    row's text through Qt: that took 0.3-0.5 s a keystroke on GitHub's 3,378 schema properties)."""
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
-        self.setFilterRole(FilterRole)
-        self.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
-        self.setRecursiveFilteringEnabled(True)
-        self.setAutoAcceptChildRows(True)
+        self._needle = ""
+        self._rows: list[_Row] | None = None  # the outline rows `_shown` was worked out for
+        self._shown: set[tuple[int, int]] = set()  # (group row, or -1 for a top row; row)
+        self._groups = 0
+        self._leaves = 0
 
     def set_text(self, text: str) -> None:
-        self.setFilterFixedString(text.strip())
+        needle = text.strip().lower()
+        if needle != self._needle:
+            self.beginFilterChange()
+            self._needle = needle
+            self._rows = None
+            self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+
+    def filter_text(self) -> str:
+        """The text filtered on (lower case; "": none)."""
+        return self._needle
+
+    def _match(self) -> None:
+        model = self.sourceModel()
+        rows = model.rows() if isinstance(model, OutlineModel) else []
+        if rows is self._rows:
+            return
+        needle, shown, groups, leaves = self._needle, set(), 0, 0
+        for number, row in enumerate(rows):
+            if needle in row.filter_text:
+                children = range(len(row.children))
+            else:
+                children = [n for n, child in enumerate(row.children) if needle in child.filter_text]
+                if not children:
+                    continue
+            shown.add((-1, number))
+            shown.update((number, child) for child in children)
+            groups += 1 if row.entry is None else 0
+            leaves += len(children) if row.children else (1 if row.entry is not None else 0)
+        self._rows, self._shown, self._groups, self._leaves = rows, shown, groups, leaves
+
+    def filterAcceptsRow(self, source_row: int, source_parent: AnyIndex) -> bool:
+        if not self._needle:
+            return True
+        self._match()
+        return ((source_parent.row() if source_parent.isValid() else -1), source_row) in self._shown
 
     def leaf_count(self) -> int:
-        count = 0
-        for row in range(self.rowCount()):
-            index = self.index(row, 0)
-            children = self.rowCount(index)
-            count += children if children else (1 if self.data(index, EntryRole) is not None else 0)
-        return count
+        """The operations (or properties) shown."""
+        if not self._needle:
+            rows = self.sourceModel().rows() if isinstance(self.sourceModel(), OutlineModel) else []
+            return sum(len(row.children) if row.children else (1 if row.entry is not None else 0) for row in rows)
+        self._match()
+        return self._leaves
+
+    def group_count(self) -> int:
+        """The groups shown (paths, tags, schemas)."""
+        if not self._needle:
+            rows = self.sourceModel().rows() if isinstance(self.sourceModel(), OutlineModel) else []
+            return sum(1 for row in rows if row.entry is None)
+        self._match()
+        return self._groups

@@ -40,12 +40,17 @@ class RecentFiles:
         self._store([])
         self.refresh_menu()
 
-    def refresh_menu(self) -> None:
-        """Rebuild Open Recent from the files that still exist (the missing ones are dropped)."""
+    def existing(self) -> list[str]:
+        """The recent files that still exist (the missing ones are dropped from the settings)."""
         recent = self.paths()
         existing = [p for p in recent if Path(p).is_file()]
         if existing != recent:
             self._store(existing)
+        return existing
+
+    def refresh_menu(self) -> None:
+        """Rebuild Open Recent from the files that still exist."""
+        existing = self.existing()
         self.menu.clear()
         names = [Path(p).name for p in existing]
         for number, path in enumerate(existing, 1):

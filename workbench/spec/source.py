@@ -194,6 +194,9 @@ def parse_document(path: Path, name: str | None = None) -> SourceDocument:
     return parse_text(text, path, name, bom=bom)
 
 
+MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdown", ".mkd")
+
+
 def parse_text(text: str, path: Path, name: str, *, bom: bool = False) -> SourceDocument:
     fmt = detect_format(text)
     problems: list[Problem] = []
@@ -218,5 +221,11 @@ def parse_text(text: str, path: Path, name: str, *, bom: bool = False) -> Source
                 problems.append(Problem(problem.code, problem.message, name, problem.pointer, at.line, at.column))
             document.problems = problems
         return document
-    data, index, problems = parse_yaml(text, name)
+    try:
+        data, index, problems = parse_yaml(text, name)
+    except SpecError as exc:
+        if exc.code == "syntax" and path.suffix.lower() in MARKDOWN_SUFFIXES:  # not a broken spec: another kind
+            raise SpecError(f"not an API description: a Markdown file ({path.suffix}), not YAML or JSON", name,
+                            code="not-a-spec") from None
+        raise
     return SourceDocument(path, name, text, "yaml", data, bom, problems, index)

@@ -16,6 +16,17 @@ def text_diff(old: str, new: str, name: str) -> str:
                                         f"{name} (on disk)", f"{name} (edited)"))
 
 
+def diff_counts(diff: str) -> tuple[int, int]:
+    """(lines added, lines removed) of a unified diff."""
+    added = removed = 0
+    for line in diff.splitlines():
+        if line.startswith("+") and not line.startswith("+++"):
+            added += 1
+        elif line.startswith("-") and not line.startswith("---"):
+            removed += 1
+    return added, removed
+
+
 def outcome_diff(old: str, outcome: EditOutcome, name: str) -> str:
     """The diff an edit outcome makes: from its splices when they were planned against `old` together (exact and
     instant on big files), else by matching lines."""
@@ -35,6 +46,7 @@ class Preview:
     outcomes: list[EditOutcome]  # one per file of the spec the edits touch
     diff: str
     bases: list[SourceDocument]  # the documents the outcomes were made from
+    fixes: int = 0  # the quick fixes it applies (0: not a preview of fixes)
 
     @property
     def applied(self) -> bool:
@@ -43,6 +55,11 @@ class Preview:
     @property
     def refused(self) -> list[str]:
         return [f"{edit.pointer}: {reason}" for outcome in self.outcomes for edit, reason in outcome.refused]
+
+    @property
+    def files(self) -> int:
+        """The files it changes."""
+        return sum(1 for outcome in self.outcomes if outcome.applied)
 
     def text(self) -> str:
         refused = "".join(f"# refused {line}\n" for line in self.refused)

@@ -22,7 +22,7 @@ from workbench.lint import Finding
 from workbench.spec import SourceDocument, SpecError
 from workbench.spec.source import parse_text, read_text
 from workbench.workspace.history import Change, History, Step
-from workbench.workspace.loading import LoadedSpec, OperationEntry, ProblemEntry
+from workbench.workspace.loading import Cancelled, LoadedSpec, OperationEntry, ProblemEntry
 from workbench.workspace.preview import Preview, outcome_diff, text_diff
 from workbench.workspace.typing import NOT_CHECKED, TypedDocument, TypingBurst
 
@@ -317,27 +317,43 @@ class Workspace:
             return []
         return [self.set_document(change.after, change.splices) for change in step.changes]
 
-    def fix_preview(self, entries: Sequence[ProblemEntry], title: str) -> Preview | None:
-        """What fixing these findings would change in the edited texts (None: none of them has a fix here)."""
-        if self.loaded is None or self.root is None:
+    def fix_preview(self, entries: Sequence[ProblemEntry], title: str,
+                    progress: Callable[[str], None] | None = None,
+                    cancelled: Callable[[], bool] | None = None) -> Preview | None:
+        """What fixing these findings would change in the edited texts (None: none of them has a fix here).
+        It reads the texts as they are when it starts, so it may run on a worker thread (`is_current` tells
+        whether they are still those); `progress` hears each step, `cancelled` stops it (raises Cancelled)."""
+        loaded, edited = self.loaded, dict(self.edited)
+        if loaded is None or self.root is None:
             return None
+
+        def step(text: str) -> None:
+            if cancelled is not None and cancelled():
+                raise Cancelled()
+            if progress is not None:
+                progress(text)
+
+        step(f"Finding the fixes of {len(entries)} findings…")
         wanted = {id(entry.finding) for entry in entries}
         rules = {entry.finding.rule for entry in entries}
         edits: dict[str, list] = {}  # by file: the fixes of findings in any file of the spec
-        for fix in quick_fixes(self.loaded.spec, self.loaded.result, rules):
-            if id(fix.finding) in wanted and fix.document.name in self.edited \
-                    and not isinstance(self.edited[fix.document.name], TypedDocument):  # typed: not parsed yet
+        fixes = 0
+        for fix in quick_fixes(loaded.spec, loaded.result, rules):
+            if id(fix.finding) in wanted and fix.document.name in edited \
+                    and not isinstance(edited[fix.document.name], TypedDocument):  # typed: not parsed yet
                 edits.setdefault(fix.document.name, []).extend(fix.edits)
+                fixes += 1
         if not edits:
             return None
         outcomes, diffs, bases = [], [], []
         for name, file_edits in edits.items():
-            document = self.edited[name]
+            document = edited[name]
+            step(f"Applying {len(file_edits)} edits to {self.file_label(document)}…")
             outcome = apply_edits(document, file_edits)
             outcomes.append(outcome)
             bases.append(document)
             diffs.append(outcome_diff(document.text, outcome, self.file_label(document)))
-        return Preview(title, outcomes, "".join(diffs), bases)
+        return Preview(title, outcomes, "".join(diffs), bases, fixes)
 
     def is_current(self, preview: Preview) -> bool:
         """Were the preview's outcomes made from the files as edited now (none replaced meanwhile)?"""

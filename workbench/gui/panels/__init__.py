@@ -14,10 +14,11 @@ from workbench.gui.panels.selection import SelectionPanel
 from workbench.gui.panels.source import SourcePanel
 from workbench.gui.panels.status import StatusPanel
 from workbench.gui.panels.tools import ToolsPanel
+from workbench.gui.panels.welcome import WelcomePanel
 
 __all__ = [
     "DOCKS", "DockSpec", "EditPanel", "OutlinePanel", "ProblemsPanel", "SelectionPanel", "SourcePanel", "StatusPanel",
-    "ToolsPanel",
+    "ToolsPanel", "WelcomePanel",
 ]
 
 

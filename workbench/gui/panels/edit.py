@@ -3,7 +3,8 @@ fix), follows the edited texts, and turns Apply into one undoable step of the do
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QVBoxLayout, QWidget
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFrame, QScrollArea, QVBoxLayout, QWidget
 
 from workbench.edit import apply_edits
 from workbench.gui.document import SpecDocument, Target
@@ -25,9 +26,16 @@ class EditPanel(QWidget):
         self.document = document
         self.form = OperationForm()
         self.form.applyRequested.connect(self.apply)
+        # The form scrolls down when the dock is low (a 700-pixel screen); it never scrolls across: it takes the
+        # dock's width, so no field sets the window's minimum width.
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setWidget(self.form)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.form)
+        layout.addWidget(scroll)
         self._entry: OperationEntry | None = None
         self._property: str | None = None  # the schema property shown
         self._document_name: str | None = None  # the name of the document the form edits
@@ -97,14 +105,29 @@ class EditPanel(QWidget):
         self.document.message.emit("Edit applied." if applied else "The edit was refused.", 5000)
         return applied
 
-    def _loaded(self, _loaded: LoadedSpec, kind: LoadKind) -> None:
+    def _loaded(self, loaded: LoadedSpec, kind: LoadKind) -> None:
         if kind is LoadKind.RECHECK:
             return
+        if self.document.reloaded_from_disk and (self._entry is not None or self._property is not None):
+            self._entry = self._same_operation(loaded, self._entry)
+            if self._entry is not None or self._property is not None:
+                self.refill()  # the same operation and property, with their values as they are on disk now
+                return
         self._entry = None
         self._property = None
         self.form.set_property(None, None)
         self.form.set_parameters(None, [])
         self.form.show_operation(None, EMPTY_HEADING, {})
+
+    @staticmethod
+    def _same_operation(loaded: LoadedSpec, entry: OperationEntry | None) -> OperationEntry | None:
+        """The operation of a spec read again that is at the place `entry` was (None: gone, or none shown)."""
+        if entry is None:
+            return None
+        origin = entry.operation.origin
+        return next((found for found in loaded.operations
+                     if (found.operation.origin.document.name, found.operation.origin.pointer)
+                     == (origin.document.name, origin.pointer)), None)
 
     def _revealed(self, target: Target) -> None:
         if target.problem is not None:

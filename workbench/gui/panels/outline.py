@@ -3,12 +3,12 @@ a filter box; choosing a row reveals it through the document."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt, QTimer
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
     QHeaderView,
-    QLabel,
     QLineEdit,
     QTreeView,
     QVBoxLayout,
@@ -24,9 +24,14 @@ from workbench.gui.models import (
     OutlineFilter,
     OutlineModel,
 )
+from workbench.gui.widgets import ElidedLabel, counted
 from workbench.workspace import LoadedSpec, LoadKind, OperationEntry, PropertyEntry
 
 EXPAND_OUTLINE_UP_TO = 150  # operations (or properties); bigger outlines open collapsed (a filter expands them)
+EXPAND_FILTERED_UP_TO = 400  # rows a filter leaves: more stay in their collapsed groups (laying them out is slow)
+FILTER_DELAY_MS = 150  # the filter follows the box this long after the last keystroke
+DETAILS_SAMPLE = "99 operations"  # as wide as the Details column gets at first
+DETAILS_MIN_WIDTH = 60
 
 
 class OutlinePanel(QWidget):
@@ -52,20 +57,37 @@ class OutlinePanel(QWidget):
         self.filter_edit.setObjectName("outlineFilter")
         self.filter_edit.setPlaceholderText("Filter: path, method, operationId, tag…")
         self.filter_edit.setClearButtonEnabled(True)
-        self.filter_edit.textChanged.connect(self._filter_changed)
+        # Typing filters once the keystrokes pause; text set otherwise (a shortcut, a test) filters at once.
+        self._typed = False
+        self.filter_edit.textEdited.connect(self._typing)
+        self.filter_edit.textChanged.connect(self._text_changed)
         self.filter_edit.returnPressed.connect(self._filter_return)
+        self.filter_timer = QTimer(self)
+        self.filter_timer.setSingleShot(True)
+        self.filter_timer.setInterval(FILTER_DELAY_MS)
+        self.filter_timer.timeout.connect(self._apply_filter)
 
         self.view = QTreeView()
         self.view.setObjectName("outlineView")
+        # (before the model: the stretched last section never gets narrower than the size it starts at)
+        self.view.header().setDefaultSectionSize(DETAILS_MIN_WIDTH)
         self.view.setModel(self.proxy)
         self.view.setUniformRowHeights(True)
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.view.header().setStretchLastSection(True)
-        self.view.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
-        self.view.setColumnWidth(0, 250)
+        # A long path is cut in the middle (both ends tell paths apart; the tooltip has all of it). Both columns
+        # can be resized; until the user does, the first takes what the Details column leaves.
+        self.view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        header = self.view.header()
+        header.setStretchLastSection(True)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
+        header.setMinimumSectionSize(40)
+        self._user_sized = False
+        self._sizing = False
+        header.sectionResized.connect(self._section_resized)
+        self.view.viewport().installEventFilter(self)
         self.view.activated.connect(self.activate)
 
-        self.count_label = QLabel()
+        self.count_label = ElidedLabel(fit=True)
         self.count_label.setObjectName("outlineCount")
 
         layout = QVBoxLayout(self)
@@ -88,6 +110,33 @@ class OutlinePanel(QWidget):
 
     def set_filter_text(self, text: str) -> None:
         self.filter_edit.setText(text)
+
+    def details_width(self) -> int:
+        """What the Details column needs: a group's count, in bold."""
+        font = self.view.font()
+        font.setBold(True)
+        return QFontMetrics(font).horizontalAdvance(DETAILS_SAMPLE) + 16
+
+    def fit_columns(self) -> None:
+        """The first column as wide as the view leaves beside the Details column (unless the user sized it)."""
+        if self._user_sized:
+            return
+        viewport = self.view.viewport().width()
+        width = max(120, viewport - max(DETAILS_MIN_WIDTH, min(self.details_width(), viewport * 2 // 5)))
+        self._sizing = True
+        try:
+            self.view.setColumnWidth(0, width)
+        finally:
+            self._sizing = False
+
+    def _section_resized(self, section: int, _old: int, _new: int) -> None:
+        if section == 0 and not self._sizing:
+            self._user_sized = True
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.view.viewport() and event.type() == QEvent.Type.Resize:
+            self.fit_columns()
+        return super().eventFilter(watched, event)
 
     def focus_filter(self) -> None:
         self.filter_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
@@ -157,8 +206,19 @@ class OutlinePanel(QWidget):
         self._expand()
         self._update_count()
 
-    def _filter_changed(self, text: str) -> None:
-        self.proxy.set_text(text)
+    def _typing(self, _text: str) -> None:
+        self._typed = True  # (textEdited comes before its textChanged)
+        self.filter_timer.start()
+
+    def _text_changed(self, _text: str) -> None:
+        if self._typed:
+            self._typed = False
+        else:
+            self._apply_filter()
+
+    def _apply_filter(self) -> None:
+        self.filter_timer.stop()
+        self.proxy.set_text(self.filter_edit.text())
         self._expand()
         self._update_count()
 
@@ -167,12 +227,15 @@ class OutlinePanel(QWidget):
         every row: ~30 ms on 900 operations)."""
         model = self.model
         rows = model.schema_counts()[1] if model.mode == "schema" else model.operation_count()
-        if self.filter_edit.text().strip() or rows <= EXPAND_OUTLINE_UP_TO:
-            self.view.expandAll()
+        shown = self.proxy.leaf_count() if self.proxy.filter_text() else rows
+        if shown <= (EXPAND_FILTERED_UP_TO if self.proxy.filter_text() else EXPAND_OUTLINE_UP_TO):
+            self.view.expandToDepth(0)  # (the groups: the tree has two levels, and expandAll visits every leaf)
         elif not reset:
             self.view.collapseAll()
 
     def _filter_return(self) -> None:
+        if self.filter_timer.isActive():
+            self._apply_filter()
         for row in range(self.proxy.rowCount()):
             index = self.proxy.index(row, 0)
             if self.proxy.rowCount(index):
@@ -188,8 +251,13 @@ class OutlinePanel(QWidget):
             self.count_label.setText("")
         elif self.model.mode == "schema":
             schemas, properties = self.model.schema_counts()
-            self.count_label.setText(f"{schemas} schemas, {properties} properties")
-        elif self.filter_edit.text().strip():
-            self.count_label.setText(f"{self.proxy.leaf_count()} shown of {ops} operations")
+            if self.proxy.filter_text():
+                self.count_label.setText(f"{self.proxy.group_count()} of {counted(schemas, 'schema')}, "
+                                         f"{self.proxy.leaf_count()} of {counted(properties, 'property')} shown")
+            else:
+                self.count_label.setText(f"{counted(schemas, 'schema')}, {counted(properties, 'property')}")
+        elif self.proxy.filter_text():
+            self.count_label.setText(f"{self.proxy.leaf_count()} shown of {counted(ops, 'operation')}")
         else:
-            self.count_label.setText(f"{ops} operations")
+            self.count_label.setText(counted(ops, "operation"))
+

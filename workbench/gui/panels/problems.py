@@ -9,7 +9,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QLineEdit,
     QMenu,
     QTreeView,
@@ -19,6 +18,7 @@ from PySide6.QtWidgets import (
 
 from workbench.gui.document import SpecDocument
 from workbench.gui.models import ProblemsModel, SeverityRole
+from workbench.gui.widgets import ElidedLabel, counted
 from workbench.lint import Severity
 from workbench.workspace import LoadedSpec, LoadKind, ProblemEntry
 
@@ -40,7 +40,9 @@ class ProblemsPanel(QWidget):
         self.rule_combo = QComboBox()
         self.rule_combo.setObjectName("ruleFilter")
         self.rule_combo.setToolTip("Show the findings of one rule")
-        self.rule_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        # as wide as a rule's name and count, not wider: the dock keeps its width whatever the rules
+        self.rule_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.rule_combo.setMinimumContentsLength(18)
         self.rule_combo.currentIndexChanged.connect(self._rule_changed)
 
         self.filter_edit = QLineEdit()
@@ -49,7 +51,7 @@ class ProblemsPanel(QWidget):
         self.filter_edit.setClearButtonEnabled(True)
         self.filter_edit.textChanged.connect(self._text_changed)
 
-        self.count_label = QLabel()
+        self.count_label = ElidedLabel(fit=True)
         self.count_label.setObjectName("problemsCount")
 
         self.view = QTreeView()
@@ -173,7 +175,7 @@ class ProblemsPanel(QWidget):
     def _update_count(self) -> None:
         total = len(self.model.entries())
         shown = len(self.model.shown_entries())
-        self.count_label.setText(f"{total} problems" if shown == total else f"{shown} of {total} shown")
+        self.count_label.setText(counted(total, "problem") if shown == total else f"{shown} of {total} shown")
 
     def _entry_at(self, index: QModelIndex) -> ProblemEntry | None:
         return self.model.entry(index.siblingAtColumn(0)) if index.isValid() else None

@@ -51,7 +51,7 @@ from PySide6.QtWidgets import (
 from workbench.gui.document import SpecDocument
 from workbench.gui.jobs import Job, JobRunner
 from workbench.gui.panels.shown import ShownInDock
-from workbench.gui.panels.tools import ElidedLabel
+from workbench.gui.widgets import ElidedLabel
 from workbench.selection.baseline import Comparison, compare, read_baseline
 from workbench.selection.draft import DraftCase
 from workbench.selection.keys import store_key

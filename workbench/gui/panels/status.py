@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QLabel, QProgressBar, QStatusBar, QToolButton
 
 from workbench.gui.document import SpecDocument
 from workbench.gui.theme import SEVERITY_ORDER, SEVERITY_TITLES, severity_icon
+from workbench.gui.widgets import ElidedLabel
 from workbench.lint import Severity
 from workbench.lint.engine import severity_counts
 from workbench.workspace import LoadedSpec, LoadKind
@@ -21,7 +22,8 @@ class StatusPanel(QObject):
     def __init__(self, document: SpecDocument, bar: QStatusBar) -> None:
         super().__init__(bar)
         self.document = document
-        self.progress_label = QLabel()
+        self.progress_label = ElidedLabel(fit=True)  # "Opening <a long file name>…" never widens the window
+        self.progress_label.setMinimumWidth(120)
         self.progress_label.setObjectName("progressLabel")
         self.progress_bar = QProgressBar()
         self.progress_bar.setRange(0, 0)  # busy: the core reports steps, not percentages
@@ -29,6 +31,7 @@ class StatusPanel(QObject):
         self.progress_bar.setMaximumHeight(14)
         self.cancel_button = QToolButton()
         self.cancel_button.setText("Cancel")
+        self.cancel_button.setToolTip("Stop loading (the file shown stays)")
         self.cancel_button.setAutoRaise(True)
         for widget in (self.progress_bar, self.progress_label, self.cancel_button):
             bar.addWidget(widget)
@@ -62,13 +65,15 @@ class StatusPanel(QObject):
         for severity, button in self.severity_buttons.items():
             count = counts[severity]
             button.setText(str(count))
-            noun = SEVERITY_TITLES[severity].lower() if count != 1 else severity.label
-            button.setToolTip(f"{count} {noun}: show them in the Problems panel")
+            noun = SEVERITY_TITLES[severity].lower() if count != 1 else SEVERITY_TITLES[severity].lower()[:-1]
+            button.setToolTip(f"{count} {noun}: show {'it' if count == 1 else 'them'} in the Problems panel")
+            button.setAccessibleName(f"{count} {noun}")
         if loaded is None:
             self.score_label.setText("")
             self.score_label.setToolTip("")
         else:
             config = loaded.config_path
             self.score_label.setText(f"Readiness {loaded.score.headline()}")
+            self.score_label.setAccessibleName(f"Agent readiness score {loaded.score.headline()}")
             self.score_label.setToolTip(f"{loaded.score.to_text()}\n\nLint config: "
                                         f"{config if config else 'none found beside the spec (the defaults)'}")

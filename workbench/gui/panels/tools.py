@@ -28,7 +28,6 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QLineEdit,
     QListWidget,
     QPlainTextEdit,
@@ -53,6 +52,7 @@ from workbench.gui.highlighter import SpecHighlighter
 from workbench.gui.jobs import Job, JobRunner
 from workbench.gui.panels.shown import ShownInDock
 from workbench.gui.theme import code_colors, is_dark
+from workbench.gui.widgets import ElidedLabel
 from workbench.spec import SpecError
 from workbench.workspace import LoadedSpec, LoadKind, OperationEntry
 from workbench.workspace.toolpreview import (
@@ -82,35 +82,6 @@ BAR_COLORS = {"ok": "#3fa45b", "amber": "#e8a33d", "red": "#e5484d"}
 COLUMNS = ("Tool", "Operation", "Tokens", "Warn.")
 COLUMN_TIPS = ("The tool's name", "The operation it calls", "Its token estimate",
                "What the conversion lost or moved (warnings)")
-
-
-class ElidedLabel(QLabel):
-    """A one-line label that never asks for its text's width: the text is elided to the width it gets, the whole
-    of it in the tooltip (`full_text()`). Qt paints it; Python runs only when the text or the width changes."""
-
-    def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.setMinimumWidth(1)
-        self._full = ""
-        self.setText(text)
-
-    def setText(self, text: str) -> None:
-        self._full = text
-        self.setToolTip(text)
-        self._elide()
-
-    def full_text(self) -> str:
-        return self._full
-
-    def resizeEvent(self, event) -> None:
-        super().resizeEvent(event)
-        self._elide()
-
-    def _elide(self) -> None:
-        width = self.contentsRect().width()
-        super().setText(self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideRight, width)
-                        if width > 1 else self._full)
 
 
 def tools_model(rows: list[ToolRow], changes: list[ToolChange], parent=None) -> QStandardItemModel:
