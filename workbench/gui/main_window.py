@@ -31,6 +31,7 @@ from workbench.gui.panels import (
     EditPanel,
     OutlinePanel,
     ProblemsPanel,
+    RoundTripsPanel,
     SourcePanel,
     StatusPanel,
     ToolsPanel,
@@ -64,6 +65,7 @@ class MainWindow(QMainWindow):
     problems: ProblemsPanel
     edit: EditPanel
     tools: ToolsPanel
+    roundtrips: RoundTripsPanel
 
     def __init__(self, settings: QSettings | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -159,6 +161,8 @@ class MainWindow(QMainWindow):
                                     QKeySequence(Qt.Modifier.CTRL | Qt.Modifier.SHIFT | Qt.Key.Key_M)))
         menu.addAction(self._action("Show &Tools", self.focus_tools,
                                     QKeySequence(Qt.Modifier.CTRL | Qt.Modifier.SHIFT | Qt.Key.Key_T)))
+        menu.addAction(self._action("Show Ro&und Trips", self.focus_roundtrips,
+                                    QKeySequence(Qt.Modifier.CTRL | Qt.Modifier.SHIFT | Qt.Key.Key_R)))
 
         menu = self.menuBar().addMenu("&View")
         theme_menu = menu.addMenu("&Theme")
@@ -338,6 +342,13 @@ class MainWindow(QMainWindow):
         self._make_room_for_tools()
         self.tools.view.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
+    def focus_roundtrips(self) -> None:
+        self.docks["roundtrips"].show()
+        self.docks["roundtrips"].raise_()
+        if self.height() >= 400 and self.docks["roundtrips"].height() < int(self.height() * 0.4):
+            self.resizeDocks([self.docks["roundtrips"]], [int(self.height() * 0.4)], Qt.Orientation.Vertical)
+        self.roundtrips.tabs.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
     def _make_room_for_tools(self) -> None:
         """The Tools panel shows a list beside a tool's JSON: the first time it is shown, its dock (shared with the
         problems) gets at least two fifths of the window's height."""
@@ -492,7 +503,8 @@ class MainWindow(QMainWindow):
         if self.diff_dialog is not None:
             self.diff_dialog.close()
         self._save_settings()
-        self.tools.shutdown()
+        for spec in DOCKS:  # no panel's job or timer outlives the window
+            getattr(getattr(self, spec.attribute), "shutdown", lambda: None)()
         self.document.shutdown()
         if self.error_box is not None:
             self.error_box.close()
