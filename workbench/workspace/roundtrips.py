@@ -264,9 +264,7 @@ def is_failure(attempt: Attempt) -> bool:
 def attempt_text(attempt: Attempt) -> str:
     """Everything said of one attempt: the exact wire request, the server's answer, the independent judge's
     violations (verbatim, masked), and how it was classified."""
-    lines = [f"{attempt.tool} · {attempt.method.upper()} {attempt.path} · {attempt.kind or 'no set'}#{attempt.index}"
-             f" · {attempt.outcome} · {attempt.classification}", "", "— Request (as sent on the wire) —",
-             attempt.request or "(nothing was sent)", "", "— Response —",
+    lines = ["— Request (as sent on the wire) —", attempt.request or "(nothing was sent)", "", "— Response —",
              f"status {attempt.status}" if attempt.status is not None else "no answer"]
     lines += attempt.detail
     lines += ["", "— Violations (the independent judge) —"]
@@ -275,12 +273,9 @@ def attempt_text(attempt: Attempt) -> str:
         lines += ["", f"Disagreement: {attempt.disagreement}"]
     if attempt.unjudged:
         lines += ["", "Not judged:", *(f"• {place}: {why}" for place, why in attempt.unjudged.items())]
+    lines += ["", f"{attempt.method.upper()} {attempt.path} · {attempt.kind or 'no'} set #{attempt.index} · "
+                  f"{attempt.outcome} · {attempt.classification}"]
     return "\n".join(lines)
-
-
-def summary_text(report_counts: dict[str, int], sets: int, cancelled: bool) -> str:
-    said = ", ".join(f"{n} {c}" for c, n in report_counts.items() if n)
-    return f"{'Cancelled: ' if cancelled else ''}{sets} argument sets" + (f" ({said})" if said else "")
 
 
 # -- where an attempt's operation is -----------------------------------------------------------------------------

@@ -245,16 +245,9 @@ class RoundTripsPanel(QWidget):
         self.base_url_edit.setMinimumWidth(60)
         self.writes_box = QCheckBox("Allow writes")
         self.writes_box.setToolTip("With a base URL: send writes too, each operation asked for (--allow-writes)")
-        top = QHBoxLayout()
-        top.addWidget(self.run_button)
-        top.addWidget(self.cancel_button)
-        top.addWidget(QLabel("Sets"))
-        top.addWidget(self.sets_spin)
-        top.addWidget(self.base_url_edit, 1)
-        top.addWidget(self.writes_box)
 
         self.results_model = _model(RESULT_COLUMNS, self)
-        self.results_view = _view("roundtripsResults", self.results_model, {0: 11, 1: 13, 2: 4})
+        self.results_view = _view("roundtripsResults", self.results_model, {0: 10, 1: 12, 2: 5})
         self.results_view.selectionModel().currentRowChanged.connect(self._current_changed)
         self.results_view.activated.connect(lambda _index: self.go_to_operation())
         self.attempt_label = ElidedLabel("")
@@ -272,6 +265,7 @@ class RoundTripsPanel(QWidget):
         head.addWidget(self.go_button)
         head.addWidget(self.finding_button)
         self.detail_view = _code_view("roundtripsDetail")
+        self.detail_view.setLineWrapMode(self.detail_view.LineWrapMode.WidgetWidth)  # a body is one long line
         details = QWidget()
         column = QVBoxLayout(details)
         column.setContentsMargins(0, 0, 0, 0)
@@ -282,30 +276,43 @@ class RoundTripsPanel(QWidget):
         split.setChildrenCollapsible(False)
         split.addWidget(self.results_view)
         split.addWidget(details)
-        split.setStretchFactor(0, 1)
-        split.setStretchFactor(1, 1)
+        split.setStretchFactor(0, 4)
+        split.setStretchFactor(1, 5)
 
+        # One row of controls, the progress bar saying what the run found (the panel shares the window's height).
         self.bar = QProgressBar()
         self.bar.setObjectName("roundtripsProgress")
         self.bar.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.bar.setMaximumHeight(self.fontMetrics().height() + 8)
-        self.bar.setFormat("%v/%m tools")
         self.bar.setRange(0, 1)
         self.bar.setValue(0)
-        self.run_status = ElidedLabel("")
-        self.run_status.setObjectName("roundtripsRunStatus")
-        below = QHBoxLayout()
-        below.addWidget(self.bar, 1)
-        below.addWidget(self.run_status, 2)
+        self._status = ""
+        self._say("Not run yet.")
+        top = QHBoxLayout()
+        top.addWidget(self.run_button)
+        top.addWidget(self.cancel_button)
+        top.addWidget(QLabel("Sets"))
+        top.addWidget(self.sets_spin)
+        top.addWidget(self.bar, 3)
+        top.addWidget(self.base_url_edit, 2)
+        top.addWidget(self.writes_box)
         column = QVBoxLayout()
         column.setContentsMargins(0, 4, 0, 0)
         column.setSpacing(3)
         column.addLayout(top)
         column.addWidget(split, 1)
-        column.addLayout(below)
         box = QWidget()
         box.setLayout(column)
         return box
+
+    def _say(self, text: str) -> None:
+        """What the run is doing or found, in the progress bar (its whole text in the tooltip)."""
+        self._status = text
+        self.bar.setFormat(f"%v/%m tools · {text}" if text else "%v/%m tools")
+        self.bar.setToolTip(text)
+
+    def status_text(self) -> str:
+        return self._status
 
     # -- the open spec -------------------------------------------------------------------------------------------
 
@@ -315,7 +322,7 @@ class RoundTripsPanel(QWidget):
             self.cancel_run()
             self._clear_results()
             self.seed_spin.setValue(loaded.config.mock.seed)
-            self.run_status.setText("")
+            self._say("")
         elif self.mock is not None:
             self.mock_status.setText("The mock serves the spec as it was when started: stop and start it to serve "
                                      "the edits.")
@@ -512,7 +519,7 @@ class RoundTripsPanel(QWidget):
         self.run_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
         self.bar.setRange(0, 0)  # busy until the first tool is counted
-        self.run_status.setText(f"Running against {base_url or 'a fresh mock'}…")
+        self._say(f"running against {base_url or 'a fresh mock'}…")
         self._run_timer()
 
     def cancel_run(self) -> None:
@@ -523,7 +530,7 @@ class RoundTripsPanel(QWidget):
         run, self.run = self.run, None
         self._run_finished_ui()
         self.bar.setRange(0, max(1, run.total if run else 1))
-        self.run_status.setText(f"Cancelled after {len(self.attempts)} argument sets.")
+        self._say(f"Cancelled after {len(self.attempts)} argument sets.")
         self.runCancelled.emit()
 
     def _run_done(self, job: Job, report: Report) -> None:
@@ -537,9 +544,8 @@ class RoundTripsPanel(QWidget):
         self.bar.setValue(len(report.operations))
         summary = report.summary()
         said = ", ".join(f"{n} {c}" for c, n in summary["classifications"].items())
-        self.run_status.setText(f"{summary['operations']} operations, {summary['sets']} sets, {summary['sent']} sent: "
-                                f"{said or 'nothing'}" + (f" — {report.note}" if report.note else ""))
-        self.run_status.setToolTip(report.to_text())
+        self._say(f"{summary['sets']} sets, {summary['sent']} sent: {said or 'nothing'}"
+                  + (f" — {report.note}" if report.note else ""))
         self.runFinished.emit(report)
 
     def _run_failed(self, job: Job, error: BaseException) -> None:
@@ -549,7 +555,7 @@ class RoundTripsPanel(QWidget):
         self.run = None
         self._run_finished_ui()
         message = str(error) if isinstance(error, SpecError) else f"{type(error).__name__}: {error}"
-        self.run_status.setText(f"Cannot run: {message}")
+        self._say(f"Cannot run: {message}")
         self.runFailed.emit(message)
 
     def _run_finished_ui(self) -> None:
@@ -611,7 +617,7 @@ class RoundTripsPanel(QWidget):
                 row[2].setForeground(passed)
             model.appendRow(row)
         failures = sum(1 for a in self.attempts if is_failure(a))
-        self.run_status.setText(f"{len(self.attempts)} argument sets, {failures} not passed…")
+        self._say(f"{len(self.attempts)} sets, {failures} not passed…")
         self.rowsAdded.emit(model.rowCount())
 
     # -- results ------------------------------------------------------------------------------------------------
@@ -650,7 +656,8 @@ class RoundTripsPanel(QWidget):
             self.go_button.setEnabled(False)
             self.finding_button.setEnabled(False)
             return
-        self.attempt_label.setText(f"{attempt.tool} · {attempt.classification}")
+        self.attempt_label.setText(f"{attempt.tool} · {attempt.kind or 'no'} set #{attempt.index} · "
+                                   f"{attempt.classification}")
         self.detail_view.setPlainText(attempt_text(attempt))
         entry = self._entry(attempt)
         loaded = self.document.spec
