@@ -5,9 +5,11 @@ between its ticks: the longest gap is the longest event-loop stall while the fil
 lints, and is shown (outline, problems, source text and colours), and while the Tools panel (raised, so its
 list is drawn) converts the spec in the background and shows the tools. Also times the UI-thread steps.
 
-    .venv/bin/python bench/gui_stall.py [path] [--tools-hidden]
+    .venv/bin/python bench/gui_stall.py [path] [--tools-hidden] [--roundtrip [SECONDS]]
 
-(`--tools-hidden`: the Tools tab left behind Problems, as the window opens: then it converts nothing.)
+(`--tools-hidden`: the Tools tab left behind Problems, as the window opens: then it converts nothing.
+`--roundtrip`: then the Round trips panel raised and a round trip run on the file for SECONDS at most (default
+30; cancelled then), its rows streaming into the table: the longest stall meanwhile.)
 """
 
 from __future__ import annotations
@@ -46,6 +48,12 @@ def timed(owner, name: str, record: dict[str, float]) -> None:
 
 def main() -> int:
     args = [a for a in sys.argv[1:] if a != "--tools-hidden"]
+    roundtrip_s = None
+    if "--roundtrip" in args:
+        at = args.index("--roundtrip")
+        given = args[at + 1:at + 2]
+        roundtrip_s = float(given[0]) if given and given[0].replace(".", "").isdigit() else 30.0
+        del args[at:at + (2 if given and given[0].replace(".", "").isdigit() else 1)]
     path = Path(args[0]) if args else DEFAULT
     app = QApplication.instance() or QApplication([])
     configure_application(app)
@@ -90,6 +98,7 @@ def main() -> int:
             window.edit.form.summary.setText("Edited summary, to measure the re-check")
             edit_gaps = run_measured(app, window, window.edit.form.apply_button.click)
         window.ask_save_changes = lambda: SaveChoice.DISCARD  # the edit was only for measuring
+        streamed = measure_roundtrip(app, window, roundtrip_s) if roundtrip_s and window.loaded else None
         window.close()
 
     size = path.stat().st_size / 2**20
@@ -107,7 +116,62 @@ def main() -> int:
         print(f"tool set converted {len(previews)} times on a worker thread, longest {max(previews):.2f} s")
     for name, seconds in steps.items():
         print(f"  UI thread in {name}: {seconds * 1000:.0f} ms")
+    if streamed:
+        gaps, rows, batches, finished = streamed
+        print(f"round trip: {rows} result rows in {batches} batches, "
+              + ("finished" if finished else f"cancelled after {roundtrip_s:g} s"))
+        report("round trip streaming", gaps)
     return 0
+
+
+def measure_roundtrip(app, window, seconds: float) -> tuple[list[tuple[float, float]], int, int, bool]:
+    """Raise the Round trips panel and run a round trip for `seconds` at most (then cancel it); the gaps of a 10 ms
+    timer meanwhile, the rows shown, the batches they came in, and whether it finished."""
+    panel = window.roundtrips
+    window.focus_roundtrips()
+    panel.tabs.setCurrentIndex(1)
+    app.processEvents()
+    gaps: list[tuple[float, float]] = []
+    batches: list[int] = []
+    finished: list[bool] = []
+    began = time.perf_counter()
+    last = [began]
+
+    def tick() -> None:
+        now = time.perf_counter()
+        gaps.append((now - last[0], now - began))
+        last[0] = now
+
+    timer = QTimer()
+    timer.setInterval(10)
+    timer.timeout.connect(tick)
+    loop = QEventLoop()
+    flushes: list[tuple[float, float]] = []  # (wall, the UI thread's own CPU): the difference is waiting for the GIL
+    flush = panel.flush
+
+    def timed_flush() -> None:
+        at, cpu = time.perf_counter(), time.thread_time()
+        flush()
+        flushes.append((time.perf_counter() - at, time.thread_time() - cpu))
+
+    panel.flush_timer.timeout.disconnect()
+    panel.flush_timer.timeout.connect(timed_flush)
+    panel.rowsAdded.connect(batches.append)
+    panel.runFinished.connect(lambda _report: (finished.append(True), loop.quit()))
+    panel.runFailed.connect(lambda message: (print("round trip failed:", message), loop.quit()))
+    QTimer.singleShot(int(seconds * 1000), loop.quit)
+    timer.start()
+    panel.run_roundtrip()
+    loop.exec()
+    timer.stop()
+    if panel.is_running:
+        panel.cancel_run()
+    if flushes:
+        walls, cpus = [w for w, _ in flushes], [c for _, c in flushes]
+        print(f"  UI thread taking the batches: {len(flushes)} times, longest {max(walls) * 1000:.0f} ms "
+              f"(its own CPU time: longest {max(cpus) * 1000:.1f} ms, in all {sum(cpus) * 1000:.0f} ms; the rest is "
+              "waiting for the interpreter lock)")
+    return gaps, len(panel.result_rows()), len(batches), bool(finished)
 
 
 def run_measured(app, window, action) -> list[tuple[float, float]]:
