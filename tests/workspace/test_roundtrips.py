@@ -1,11 +1,10 @@
 """The Round trips panel's logic without Qt: fault rules written to the config's `mock:` section with the edit
 engine (and read back by the config reader every command uses), the embedded mock serving them and logging what
-it broke, the round trip as a job whose attempts are taken in batches, and a write asked for on another thread."""
+it broke, the round trip as a job and in a process of its own (streamed, cancelled, a question per write)."""
 
 from __future__ import annotations
 
 import shutil
-import threading
 import time
 from pathlib import Path
 
@@ -14,15 +13,17 @@ import pytest
 
 from workbench.config import FaultRule, MockConfig
 from workbench.examples import example_path
+from workbench.http.auth import env_name
 from workbench.roundtrip.run import NOT_RUN, PASSED
 from workbench.spec import SpecError, load_spec
 from workbench.workspace.configfile import write_section
 from workbench.workspace.loading import load_and_lint, spec_config
 from workbench.workspace.roundtrips import (
     EmbeddedMock,
+    RoundTripProcess,
     RoundTripRun,
     RunSettings,
-    WriteApprovals,
+    WriteQuestion,
     attempt_text,
     change_faults,
     fault_rule,
@@ -130,27 +131,13 @@ def test_the_embedded_mock_serves_the_faults_and_logs_what_it_broke(shop):
         mock.stop()
 
 
-def test_the_round_trip_job_hands_its_attempts_over_in_batches(shop):
+def test_the_round_trip_job_hands_over_every_attempt_as_it_comes(shop):
     loaded = load_and_lint(shop)
-    run = RoundTripRun(loaded, RunSettings(count=0))
     said: list[str] = []
     taken: list = []
-    stop = threading.Event()
-
-    def taker() -> None:  # another thread takes while the run makes them, as the window's timer does
-        while not stop.is_set():
-            taken.extend(run.take())
-            time.sleep(0.05)
-
-    thread = threading.Thread(target=taker)
-    thread.start()
-    try:
-        report = run(said.append, lambda: False)
-    finally:
-        stop.set()
-        thread.join()
-    taken.extend(run.take())
-    assert [a.key for a in taken] == [a.key for a in report.attempts] and run.taken == len(taken)
+    run = RoundTripRun(shop, loaded.spec, RunSettings(count=0), taken.append)
+    report = run(said.append, lambda: False)
+    assert [a.key for a in taken] == [a.key for a in report.attempts]
     assert said[-1] == f"{len(report.operations)}/{len(report.operations)} tools" and run.done == run.total
     failure = next(a for a in taken if a.classification not in (PASSED, NOT_RUN))
     text = attempt_text(failure)
@@ -165,20 +152,47 @@ def test_the_round_trip_job_hands_its_attempts_over_in_batches(shop):
 
 
 def test_a_cancelled_run_stops_at_the_next_tool(shop):
-    run = RoundTripRun(load_and_lint(shop), RunSettings(count=0))
+    run = RoundTripRun(shop, load_spec(shop), RunSettings(count=0), lambda _attempt: None)
     report = run(lambda _text: None, lambda: run.done >= 2)  # `done` counts the tools begun before this one
     assert report.cancelled and len(report.operations) == 3 < len(load_spec(shop).operations)
 
 
-def test_a_write_is_asked_on_another_thread_and_a_cancel_answers_no():
-    questions: list = []
+def poll_until_finished(run: RoundTripProcess, answer=None, seconds: float = 120) -> list:
+    taken = []
+    deadline = time.monotonic() + seconds
+    while not run.finished and time.monotonic() < deadline:
+        taken += run.poll()
+        while answer is not None and run.questions:
+            run.answer(answer(run.questions[0]))
+        time.sleep(0.05)
+    return taken
 
-    def post(tool, answer) -> None:  # the window's queued signal: answered later, on its own thread
-        questions.append(tool)
-        threading.Timer(0.05, answer, args=(True,)).start()
 
-    assert WriteApprovals(post)("a tool") is True and questions == ["a tool"]
-    cancelled = threading.Event()
-    ask = WriteApprovals(lambda _tool, _answer: cancelled.set(), cancelled.is_set)  # never answered
-    began = time.perf_counter()
-    assert ask("another") is False and time.perf_counter() - began < 2
+def test_the_process_streams_the_run_and_asks_each_write_of_a_server_of_yours(shop, monkeypatch):
+    for scheme in ("bearerAuth", "apiKeyAuth"):  # the child process inherits the environment's credentials
+        monkeypatch.setenv(env_name(scheme), "secret-of-the-test")
+    mock = EmbeddedMock(load_spec(shop), MockConfig()).start()
+    try:
+        run = RoundTripProcess(shop, RunSettings(count=0, base_url=mock.url, allow_writes=True)).start()
+        asked: list[WriteQuestion] = []
+        taken = poll_until_finished(run, lambda q: asked.append(q) or q.name == "createCustomer")
+    finally:
+        mock.stop()
+    assert run.error is None and run.report is not None
+    assert [a.key for a in taken] == [a.key for a in run.report.attempts] and run.done == run.total > 10
+    assert WriteQuestion("createCustomer", "post", "/customers") in asked and len(asked) > 3
+    sent = {a.tool for a in taken if a.request}
+    assert "createCustomer" in sent and not any(q.name in sent for q in asked if q.name != "createCustomer")
+
+
+def test_a_cancelled_process_ends_at_once_and_a_bad_base_url_is_one_line(shop):
+    run = RoundTripProcess(shop, RunSettings(count=5)).start()
+    deadline = time.monotonic() + 60
+    while not run.poll(1) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    began = time.monotonic()
+    run.cancel()
+    assert run.finished and not run.process.is_alive() and time.monotonic() - began < 5
+    run = RoundTripProcess(shop, RunSettings(base_url="http://127.0.0.1:9")).start()  # nothing listens on 9
+    assert poll_until_finished(run) == [] and run.report is None
+    assert run.error.startswith("http://127.0.0.1:9: cannot reach the server") and "\n" not in run.error

@@ -3,11 +3,13 @@ it: the config's seed and fault rules, stateful on request), its request log as 
 written to the config's `mock:` section (so `workbench mock` injects the same faults), and the round trip as a
 background job whose attempts the window takes in batches (`RoundTripRun`), run as `workbench roundtrip SPEC`
 runs it (the same tool set, options and target: the mock, or a server of yours, read-only unless writes are
-allowed and each write operation approved).
+allowed and each write operation approved), in a process of its own (`RoundTripProcess`).
 """
 
 from __future__ import annotations
 
+import multiprocessing
+import queue
 import threading
 from collections import deque
 from collections.abc import Callable
@@ -22,7 +24,7 @@ from workbench.mock.server import MockServer
 from workbench.roundtrip.report import Report
 from workbench.roundtrip.run import NOT_RUN, PASSED, Attempt
 from workbench.roundtrip.suite import RoundTripOptions, reachable, run_roundtrip
-from workbench.spec import Operation, Spec
+from workbench.spec import Operation, Spec, SpecError, load_spec
 from workbench.tools.model import Tool
 from workbench.tools.options import ToolOverrides, build_toolset
 from workbench.workspace.configfile import write_section
@@ -176,19 +178,16 @@ class RunSettings:
 
 
 class RoundTripRun:
-    """One round trip as a job `fn(progress, cancelled) -> Report` on a worker thread. Attempts wait in a queue
-    until the window takes them (`take()`, in batches on a timer: not one signal per attempt); `done`/`total`
-    say how far it is, by tool. `approve_write(tool)` is asked, on the worker thread, for each write operation
-    when writes to a server of yours are allowed."""
+    """One round trip as a job `fn(progress, cancelled) -> Report`: the file's config read as it is now, the tool
+    set built as `workbench roundtrip` builds it, every attempt handed to `on_attempt` as it comes; `done`/`total`
+    say how far it is, by tool. `approve_write(tool)` is asked for each write operation when writes to a server of
+    yours are allowed. The window runs it in a process of its own (`RoundTripProcess`)."""
 
-    def __init__(self, loaded: LoadedSpec, settings: RunSettings,
+    def __init__(self, path: Path, spec: Spec, settings: RunSettings, on_attempt: Callable[[Attempt], None],
                  approve_write: Callable[[Tool], bool] | None = None) -> None:
-        self.path, self.spec, self.settings = loaded.path, loaded.spec, settings
-        self.approve_write = approve_write
+        self.path, self.spec, self.settings = path, spec, settings
+        self.on_attempt, self.approve_write = on_attempt, approve_write
         self.done = self.total = 0
-        self.taken = 0  # attempts handed over so far
-        self._pending: deque[Attempt] = deque()
-        self._lock = threading.Lock()
 
     def __call__(self, progress: Callable[[str], None], cancelled: Callable[[], bool]) -> Report:
         settings = self.settings
@@ -205,43 +204,103 @@ class RoundTripRun:
             self.done, self.total = done, total
             progress(f"{done}/{total} tools")
 
-        return run_roundtrip(self.spec, self.path, toolset, toolset.vendor, options, on_attempt=self._add,
+        return run_roundtrip(self.spec, self.path, toolset, toolset.vendor, options, on_attempt=self.on_attempt,
                              progress=step, cancelled=cancelled)
 
-    def _add(self, attempt: Attempt) -> None:
-        with self._lock:
-            self._pending.append(attempt)
 
-    def take(self) -> list[Attempt]:
-        with self._lock:
-            taken = list(self._pending)
-            self._pending.clear()
-        self.taken += len(taken)
-        return taken
+@dataclass(frozen=True)
+class WriteQuestion:
+    """A write operation the run would send to a server of yours: asked of the user, once per operation."""
+
+    name: str  # the tool's
+    method: str
+    path: str
 
 
-class WriteApprovals:
-    """`approve_write` for a run on a worker thread whose question is answered on another (the UI) thread:
-    `post(tool, answer)` hands the question over (a queued signal), the worker waits for `answer(bool)` — or for
-    the run's cancel flag, which answers no."""
+def _run_in_child(path: str, settings: RunSettings, out: Any, answers: Any, cancel: Any) -> None:
+    """The child process: the spec loaded (with the window's unsaved text, the first thing on `answers`), the run,
+    every event on `out`."""
+    try:
+        spec = load_spec(path, text=answers.get())
 
-    def __init__(self, post: Callable[[Tool, Callable[[bool], None]], None],
-                 cancelled: Callable[[], bool] = lambda: False) -> None:
-        self.post, self.cancelled = post, cancelled
+        def approve(tool: Tool) -> bool:
+            out.put(("ask", WriteQuestion(tool.name, tool.operation.method, tool.operation.path)))
+            while not cancel.is_set():
+                try:
+                    return bool(answers.get(timeout=0.1))
+                except queue.Empty:
+                    continue
+            return False
 
-    def __call__(self, tool: Tool) -> bool:
-        answered = threading.Event()
-        said: list[bool] = []
+        run = RoundTripRun(Path(path), spec, settings, lambda attempt: out.put(("attempt", attempt)), approve)
+        report = run(lambda _text: out.put(("progress", run.done, run.total)), cancel.is_set)
+        out.put(("done", report))
+    except SpecError as exc:
+        out.put(("failed", str(exc)))
+    except Exception as exc:  # said in one line by the window
+        out.put(("failed", f"{type(exc).__name__}: {exc}"))
 
-        def answer(yes: bool) -> None:
-            said.append(bool(yes))
-            answered.set()
 
-        self.post(tool, answer)
-        while not answered.wait(0.05):
-            if self.cancelled():
-                return False
-        return said[0]
+class RoundTripProcess:
+    """A round trip in a process of its own, so that neither its generator, its judge nor the mock it starts
+    compete with the window for the interpreter lock (in a thread they held it for up to 2 s on the GitHub
+    description). `poll()` takes what came since the last time — attempts, progress, a question, the end — and
+    never waits; `cancel()` ends the process at once."""
+
+    def __init__(self, path: Path, settings: RunSettings, text: str | None = None) -> None:
+        context = multiprocessing.get_context("spawn")  # never a fork of a process with Qt's threads
+        self._out, self._answers, self._cancel = context.Queue(), context.Queue(), context.Event()
+        self.process = context.Process(target=_run_in_child, name="workbench-roundtrip", daemon=True,
+                                       args=(str(path), settings, self._out, self._answers, self._cancel))
+        self._text = text
+        self.done = self.total = 0
+        self.report: Report | None = None
+        self.error: str | None = None
+        self.questions: list[WriteQuestion] = []  # asked and not answered yet
+        self.finished = False
+
+    def start(self) -> RoundTripProcess:
+        self.process.start()
+        # The text goes by the queue (its own thread writes it), not with the arguments: those are written to the
+        # child's pipe while starting, and 4 MB would wait there until the child has started and read them.
+        self._answers.put(self._text)
+        return self
+
+    def poll(self, limit: int = 5000) -> list[Attempt]:
+        """The attempts that came since the last poll (at most `limit`), taking progress, questions and the end."""
+        attempts: list[Attempt] = []
+        while len(attempts) < limit and not self.finished:
+            try:
+                event = self._out.get_nowait()
+            except queue.Empty:
+                if not self.process.is_alive() and self._out.empty():
+                    self.finished = True
+                    self.error = self.error or f"the round trip ended unexpectedly (exit {self.process.exitcode})"
+                break
+            kind = event[0]
+            if kind == "attempt":
+                attempts.append(event[1])
+            elif kind == "progress":
+                self.done, self.total = event[1], event[2]
+            elif kind == "ask":
+                self.questions.append(event[1])
+            elif kind == "done":
+                self.report, self.finished = event[1], True
+            elif kind == "failed":
+                self.error, self.finished = event[1], True
+        return attempts
+
+    def answer(self, yes: bool) -> None:
+        """Answer the oldest question."""
+        self.questions.pop(0)
+        self._answers.put(bool(yes))
+
+    def cancel(self) -> None:
+        self._cancel.set()
+        self.finished = True
+        if self.process.is_alive():
+            self.process.terminate()
+        self.process.join(5)
 
 
 def sent_text(attempt: Attempt) -> str:

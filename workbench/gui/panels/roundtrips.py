@@ -41,16 +41,15 @@ from workbench.mock.app import LOG_SIZE
 from workbench.roundtrip.report import Report
 from workbench.roundtrip.run import Attempt
 from workbench.spec import Operation, SpecError
-from workbench.tools.model import Tool
 from workbench.workspace import LoadedSpec, LoadKind
 from workbench.workspace.loading import spec_config
 from workbench.workspace.roundtrips import (
     LOG_COLUMNS,
     RESULT_COLUMNS,
     EmbeddedMock,
-    RoundTripRun,
+    RoundTripProcess,
     RunSettings,
-    WriteApprovals,
+    WriteQuestion,
     attempt_text,
     change_faults,
     fault_rule,
@@ -134,22 +133,19 @@ class RoundTripsPanel(QWidget):
     runFinished = Signal(object)  # Report
     runCancelled = Signal()
     runFailed = Signal(str)
-    _question = Signal(object, object)  # a tool and its answer function, from the run's thread
 
     def __init__(self, document: SpecDocument, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.document = document
         self.mock: EmbeddedMock | None = None
-        self.run: RoundTripRun | None = None
+        self.run: RoundTripProcess | None = None
         self.attempts: list[Attempt] = []
         self.report: Report | None = None
         self.mock_jobs = JobRunner(self, max_threads=1)
         self.mock_jobs.succeeded.connect(self._mock_started)
         self.mock_jobs.failed.connect(self._mock_failed)
-        self.run_jobs = JobRunner(self, max_threads=1)
-        self.run_jobs.succeeded.connect(self._run_done)
-        self.run_jobs.failed.connect(self._run_failed)
-        self._question.connect(self._ask, Qt.ConnectionType.QueuedConnection)
+        self._rows_built = 0  # of `attempts`, the rows in the table (a hidden panel builds none)
+        self._flushing = False
         self.flush_timer = QTimer(self)
         self.flush_timer.setInterval(FLUSH_MS)
         self.flush_timer.timeout.connect(self.flush)
@@ -497,49 +493,58 @@ class RoundTripsPanel(QWidget):
 
     @property
     def is_running(self) -> bool:
-        return self.run_jobs.current is not None
+        return self.run is not None
 
     def run_roundtrip(self) -> None:
-        """Run the round trip in the background; rows stream into the table, `runFinished` follows."""
+        """Run the round trip in a process of its own; rows stream into the table, `runFinished` follows."""
         loaded = self.document.spec
         if loaded is None:
             return
-        self.run_jobs.cancel()
+        self._end_run()
         self._clear_results()
         base_url = self.base_url_edit.text().strip() or None
         settings = RunSettings(self.sets_spin.value(), self.seed_spin.value(), base_url,
                                self.writes_box.isChecked() and base_url is not None)
-        run = self.run = RoundTripRun(loaded, settings)
-
-        def work(progress, cancelled) -> Report:
-            run.approve_write = WriteApprovals(lambda tool, answer: self._question.emit(tool, answer), cancelled)
-            return run(progress, cancelled)
-
-        self.run_jobs.start(work, run)
+        workspace = self.document.workspace
+        text = workspace.root.text if workspace.root is not None and workspace.is_modified else None
+        try:
+            self.run = RoundTripProcess(loaded.path, settings, text).start()
+        except OSError as exc:
+            self._say(f"Cannot run: {exc}")
+            self.runFailed.emit(str(exc))
+            return
         self.run_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
         self.bar.setRange(0, 0)  # busy until the first tool is counted
         self._say(f"running against {base_url or 'a fresh mock'}…")
         self._run_timer()
 
+    def _end_run(self) -> RoundTripProcess | None:
+        run, self.run = self.run, None
+        if run is not None:
+            run.cancel()
+        return run
+
     def cancel_run(self) -> None:
-        """Stop the run (at its next tool); the rows so far stay."""
-        if self.run_jobs.cancel() is None:
+        """Stop the run at once; the rows so far stay."""
+        if self.run is None:
             return
         self.flush()
-        run, self.run = self.run, None
+        run = self._end_run()
         self._run_finished_ui()
         self.bar.setRange(0, max(1, run.total if run else 1))
         self._say(f"Cancelled after {len(self.attempts)} argument sets.")
         self.runCancelled.emit()
 
-    def _run_done(self, job: Job, report: Report) -> None:
-        if job.tag is not self.run:
-            return
-        self.flush()
+    def _run_ended(self, run: RoundTripProcess) -> None:
         self.run = None
-        self.report = report
         self._run_finished_ui()
+        report = run.report
+        if report is None:
+            self._say(f"Cannot run: {run.error}")
+            self.runFailed.emit(run.error or "")
+            return
+        self.report = report
         self.bar.setRange(0, max(1, len(report.operations)))
         self.bar.setValue(len(report.operations))
         summary = report.summary()
@@ -548,16 +553,6 @@ class RoundTripsPanel(QWidget):
                   + (f" — {report.note}" if report.note else ""))
         self.runFinished.emit(report)
 
-    def _run_failed(self, job: Job, error: BaseException) -> None:
-        if job.tag is not self.run:
-            return
-        self.flush()
-        self.run = None
-        self._run_finished_ui()
-        message = str(error) if isinstance(error, SpecError) else f"{type(error).__name__}: {error}"
-        self._say(f"Cannot run: {message}")
-        self.runFailed.emit(message)
-
     def _run_finished_ui(self) -> None:
         self.run_button.setEnabled(True)
         self.cancel_button.setEnabled(False)
@@ -565,47 +560,63 @@ class RoundTripsPanel(QWidget):
 
     def _clear_results(self) -> None:
         self.attempts = []
+        self._rows_built = 0
         self.report = None
         self.results_model.removeRows(0, self.results_model.rowCount())
         self._show_attempt(None)
 
-    def ask_write(self, tool: Tool) -> bool:
-        """Send generated calls of this write operation to the server of yours? (Asked on the UI thread.)"""
-        op = tool.operation
+    def ask_write(self, question: WriteQuestion) -> bool:
+        """Send generated calls of this write operation to the server of yours? (Tests replace this.)"""
         answer = QMessageBox.question(
-            self, "Send writes?", f"{op.method.upper()} {op.path} ({tool.name}) writes to "
+            self, "Send writes?", f"{question.method.upper()} {question.path} ({question.name}) writes to "
             f"{self.base_url_edit.text().strip()}.\nSend generated calls to it?",
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
         return answer == QMessageBox.StandardButton.Yes
 
-    def _ask(self, tool: Tool, answer) -> None:
-        answer(self.run is not None and self.ask_write(tool))
-
     # -- streaming ----------------------------------------------------------------------------------------------
 
     def _run_timer(self) -> None:
-        """The flush timer runs while there is something to take and the panel is on screen."""
-        if (self.mock is not None or self.run is not None) and self.is_shown:
+        """The flush timer runs while a run or the mock is on; hidden, the panel takes the run's news but builds
+        no rows (and leaves the mock's log waiting)."""
+        if self.mock is not None or self.run is not None:
             if not self.flush_timer.isActive():
                 self.flush_timer.start()
         else:
             self.flush_timer.stop()
 
     def flush(self) -> None:
-        """Take what the run and the mock queued since the last time, as one batch of rows each."""
-        if self.mock is not None:
-            self._append_log(self.mock.take_log())
+        """Take what the run and the mock sent since the last time; on screen, show it as one batch of rows each."""
+        if self._flushing:  # a question is open (its dialog runs the event loop): one at a time
+            return
+        self._flushing = True
+        try:
+            self._take_run()
+            if self.is_shown:
+                if self.mock is not None:
+                    self._append_log(self.mock.take_log())
+                self._build_rows()
+        finally:
+            self._flushing = False
+
+    def _take_run(self) -> None:
         run = self.run
         if run is None:
             return
+        self.attempts.extend(run.poll())
         if run.total:
             self.bar.setRange(0, run.total)
             self.bar.setValue(run.done)
-        taken = run.take()
+        while run.questions and self.run is run:
+            run.answer(self.ask_write(run.questions[0]))
+        if run.finished and self.run is run:
+            self._build_rows()
+            self._run_ended(run)
+
+    def _build_rows(self) -> None:
+        taken = self.attempts[self._rows_built:]
         if not taken:
             return
-        first = len(self.attempts)
-        self.attempts.extend(taken)
+        first, self._rows_built = self._rows_built, len(self.attempts)
         model = self.results_model
         failed, passed = QBrush(QColor(FAILED_COLOR)), QBrush(QColor(PASSED_COLOR))
         for n, attempt in enumerate(taken, first):
@@ -616,8 +627,9 @@ class RoundTripsPanel(QWidget):
             elif row[2].text() == "yes":
                 row[2].setForeground(passed)
             model.appendRow(row)
-        failures = sum(1 for a in self.attempts if is_failure(a))
-        self._say(f"{len(self.attempts)} sets, {failures} not passed…")
+        if self.run is not None:
+            failures = sum(1 for a in self.attempts if is_failure(a))
+            self._say(f"{len(self.attempts)} sets, {failures} not passed…")
         self.rowsAdded.emit(model.rowCount())
 
     # -- results ------------------------------------------------------------------------------------------------
@@ -713,10 +725,6 @@ class RoundTripsPanel(QWidget):
         super().showEvent(event)
         self._became_visible()
 
-    def hideEvent(self, event) -> None:
-        super().hideEvent(event)
-        self._run_timer()
-
     def _became_visible(self) -> None:
         if self.is_shown and self._stale:
             self._show_operations()
@@ -726,9 +734,8 @@ class RoundTripsPanel(QWidget):
 
     def shutdown(self) -> None:
         self.flush_timer.stop()
-        self.cancel_run()
+        self._end_run()
         self.stop_mock()
-        for jobs in (self.run_jobs, self.mock_jobs):
-            jobs.cancel()
-            jobs.wait(15_000)
+        self.mock_jobs.cancel()
+        self.mock_jobs.wait(15_000)
 
