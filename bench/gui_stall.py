@@ -131,20 +131,9 @@ def measure_roundtrip(app, window, seconds: float) -> tuple[list[tuple[float, fl
     window.focus_roundtrips()
     panel.tabs.setCurrentIndex(1)
     app.processEvents()
-    gaps: list[tuple[float, float]] = []
     batches: list[int] = []
     finished: list[bool] = []
-    began = time.perf_counter()
-    last = [began]
-
-    def tick() -> None:
-        now = time.perf_counter()
-        gaps.append((now - last[0], now - began))
-        last[0] = now
-
-    timer = QTimer()
-    timer.setInterval(10)
-    timer.timeout.connect(tick)
+    gaps, timer = ticker()
     loop = QEventLoop()
     flushes: list[tuple[float, float]] = []  # (wall, the UI thread's own CPU): the difference is waiting for the GIL
     flush = panel.flush
@@ -174,9 +163,8 @@ def measure_roundtrip(app, window, seconds: float) -> tuple[list[tuple[float, fl
     return gaps, len(panel.result_rows()), len(batches), bool(finished)
 
 
-def run_measured(app, window, action) -> list[tuple[float, float]]:
-    """Run `action`, then the event loop until the window has shown the (re)loaded spec and settled; the gaps
-    between the ticks of a 10 ms timer meanwhile, as (gap, seconds since the action)."""
+def ticker() -> tuple[list[tuple[float, float]], QTimer]:
+    """A 10 ms timer (not started) and the gaps between its ticks, as (gap, seconds since it was made)."""
     gaps: list[tuple[float, float]] = []
     began = time.perf_counter()
     last = [began]
@@ -189,6 +177,13 @@ def run_measured(app, window, action) -> list[tuple[float, float]]:
     timer = QTimer()
     timer.setInterval(10)
     timer.timeout.connect(tick)
+    return gaps, timer
+
+
+def run_measured(app, window, action) -> list[tuple[float, float]]:
+    """Run `action`, then the event loop until the window has shown the (re)loaded spec and settled; the gaps
+    between the ticks of a 10 ms timer meanwhile, as (gap, seconds since the action)."""
+    gaps, timer = ticker()
     loop = QEventLoop()
 
     def settle() -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import shutil
 import time
-from pathlib import Path
 
 import httpx
 import pytest
@@ -14,20 +13,11 @@ from PySide6.QtGui import QGuiApplication
 
 from tests.catalogue import TRAVEL, corpus_file
 from workbench.config import FaultRule
-from workbench.examples import example_path
 from workbench.http.auth import env_name
 from workbench.roundtrip.run import EXECUTOR, NOT_RUN, SERVER
 from workbench.workspace.loading import spec_config
 
 AUTH = {"Authorization": "Bearer test-token", "X-API-Key": "k"}  # the example's credentials (any values do)
-
-
-@pytest.fixture
-def shop(tmp_path) -> Path:
-    """The bundled example in a folder of the test's own (the panel writes `.workbench.yaml` beside it)."""
-    target = tmp_path / "shop-api.yaml"
-    shutil.copyfile(example_path(), target)
-    return target
 
 
 @pytest.fixture

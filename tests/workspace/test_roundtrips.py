@@ -4,7 +4,6 @@ it broke, the round trip as a job and in a process of its own (streamed, cancell
 
 from __future__ import annotations
 
-import shutil
 import time
 from pathlib import Path
 
@@ -35,13 +34,6 @@ from workbench.workspace.roundtrips import (
 )
 
 AUTH = {"Authorization": "Bearer t", "X-API-Key": "k"}
-
-
-@pytest.fixture
-def shop(tmp_path) -> Path:
-    target = tmp_path / "shop-api.yaml"
-    shutil.copyfile(example_path(), target)
-    return target
 
 
 def operation(spec_path: Path, operation_id: str):

@@ -11,12 +11,11 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QModelIndex, QPoint, Qt, QTimer, Signal
+from PySide6.QtCore import QModelIndex, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QGuiApplication, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
-    QDockWidget,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -36,6 +35,7 @@ from PySide6.QtWidgets import (
 
 from workbench.gui.document import SpecDocument
 from workbench.gui.jobs import Job, JobRunner
+from workbench.gui.panels.onscreen import OnScreen
 from workbench.gui.panels.tools import ElidedLabel, _code_view
 from workbench.mock.app import LOG_SIZE
 from workbench.roundtrip.report import Report
@@ -117,7 +117,7 @@ def _view(name: str, model: QStandardItemModel, widths: dict[int, int]) -> QTabl
     return view
 
 
-class RoundTripsPanel(QWidget):
+class RoundTripsPanel(OnScreen, QWidget):
     """`start_mock()`, `stop_mock()`, `mock_url()`, `copy_url()`, `log_rows()`, `set_fault(operation, kind, value)`
     (the context menu's way), `fault_rows()`, `run_roundtrip()`, `cancel_run()`, `result_rows()`, `select_result(n)`,
     `select_failure(n)`, `detail_text()`, `go_to_operation()`, `go_to_finding()`; `ask_write(tool)` is the
@@ -150,8 +150,6 @@ class RoundTripsPanel(QWidget):
         self.flush_timer.setInterval(FLUSH_MS)
         self.flush_timer.timeout.connect(self.flush)
         self._stale = False  # the operations list is due once the panel is shown
-        self._dock: QDockWidget | None = None
-        self._dock_shown: bool | None = None
 
         self.tabs = QTabWidget()
         self.tabs.setObjectName("roundtripsTabs")
@@ -704,32 +702,10 @@ class RoundTripsPanel(QWidget):
 
     # -- shown or not, closing -----------------------------------------------------------------------------------
 
-    @property
-    def is_shown(self) -> bool:
-        """On screen: visible, and in a dock that is not a tab behind another (such a dock stays "visible")."""
-        return self.isVisible() and self._dock_shown is not False
-
-    def event(self, event) -> bool:
-        if event.type() == QEvent.Type.ParentChange:
-            dock = self.parent()
-            if isinstance(dock, QDockWidget) and dock is not self._dock:
-                self._dock = dock
-                dock.visibilityChanged.connect(self._dock_visibility)
-        return super().event(event)
-
-    def _dock_visibility(self, visible: bool) -> None:
-        self._dock_shown = visible
-        self._became_visible()
-
-    def showEvent(self, event) -> None:
-        super().showEvent(event)
-        self._became_visible()
-
-    def _became_visible(self) -> None:
-        if self.is_shown and self._stale:
-            self._show_operations()
-        self._run_timer()
+    def shown_changed(self) -> None:
         if self.is_shown:
+            if self._stale:
+                self._show_operations()
             self.flush()
 
     def shutdown(self) -> None:

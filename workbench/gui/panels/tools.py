@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QModelIndex, QSortFilterProxyModel, Qt, QTimer, Signal
+from PySide6.QtCore import QModelIndex, QSortFilterProxyModel, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
     QComboBox,
-    QDockWidget,
     QFileDialog,
     QFormLayout,
     QGridLayout,
@@ -52,6 +51,7 @@ from workbench.config import ToolsConfig
 from workbench.gui.document import SpecDocument, Target
 from workbench.gui.highlighter import SpecHighlighter
 from workbench.gui.jobs import Job, JobRunner
+from workbench.gui.panels.onscreen import OnScreen
 from workbench.gui.theme import code_colors, is_dark
 from workbench.spec import SpecError
 from workbench.workspace import LoadedSpec, LoadKind, OperationEntry
@@ -200,7 +200,7 @@ def _csv(text: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in text.split(",") if part.strip())
 
 
-class ToolsPanel(QWidget):
+class ToolsPanel(OnScreen, QWidget):
     """`settings`, `set_choice(label)`, `set_tags(...)`, `set_operations(...)`, `set_option(name, value)`,
     `preview` (the last built), `shown_names()`, `select_tool(name)`, `current_tool()`, `json_text()`,
     `warnings()`, `wire_rows()`, `rejected_rows()`, `go_to_operation()`, `compare(left, right)`, `export_to(path)`,
@@ -231,8 +231,6 @@ class ToolsPanel(QWidget):
         self._config_path: Path | None = None
         self._following = False  # selecting a tool because the document revealed its operation
         self._stale = False  # a conversion is due once the panel is shown
-        self._dock: QDockWidget | None = None
-        self._dock_shown: bool | None = None  # what its dock last said (None: not in a dock, or not yet told)
 
         self._build_controls()
         self._build_list()
@@ -816,26 +814,7 @@ class ToolsPanel(QWidget):
 
     # -- theme and closing ---------------------------------------------------------------------------------------
 
-    @property
-    def is_shown(self) -> bool:
-        """On screen: visible, and in a dock that is not a tab behind another (such a dock stays "visible")."""
-        return self.isVisible() and self._dock_shown is not False
-
-    def event(self, event) -> bool:
-        if event.type() == QEvent.Type.ParentChange:
-            dock = self.parent()
-            if isinstance(dock, QDockWidget) and dock is not self._dock:
-                self._dock = dock
-                dock.visibilityChanged.connect(self._dock_visibility)
-        return super().event(event)
-
-    def _dock_visibility(self, visible: bool) -> None:
-        self._dock_shown = visible
-        if visible and self._stale:
-            self.rebuild()
-
-    def showEvent(self, event) -> None:
-        super().showEvent(event)
+    def shown_changed(self) -> None:
         if self._stale and self.is_shown:
             self.rebuild()
 
