@@ -174,6 +174,7 @@ class RoundTripsPanel(OnScreen, QWidget):
         self.seed_spin = QSpinBox()
         self.seed_spin.setObjectName("roundtripsSeed")
         self.seed_spin.setRange(0, 2**31 - 1)
+        self.seed_spin.setMaximumWidth(self.fontMetrics().horizontalAdvance("M") * 7)  # not as wide as 2**31
         self.seed_spin.setToolTip("The seed of generated responses and fault rules (the config's mock seed; used "
                                   "by the next start and run)")
         self.url_label = ElidedLabel("Not running.")
@@ -194,7 +195,7 @@ class RoundTripsPanel(OnScreen, QWidget):
         self.ops_view = _view("roundtripsOperations", self.ops_model, {0: 16})
         self.ops_view.setToolTip("Right-click an operation to inject a fault (saved in the config's mock: section)")
         self.log_model = _model(LOG_COLUMNS, self)
-        self.log_view = _view("roundtripsLog", self.log_model, {0: 5, 1: 16, 2: 4, 3: 4, 4: 7})
+        self.log_view = _view("roundtripsLog", self.log_model, {0: 5, 1: 14, 2: 4, 3: 4, 4: 9})
         for view in (self.ops_view, self.log_view):
             view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
             view.customContextMenuRequested.connect(lambda at, v=view: self._fault_menu(v, at))
