@@ -66,6 +66,7 @@ from workbench.workspace.roundtrips import (
 FLUSH_MS = 100  # attempts and log entries are appended in batches this often
 AttemptRole = Qt.ItemDataRole.UserRole + 1
 OperationRole = Qt.ItemDataRole.UserRole + 2
+OPS_WIDTHS = {0: 16}  # column → ems
 FAILED_COLOR = "#e5484d"
 PASSED_COLOR = "#3fa45b"
 # the context menu's faults: (label, kind, value)
@@ -109,12 +110,18 @@ def _view(name: str, model: QStandardItemModel, widths: dict[int, int]) -> QTabl
     header = view.horizontalHeader()
     header.setStretchLastSection(True)
     header.setMinimumSectionSize(24)
+    _widths(view, widths)
+    view.setMinimumWidth(80)
+    return view
+
+
+def _widths(view: QTableView, widths: dict[int, int]) -> None:
+    """Columns `widths` ems wide (again after a new model)."""
+    header = view.horizontalHeader()
     em = view.fontMetrics().horizontalAdvance("M")
     for column, ems in widths.items():
         header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
         header.resizeSection(column, ems * em)
-    view.setMinimumWidth(80)
-    return view
 
 
 class RoundTripsPanel(OnScreen, QWidget):
@@ -192,7 +199,7 @@ class RoundTripsPanel(OnScreen, QWidget):
         top.addWidget(self.copy_url_button)
 
         self.ops_model = _model(("Operation", "Fault"), self)
-        self.ops_view = _view("roundtripsOperations", self.ops_model, {0: 16})
+        self.ops_view = _view("roundtripsOperations", self.ops_model, OPS_WIDTHS)
         self.ops_view.setToolTip("Right-click an operation to inject a fault (saved in the config's mock: section)")
         self.log_model = _model(LOG_COLUMNS, self)
         self.log_view = _view("roundtripsLog", self.log_model, {0: 5, 1: 14, 2: 4, 3: 4, 4: 9})
@@ -340,7 +347,7 @@ class RoundTripsPanel(OnScreen, QWidget):
         except SpecError as exc:
             self.mock_status.setText(f"Cannot read the config: {exc}")
             return
-        self.ops_model.removeRows(0, self.ops_model.rowCount())
+        model = _model(("Operation", "Fault"), self)  # filled before a view sees it: no signal per row
         for entry in loaded.operations:
             op = entry.operation
             if op.webhook:
@@ -348,7 +355,11 @@ class RoundTripsPanel(OnScreen, QWidget):
             items = _items((op.label(), "; ".join(fault_text(r) for r in faults_of(mock, op))))
             items[0].setData(op, OperationRole)
             items[0].setToolTip(f"{op.label()}\n{operation_name(op)}")
-            self.ops_model.appendRow(items)
+            model.appendRow(items)
+        old, self.ops_model = self.ops_model, model
+        self.ops_view.setModel(model)
+        _widths(self.ops_view, OPS_WIDTHS)
+        old.deleteLater()
 
     # -- the mock -----------------------------------------------------------------------------------------------
 
