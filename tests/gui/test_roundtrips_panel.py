@@ -183,3 +183,19 @@ def test_a_server_of_yours_gets_writes_only_when_approved(qtbot, window, panel, 
     panel.writes_box.setChecked(False)  # read-only: nobody is asked, no write is sent
     report, _counts = run(qtbot, panel)
     assert not asked and not any(a.request.startswith(("POST", "PUT", "PATCH", "DELETE")) for a in report.attempts)
+
+
+def test_a_hidden_panel_builds_no_rows_until_it_is_shown(qtbot, window, panel):
+    url = start(qtbot, panel)
+    panel.sets_spin.setValue(0)
+    panel.run_roundtrip()
+    window.focus_problems()  # the Round trips tab behind Problems: the run goes on, nothing is built
+    with qtbot.waitSignal(panel.runFinished, timeout=240_000) as blocker:
+        pass
+    httpx.get(f"{url}/products", headers=AUTH, timeout=10)
+    qtbot.wait(300)
+    assert not panel.is_shown and panel.result_rows() == [] and panel.log_rows() == []
+    with qtbot.waitSignal(panel.rowsAdded, timeout=5_000):
+        window.focus_roundtrips()
+    assert len(panel.result_rows()) == len(blocker.args[0].attempts)
+    qtbot.waitUntil(lambda: [row[1] for row in panel.log_rows()] == ["/v2/products"], timeout=5_000)

@@ -619,7 +619,8 @@ class RoundTripsPanel(OnScreen, QWidget):
         while run.questions and self.run is run:
             run.answer(self.ask_write(run.questions[0]))
         if run.finished and self.run is run:
-            self._build_rows()
+            if self.is_shown:
+                self._build_rows()
             self._run_ended(run)
 
     def _build_rows(self) -> None:
