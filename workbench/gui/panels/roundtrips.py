@@ -3,8 +3,9 @@ live, faults per operation from a context menu, saved in the config's `mock:` se
 the same ones) and the round trip (`workbench roundtrip SPEC`: progress, cancel, results streaming into a table,
 a failure's exact wire request, answer and violations, jumps to its operation and its lint finding).
 
-Attempts and log entries wait in Qt-free queues (`workspace.roundtrips`) and are taken in batches on a timer,
-never one signal per item; a hidden panel takes nothing (its queues wait) and builds no rows."""
+The round trip runs in a process of its own (`workspace.roundtrips.RoundTripProcess`: in a thread it held the
+interpreter lock for seconds); its attempts and the mock's log entries are taken in batches on a 100 ms timer,
+never one signal per item, and a hidden panel builds no rows (they are built once it is shown)."""
 
 from __future__ import annotations
 
