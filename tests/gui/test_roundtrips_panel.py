@@ -114,10 +114,12 @@ def test_the_round_trip_on_the_example_streams_rows_and_opens_a_failure(qtbot, w
     with qtbot.waitSignal(window.document.revealed, timeout=5_000) as blocker:
         assert panel.go_to_operation()
     assert blocker.args[0].operation.operation.operation_id == "orders.create"
-    if panel.finding_button.isEnabled():  # the operation has a lint finding: the jump shows it
-        with qtbot.waitSignal(window.document.revealed, timeout=5_000) as blocker:
-            assert panel.go_to_finding()
-        assert blocker.args[0].problem.finding.pointer.startswith(attempt_pointer(window, attempt))
+    assert panel.finding_button.isEnabled()  # its operationId is no valid tool name: the lint says so
+    with qtbot.waitSignal(window.document.revealed, timeout=5_000) as blocker:
+        assert panel.go_to_finding()
+    finding = blocker.args[0].problem.finding
+    assert finding.rule == "operation-id-tool-name-invalid"
+    assert finding.pointer.startswith(attempt_pointer(window, attempt))
 
 
 def attempt_pointer(window, attempt) -> str:
