@@ -7,9 +7,11 @@ list is drawn) converts the spec in the background and shows the tools. Then typ
 source view, a key every 40 ms (one undoable step at the pause, the re-check after it), timing each keystroke
 and the step. Also times the UI-thread steps.
 
-    .venv/bin/python bench/gui_stall.py [path] [--tools-hidden]
+    .venv/bin/python bench/gui_stall.py [path] [--tools-hidden] [--roundtrip [SECONDS]]
 
-(`--tools-hidden`: the Tools tab left behind Problems, as the window opens: then it converts nothing.)
+(`--tools-hidden`: the Tools tab left behind Problems, as the window opens: then it converts nothing.
+`--roundtrip`: then the Round trips panel raised and a round trip run on the file for SECONDS at most (default
+30; cancelled then), its rows streaming into the table: the longest stall meanwhile.)
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ def timed(owner, name: str, record: dict[str, float]) -> None:
 
 
 def main() -> int:
-    args = [a for a in sys.argv[1:] if a != "--tools-hidden"]
+    args, roundtrip_s = roundtrip_option([a for a in sys.argv[1:] if a != "--tools-hidden"])
     path = Path(args[0]) if args else DEFAULT
     app = QApplication.instance() or QApplication([])
     configure_application(app)
@@ -99,6 +101,7 @@ def main() -> int:
         typing_gaps = run_measured(app, window, lambda: type_slowly(window, TYPED, keys))
         typed_ok = TYPED in window.document.workspace.root.text
         window.ask_save_changes = lambda: SaveChoice.DISCARD  # the edit was only for measuring
+        streamed = measure_roundtrip(app, window, roundtrip_s) if roundtrip_s and window.loaded else None
         window.close()
 
     size = path.stat().st_size / 2**20
@@ -125,7 +128,22 @@ def main() -> int:
         print(f"tool set converted {len(previews)} times on a worker thread, longest {max(previews):.2f} s")
     for name, seconds in steps.items():
         print(f"  UI thread in {name}: {seconds * 1000:.0f} ms")
+    if streamed:
+        gaps, rows, batches, finished = streamed
+        print(f"round trip: {rows} result rows in {batches} batches, "
+              + ("finished" if finished else f"cancelled after {roundtrip_s:g} s"))
+        report("round trip streaming", gaps)
     return 0
+
+
+def roundtrip_option(args: list[str]) -> tuple[list[str], float | None]:
+    """`--roundtrip [SECONDS]` taken out of the arguments: the seconds (30 when not given), or None without it."""
+    if "--roundtrip" not in args:
+        return args, None
+    at = args.index("--roundtrip")
+    given = args[at + 1:at + 2]
+    has_seconds = bool(given) and given[0].replace(".", "").isdigit()
+    return args[:at] + args[at + (2 if has_seconds else 1):], float(given[0]) if has_seconds else 30.0
 
 
 TYPED = "Typed into the source view, to measure the keystrokes. "
@@ -153,9 +171,47 @@ def type_slowly(window, text: str, keys: list[float]) -> None:
     key()
 
 
-def run_measured(app, window, action) -> list[tuple[float, float]]:
-    """Run `action`, then the event loop until the window has shown the (re)loaded spec and settled; the gaps
-    between the ticks of a 10 ms timer meanwhile, as (gap, seconds since the action)."""
+def measure_roundtrip(app, window, seconds: float) -> tuple[list[tuple[float, float]], int, int, bool]:
+    """Raise the Round trips panel and run a round trip for `seconds` at most (then cancel it); the gaps of a 10 ms
+    timer meanwhile, the rows shown, the batches they came in, and whether it finished."""
+    panel = window.roundtrips
+    window.focus_roundtrips()
+    panel.tabs.setCurrentIndex(1)
+    app.processEvents()
+    batches: list[int] = []
+    finished: list[bool] = []
+    gaps, timer = ticker()
+    loop = QEventLoop()
+    flushes: list[tuple[float, float]] = []  # (wall, the UI thread's own CPU): the difference is waiting for the GIL
+    flush = panel.flush
+
+    def timed_flush() -> None:
+        at, cpu = time.perf_counter(), time.thread_time()
+        flush()
+        flushes.append((time.perf_counter() - at, time.thread_time() - cpu))
+
+    panel.flush_timer.timeout.disconnect()
+    panel.flush_timer.timeout.connect(timed_flush)
+    panel.rowsAdded.connect(batches.append)
+    panel.runFinished.connect(lambda _report: (finished.append(True), loop.quit()))
+    panel.runFailed.connect(lambda message: (print("round trip failed:", message), loop.quit()))
+    QTimer.singleShot(int(seconds * 1000), loop.quit)
+    timer.start()
+    panel.run_roundtrip()
+    loop.exec()
+    timer.stop()
+    if panel.is_running:
+        panel.cancel_run()
+    if flushes:
+        walls, cpus = [w for w, _ in flushes], [c for _, c in flushes]
+        print(f"  UI thread taking the batches: {len(flushes)} times, longest {max(walls) * 1000:.0f} ms "
+              f"(its own CPU time: longest {max(cpus) * 1000:.1f} ms, in all {sum(cpus) * 1000:.0f} ms; the rest is "
+              "waiting for the interpreter lock)")
+    return gaps, len(panel.result_rows()), len(batches), bool(finished)
+
+
+def ticker() -> tuple[list[tuple[float, float]], QTimer]:
+    """A 10 ms timer (not started) and the gaps between its ticks, as (gap, seconds since it was made)."""
     gaps: list[tuple[float, float]] = []
     began = time.perf_counter()
     last = [began]
@@ -168,6 +224,13 @@ def run_measured(app, window, action) -> list[tuple[float, float]]:
     timer = QTimer()
     timer.setInterval(10)
     timer.timeout.connect(tick)
+    return gaps, timer
+
+
+def run_measured(app, window, action) -> list[tuple[float, float]]:
+    """Run `action`, then the event loop until the window has shown the (re)loaded spec and settled; the gaps
+    between the ticks of a 10 ms timer meanwhile, as (gap, seconds since the action)."""
+    gaps, timer = ticker()
     loop = QEventLoop()
 
     def settle() -> None:

@@ -1,11 +1,13 @@
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 
 from tests.catalogue import corpus_dir
 from tests.servers import RecordingServer
+from workbench.examples import example_path
 
 
 @pytest.fixture(scope="session")
@@ -26,6 +28,14 @@ def write(tmp_path: Path):
         return path
 
     return _write
+
+
+@pytest.fixture
+def shop(tmp_path: Path) -> Path:
+    """The bundled example in a folder of the test's own (what the window writes beside it stays there)."""
+    target = tmp_path / "shop-api.yaml"
+    shutil.copyfile(example_path(), target)
+    return target
 
 
 @pytest.fixture

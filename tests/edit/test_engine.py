@@ -360,3 +360,22 @@ def test_a_long_chain_of_edits_flattens_without_recursion(no_full_read):
         document = apply_edits(document, [Edit("/a/b", n % 7)]).document
     assert document.index["/a/b"] == parse_text(document.text, document.path, document.name).index["/a/b"]
     assert dict(document.index) == parse_text(document.text, document.path, document.name).index
+
+
+def test_a_block_list_is_replaced_one_flow_item_a_line_and_the_rest_kept():
+    text = ("# team\nmock:\n  seed: 1  # fixed\n  faults:\n    - operation: a  # old\n      status: 503\n"
+            "    - {operation: b, fault: reset}\ntools: {vendor: openai}\n")
+    value = [{"operation": "GET /x/{id}", "status": 503, "times": 2}, {"operation": "c: d", "delay-ms": 10}]
+    outcome = apply_edits(doc(text, ".workbench.yaml"), [Edit("/mock/faults", value)])
+    assert not outcome.refused
+    assert outcome.document.text == ("# team\nmock:\n  seed: 1  # fixed\n  faults:\n"
+                                     "    - {operation: 'GET /x/{id}', status: 503, times: 2}\n"
+                                     "    - {operation: 'c: d', delay-ms: 10}\ntools: {vendor: openai}\n")
+    emptied = apply_edits(outcome.document, [Edit("/mock/faults", [])]).document
+    assert emptied.data["mock"] == {"seed": 1, "faults": []} and emptied.text.startswith("# team\nmock:\n  seed: 1")
+
+
+def test_a_list_of_mappings_is_inserted_in_flow_style():
+    outcome = apply_edits(doc("mock:\n  seed: 1\n", ".workbench.yaml"),
+                          [Edit("/mock/faults", [{"operation": "a", "fault": "hang"}])])
+    assert outcome.document.text == "mock:\n  seed: 1\n  faults: [{operation: a, fault: hang}]\n"

@@ -34,13 +34,6 @@ def changed_lines(old: str, new: str) -> tuple[list[str], list[str]]:
 
 
 @pytest.fixture
-def shop(tmp_path) -> Path:
-    target = tmp_path / "shop-api.yaml"
-    shutil.copyfile(example_path(), target)
-    return target
-
-
-@pytest.fixture
 def petstore(tmp_path) -> Path:
     target = tmp_path / "petstore.json"
     shutil.copyfile(PETSTORE, target)

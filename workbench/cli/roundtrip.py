@@ -47,7 +47,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from workbench.roundtrip.report import read_baseline
-    from workbench.roundtrip.suite import check_baseline, run_roundtrip
+    from workbench.roundtrip.suite import check_baseline, reachable, run_roundtrip
 
     if args.examples < 0 or args.op_budget <= 0:
         raise SpecError("--examples must be 0 or more, --time-budget more than 0", "<command line>")
@@ -110,12 +110,3 @@ def _emit(args: argparse.Namespace, report) -> None:
     else:
         print(report.to_text(verbose=args.verbose))
 
-
-def reachable(url: str) -> None:
-    """A server of yours that does not answer at all is one line, not a run of failures."""
-    import httpx
-
-    try:
-        httpx.request("HEAD", url, timeout=5)
-    except (httpx.TransportError, httpx.InvalidURL, httpx.UnsupportedProtocol) as exc:
-        raise SpecError(f"cannot reach the server: {type(exc).__name__}: {exc}", url) from None

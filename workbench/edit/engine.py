@@ -461,8 +461,10 @@ def _plan_set(document: SourceDocument, edit: Edit) -> Splice:
         written = written[prefix.end() :]
     flow = _in_flow(document, edit.pointer)
     if isinstance(value, list):
-        if kind == "seq" and not written.startswith("["):
-            raise EditRefused(edit.pointer, "replacing a block list is not supported; edit its items")
+        if kind == "seq" and not written.startswith("["):  # a block list: one item a line, at its column
+            tail = written[len(written.rstrip()):]  # the line break (and indentation) that ends its span
+            return Splice(start, end, render.yaml_block_list(value, _column_prefix(text, start), document.newline)
+                          + tail)
         return Splice(start, end, render.yaml_flow_list(value))
     if isinstance(value, dict):
         raise EditRefused(edit.pointer, "replacing a mapping is not supported; edit its keys")

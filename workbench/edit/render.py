@@ -53,7 +53,23 @@ def yaml_scalar(value: Any, *, flow: bool = False, prefer: str = "plain") -> str
 
 
 def yaml_flow_list(values: list) -> str:
-    return "[" + ", ".join(yaml_scalar(v, flow=True) for v in values) + "]"
+    return "[" + ", ".join(yaml_flow_value(v) for v in values) + "]"
+
+
+def yaml_flow_value(value: Any) -> str:
+    """One line in flow style: a mapping as `{key: value, …}`, a list as `[…]`, else a scalar."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{yaml_scalar(str(k), flow=True)}: {yaml_flow_value(v)}"
+                               for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return yaml_flow_list(value)
+    return yaml_scalar(value, flow=True)
+
+
+def yaml_block_list(values: list, indent: str, newline: str) -> str:
+    """A block sequence whose first `- ` goes where the text already is and the others at `indent`, one item a
+    line in flow style (`[]` when empty)."""
+    return (newline + indent).join(f"- {yaml_flow_value(v)}" for v in values) if values else "[]"
 
 
 def yaml_block_scalar(text: str, indent: str, newline: str, style: str = "|") -> str:

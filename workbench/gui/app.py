@@ -179,6 +179,28 @@ def _selection_shots(window: MainWindow, out_dir: Path, suffix: str = "") -> lis
     return written
 
 
+def _roundtrip_shots(window: MainWindow, out_dir: Path, suffix: str = "") -> list[Path]:
+    """The Round trips panel raised in a 1024×700 window after a round trip (run once), its first failure open."""
+    app = QApplication.instance()
+    panel = window.roundtrips
+    size = window.size()
+    window.resize(1024, 700)
+    window.focus_roundtrips()
+    panel.tabs.setCurrentIndex(1)
+    app.processEvents()
+    if panel.report is None:
+        panel.sets_spin.setValue(1)
+        panel.run_roundtrip()
+        _wait_for(panel.runFinished, lambda: panel.is_running)
+    panel.select_failure(0)
+    app.processEvents()
+    try:
+        return _grab([(f"roundtrips{suffix}.png", window)], out_dir)
+    finally:
+        window.resize(size)
+        app.processEvents()
+
+
 def _grab(shots: list, out_dir: Path) -> list[Path]:
     written = []
     for name, widget in shots:
@@ -193,8 +215,9 @@ def take_screenshots(window: MainWindow, path: Path, out_dir: Path,
                      size: tuple[int, int] = SCREENSHOT_SIZE) -> int:
     """main-window.png (light theme), outline.png, problems.png, source.png (on the first finding), the Tools
     panel (tools-list.png, tools-json.png, tools-side-by-side.png), the Selection panel at 1024×700 after an offline
-    run (selection-results.png, selection-heatmap.png), and main-window-dark.png, tools-list-dark.png,
-    selection-results-dark.png, selection-heatmap-dark.png."""
+    run (selection-results.png, selection-heatmap.png), the Round trips panel after a run with a failure open
+    (roundtrips.png, in a 1024×700 window), and main-window-dark.png, tools-list-dark.png,
+    selection-results-dark.png, selection-heatmap-dark.png, roundtrips-dark.png."""
     app = QApplication.instance()
     window.set_theme("light", save=False)
     window.resize(*size)
@@ -212,10 +235,12 @@ def take_screenshots(window: MainWindow, path: Path, out_dir: Path,
         written += _tool_shots(window, out_dir)
         written += _grab([("main-window-tools.png", window)], out_dir)
         written += _selection_shots(window, out_dir)
+        written += _roundtrip_shots(window, out_dir)
         window.set_theme("dark", save=False)
         app.processEvents()
         written += _tool_shots(window, out_dir, "-dark")
         written += _selection_shots(window, out_dir, "-dark")
+        written += _roundtrip_shots(window, out_dir, "-dark")
         window.docks["problems"].raise_()
         app.processEvents()
         written += _grab([("main-window-dark.png", window)], out_dir)

@@ -33,6 +33,7 @@ from workbench.gui.panels import (
     EditPanel,
     OutlinePanel,
     ProblemsPanel,
+    RoundTripsPanel,
     SourcePanel,
     StatusPanel,
     ToolsPanel,
@@ -97,6 +98,7 @@ class MainWindow(QMainWindow):
     problems: ProblemsPanel
     edit: EditPanel
     tools: ToolsPanel
+    roundtrips: RoundTripsPanel
 
     def __init__(self, settings: QSettings | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -209,6 +211,8 @@ class MainWindow(QMainWindow):
                                     QKeySequence(Qt.Modifier.CTRL | Qt.Modifier.SHIFT | Qt.Key.Key_M)))
         menu.addAction(self._action("Show &Tools", self.focus_tools,
                                     QKeySequence(Qt.Modifier.CTRL | Qt.Modifier.SHIFT | Qt.Key.Key_T)))
+        menu.addAction(self._action("Show Ro&und Trips", self.focus_roundtrips,
+                                    QKeySequence(Qt.Modifier.CTRL | Qt.Modifier.SHIFT | Qt.Key.Key_R)))
 
         menu = self.menuBar().addMenu("&View")
         theme_menu = menu.addMenu("&Theme")
@@ -482,6 +486,13 @@ class MainWindow(QMainWindow):
         self._make_room_for_tools()
         self.tools.view.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
+    def focus_roundtrips(self) -> None:
+        self.docks["roundtrips"].show()
+        self.docks["roundtrips"].raise_()
+        if self.height() >= 400 and self.docks["roundtrips"].height() < int(self.height() * 0.4):
+            self.resizeDocks([self.docks["roundtrips"]], [int(self.height() * 0.4)], Qt.Orientation.Vertical)
+        self.roundtrips.tabs.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
     def _make_room_for_tools(self) -> None:
         """The Tools panel shows a list beside a tool's JSON: the first time it is shown, its dock (shared with the
         problems) gets at least two fifths of the window's height."""
@@ -660,7 +671,7 @@ class MainWindow(QMainWindow):
             if dialog is not None:
                 dialog.close()
         self._save_settings()
-        for spec in DOCKS:  # no panel's job outlives the window
+        for spec in DOCKS:  # no panel's job or timer outlives the window
             getattr(getattr(self, spec.attribute), "shutdown", lambda: None)()
         self.document.shutdown()
         if self.error_box is not None:

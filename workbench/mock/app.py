@@ -39,6 +39,15 @@ class Answer:
     body: bytes = b""
     delay_s: float = 0.0
     fault: str | None = None
+    injected: bool = False  # the status was asked for (Prefer: status=…, a fault rule), not the spec's
+
+
+def fault_note(answer: Answer) -> str | None:
+    """What the mock broke on purpose in an answer, in a few words (the request log's `fault`)."""
+    said = [f"status {answer.status}"] if answer.injected else []
+    said += [f"delay {answer.delay_s * 1000:.0f} ms"] if answer.delay_s else []
+    said += [answer.fault] if answer.fault else []
+    return ", ".join(said) or None
 
 
 MAX_DELAY_MS = 60_000
@@ -52,10 +61,12 @@ class LogEntry:
     seconds: float
     operation: str | None  # "GET /pets/{petId}", or None when nothing matched
     violations: tuple[str, ...] = ()  # "query/limit: expected …"
+    fault: str | None = None  # what the mock broke on purpose: "status 503", "reset", "delay 200 ms", …
 
     def to_json(self) -> dict[str, Any]:
-        return {"method": self.method, "path": self.path, "status": self.status, "ms": round(self.seconds * 1000, 3),
-                "operation": self.operation, "violations": list(self.violations)}
+        out = {"method": self.method, "path": self.path, "status": self.status, "ms": round(self.seconds * 1000, 3),
+               "operation": self.operation, "violations": list(self.violations)}
+        return {**out, "fault": self.fault} if self.fault else out
 
 
 @dataclass(frozen=True)
@@ -108,6 +119,13 @@ class MockApp:
         self._log: deque[LogEntry] = deque(maxlen=LOG_SIZE)
         self._lock = threading.Lock()
 
+    def set_faults(self, faults: tuple[FaultRule, ...]) -> None:
+        """Serve with other fault rules from now on (their counts start again: "fail 2 then succeed" fails twice
+        more)."""
+        with self._lock:
+            self.faults = faults
+            self._fault_counts = [0] * len(faults)
+
     def log(self) -> list[LogEntry]:
         with self._lock:
             return list(self._log)
@@ -124,7 +142,7 @@ class MockApp:
         path = request.path + (f"?{request.query}" if request.query else "")
         entry = LogEntry(request.method, path, answer.status, time.perf_counter() - began,
                          f"{op.method.upper()} {op.path}" if op else None,
-                         tuple(f"{v.place}: expected {v.expected}" for v in violations))
+                         tuple(f"{v.place}: expected {v.expected}" for v in violations), fault_note(answer))
         with self._lock:
             self._log.append(entry)
         if self.on_log is not None:
@@ -179,7 +197,8 @@ class MockApp:
         if self.state is not None and self.state.role(op) and prefer.code is None and prefer.status is None:
             answer = self._stateful(op, request, answer)
         extra = (("Retry-After", prefer.retry_after),) if prefer.retry_after else ()
-        return replace(answer, headers=answer.headers + extra, delay_s=prefer.delay_ms / 1000, fault=prefer.fault)
+        return replace(answer, headers=answer.headers + extra, delay_s=prefer.delay_ms / 1000, fault=prefer.fault,
+                       injected=prefer.status is not None)
 
     def _configured_fault(self, op: Operation, prefer: Preferences) -> Preferences:
         """The first of the config's fault rules for `op` that fires on this request, as preferences."""

@@ -58,6 +58,16 @@ def check_baseline(baseline: dict, vendor: str, options: RoundTripOptions) -> No
                         "<baseline>")
 
 
+def reachable(url: str) -> None:
+    """A server of yours that does not answer at all is one line, not a run of failures."""
+    import httpx
+
+    try:
+        httpx.request("HEAD", url, timeout=5)
+    except (httpx.TransportError, httpx.InvalidURL, httpx.UnsupportedProtocol) as exc:
+        raise SpecError(f"cannot reach the server: {type(exc).__name__}: {exc}", url) from None
+
+
 def run_roundtrip(spec: Spec, spec_path: Path, toolset: ToolSet, vendor: str, options: RoundTripOptions,
                   on_attempt: Callable[[Attempt], None] | None = None,
                   progress: Callable[[int, int], None] | None = None,

@@ -14,12 +14,12 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from workbench.config import CONFIG_NAMES, ToolsConfig, WorkbenchConfig
-from workbench.edit import Edit, apply_edits, write_atomically
-from workbench.spec import SourceDocument, Spec, SpecError
-from workbench.spec.source import parse_document, parse_text
+from workbench.config import ToolsConfig, WorkbenchConfig
+from workbench.edit import write_atomically
+from workbench.spec import Spec
 from workbench.tools.model import Tool, ToolSet
 from workbench.tools.options import DEFAULT_VENDOR, ToolOverrides, build_toolset
+from workbench.workspace.configfile import write_section
 
 
 @dataclass(frozen=True)
@@ -264,8 +264,6 @@ def compare_vendors(spec: Spec, config: WorkbenchConfig, settings: ToolsConfig, 
 
 # -- the config's `tools:` section --------------------------------------------------------------------------------
 
-DEFAULT_CONFIG_NAME = CONFIG_NAMES[0]
-
 
 def _key(name: str) -> str:
     return name.replace("_", "-")
@@ -278,66 +276,17 @@ def _value(settings: ToolsConfig, name: str) -> Any:
     return list(value) if isinstance(value, tuple) else value
 
 
-def section_edits(before: ToolsConfig, after: ToolsConfig, written: dict) -> list[Edit]:
-    """The edits that turn the written `tools:` section into `after`: the keys whose value changed, and any
-    written key that does not say what `after` does (a key written and its default left alone)."""
-    return [Edit(f"/tools/{_key(f.name)}", _value(after, f.name)) for f in fields(ToolsConfig)
-            if getattr(before, f.name) != getattr(after, f.name) or (
-                _key(f.name) in written and written[_key(f.name)] != _value(after, f.name))]
-
-
-def new_config_text(settings: ToolsConfig) -> str:
-    """A new `.workbench.yaml` holding only the `tools:` section (JSON scalars are YAML too)."""
-    default = ToolsConfig()
-    lines = ["# The workbench config (see `workbench lint --help`); written by the Tools panel.", "tools:"]
-    for f in fields(ToolsConfig):
-        if f.name == "vendor" or getattr(settings, f.name) != getattr(default, f.name):
-            lines.append(f"  {_key(f.name)}: {json.dumps(_value(settings, f.name), ensure_ascii=False)}")
-    return "\n".join(lines) + "\n"
+def section_values(settings: ToolsConfig) -> dict[str, Any]:
+    """The `tools:` section as the config writes it, every key."""
+    return {_key(f.name): _value(settings, f.name) for f in fields(ToolsConfig)}
 
 
 def write_tools_section(spec_path: Path, config_path: Path | None, before: ToolsConfig,
                         after: ToolsConfig) -> Path:
-    """Write `after` as the config's `tools:` section and return the file: changed in place with the zero-noise
-    edit engine (comments and layout kept), a new section added at its end, or a new `.workbench.yaml` beside
-    the spec. Raises SpecError (the file unchanged) when it cannot be done cleanly."""
-    if config_path is None or not config_path.is_file():
-        target = spec_path.parent / DEFAULT_CONFIG_NAME
-        write_atomically(target, new_config_text(after))
-        return target
-    document = parse_document(config_path, str(config_path))
-    data = document.data if document.data is not None else {}
-    if not isinstance(data, dict):
-        raise SpecError("the config is not a mapping: the tools: section was not written", str(config_path))
-    section = data.get("tools")
-    if not isinstance(section, dict):
-        text = _with_new_section(document, data, after, config_path)
-    else:
-        edits = section_edits(before, after, section)
-        if not edits:
-            return config_path
-        outcome = apply_edits(document, edits)
-        if outcome.refused:
-            edit, reason = outcome.refused[0]
-            raise SpecError(f"cannot write {edit.pointer}: {reason}", str(config_path))
-        text = outcome.document.text
-    write_atomically(config_path, text, bom=document.bom)
-    return config_path
-
-
-def _with_new_section(document: SourceDocument, data: dict, after: ToolsConfig, path: Path) -> str:
-    """The file with a `tools:` section added at its end (the edit engine inserts scalars, not mappings), checked
-    by parsing it again: everything else must read as before."""
-    if "tools" in data:
-        raise SpecError("`tools:` has no mapping to change: write `tools: {}` or remove it", str(path))
-    text = document.text
-    section = new_config_text(after).split("\n", 1)[1]  # without the header comment
-    text = text + ("\n" if text and not text.endswith("\n") else "") + section
-    try:
-        reread = parse_text(text, path, str(path)).data
-    except SpecError as exc:
-        raise SpecError(f"cannot add a tools: section here ({exc.message})", str(path)) from None
-    expected = {**data, "tools": reread.get("tools") if isinstance(reread, dict) else None}
-    if not isinstance(reread, dict) or reread != expected or not isinstance(reread.get("tools"), dict):
-        raise SpecError("cannot add a tools: section at the end of this file (not block YAML)", str(path))
-    return text
+    """Write `after` as the config's `tools:` section and return the file (see `configfile.write_section`): a new
+    section names the vendor and what differs from the defaults."""
+    default = ToolsConfig()
+    fresh = {_key(f.name): _value(after, f.name) for f in fields(ToolsConfig)
+             if f.name == "vendor" or getattr(after, f.name) != getattr(default, f.name)}
+    return write_section(spec_path, config_path, "tools", section_values(before), section_values(after), fresh,
+                         "The workbench config (see `workbench lint --help`); written by the Tools panel.")

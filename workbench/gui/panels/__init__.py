@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QWidget
 from workbench.gui.panels.edit import EditPanel
 from workbench.gui.panels.outline import OutlinePanel
 from workbench.gui.panels.problems import ProblemsPanel
+from workbench.gui.panels.roundtrips import RoundTripsPanel
 from workbench.gui.panels.selection import SelectionPanel
 from workbench.gui.panels.source import SourcePanel
 from workbench.gui.panels.status import StatusPanel
@@ -17,8 +18,8 @@ from workbench.gui.panels.tools import ToolsPanel
 from workbench.gui.panels.welcome import WelcomePanel
 
 __all__ = [
-    "DOCKS", "DockSpec", "EditPanel", "OutlinePanel", "ProblemsPanel", "SelectionPanel", "SourcePanel", "StatusPanel",
-    "ToolsPanel", "WelcomePanel",
+    "DOCKS", "DockSpec", "EditPanel", "OutlinePanel", "ProblemsPanel", "RoundTripsPanel", "SelectionPanel",
+    "SourcePanel", "StatusPanel", "ToolsPanel", "WelcomePanel",
 ]
 
 
@@ -42,6 +43,8 @@ DOCKS = (  # in the order they are added (and listed in the View menu)
     DockSpec("problems", ProblemsPanel, "problemsDock", _AREA.BottomDockWidgetArea, 240, _DOWN),
     DockSpec("edit", EditPanel, "formDock", _AREA.RightDockWidgetArea, 340, _ACROSS),
     DockSpec("tools", ToolsPanel, "toolsDock", _AREA.BottomDockWidgetArea, 240, _DOWN, tabify_with="problems"),
+    DockSpec("roundtrips", RoundTripsPanel, "roundtripsDock", _AREA.BottomDockWidgetArea, 240, _DOWN,
+             tabify_with="problems"),
     DockSpec("selection", SelectionPanel, "selectionDock", _AREA.BottomDockWidgetArea, 240, _DOWN,
              tabify_with="problems"),
 )

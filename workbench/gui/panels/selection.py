@@ -50,7 +50,7 @@ from PySide6.QtWidgets import (
 
 from workbench.gui.document import SpecDocument
 from workbench.gui.jobs import Job, JobRunner
-from workbench.gui.panels.shown import ShownInDock
+from workbench.gui.panels.onscreen import OnScreen
 from workbench.gui.widgets import ElidedLabel
 from workbench.selection.baseline import Comparison, compare, read_baseline
 from workbench.selection.draft import DraftCase
@@ -289,7 +289,7 @@ class ProfileDialog(QDialog):
         return key
 
 
-class SelectionPanel(ShownInDock, QWidget):
+class SelectionPanel(OnScreen, QWidget):
     """`data` (the suite edited), `open_suite(path)`, `save_to(path)`, `draft()`, `add_case()`, `set_cell(row,
     column, text)`, `profiles()`, `add_profile(profile, key)`, `select_profile(name)`, `run()`, `cancel()`,
     `finished` (the last run), `compare_with(path)`, `save_baseline_to(path)`, `cell_cases_shown()`,
@@ -1292,8 +1292,8 @@ class SelectionPanel(ShownInDock, QWidget):
             if self.finished is not None:
                 self._show_scale(self.finished.results)
 
-    def shown_again(self) -> None:
-        if self._recheck_due:
+    def shown_changed(self) -> None:
+        if self._recheck_due and self.is_shown:
             self._start_recheck()
 
     def shutdown(self) -> None:

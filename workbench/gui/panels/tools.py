@@ -50,7 +50,7 @@ from workbench.config import ToolsConfig
 from workbench.gui.document import SpecDocument, Target
 from workbench.gui.highlighter import SpecHighlighter
 from workbench.gui.jobs import Job, JobRunner
-from workbench.gui.panels.shown import ShownInDock
+from workbench.gui.panels.onscreen import OnScreen
 from workbench.gui.theme import code_colors, is_dark
 from workbench.gui.widgets import ElidedLabel
 from workbench.spec import SpecError
@@ -171,7 +171,7 @@ def _csv(text: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in text.split(",") if part.strip())
 
 
-class ToolsPanel(ShownInDock, QWidget):
+class ToolsPanel(OnScreen, QWidget):
     """`settings`, `set_choice(label)`, `set_tags(...)`, `set_operations(...)`, `set_option(name, value)`,
     `preview` (the last built), `shown_names()`, `select_tool(name)`, `current_tool()`, `json_text()`,
     `warnings()`, `wire_rows()`, `rejected_rows()`, `go_to_operation()`, `compare(left, right)`, `export_to(path)`,
@@ -807,12 +807,7 @@ class ToolsPanel(ShownInDock, QWidget):
 
     # -- theme and closing ---------------------------------------------------------------------------------------
 
-    def shown_again(self) -> None:
-        if self._stale:
-            self.rebuild()
-
-    def showEvent(self, event) -> None:
-        super().showEvent(event)
+    def shown_changed(self) -> None:
         if self._stale and self.is_shown:
             self.rebuild()
 

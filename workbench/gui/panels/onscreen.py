@@ -1,5 +1,6 @@
-"""Whether a panel is on screen: a dock that is a tab behind another stays "visible" to Qt, so a panel that does
-work only when it is seen (converting, re-running) listens to its dock's `visibilityChanged` as well."""
+"""Whether a panel is on screen: visible, and in a dock that is not a tab behind another (such a dock stays
+"visible"). A panel that does work only for the eye (converting, building rows) mixes this in before `QWidget` and
+overrides `shown_changed`, called when it may have come on screen or left it."""
 
 from __future__ import annotations
 
@@ -7,17 +8,16 @@ from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QDockWidget
 
 
-class ShownInDock:
-    """Mixed into a panel (before QWidget): `is_shown`, and `shown_again()` called when its dock comes to the
-    front."""
-
+class OnScreen:
     _dock: QDockWidget | None = None
     _dock_shown: bool | None = None  # what its dock last said (None: not in a dock, or not yet told)
 
     @property
     def is_shown(self) -> bool:
-        """On screen: visible, and in a dock that is not a tab behind another."""
         return self.isVisible() and self._dock_shown is not False
+
+    def shown_changed(self) -> None:
+        """The panel may have come on screen (or left it): see `is_shown`."""
 
     def event(self, event) -> bool:
         if event.type() == QEvent.Type.ParentChange:
@@ -29,8 +29,8 @@ class ShownInDock:
 
     def _dock_visibility(self, visible: bool) -> None:
         self._dock_shown = visible
-        if visible:
-            self.shown_again()
+        self.shown_changed()
 
-    def shown_again(self) -> None:
-        """The dock came to the front: do what was left while it was hidden."""
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self.shown_changed()
