@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import shutil
 
-from PySide6.QtWidgets import QApplication, QTextBrowser
+from PySide6.QtWidgets import QTextBrowser
 
 from workbench.examples import example_path
 from workbench.lint import RULES
@@ -75,16 +75,15 @@ paths:
             assert "1 warnings" not in button.toolTip() and " it " in button.toolTip()
 
 
-def test_a_markdown_file_is_not_an_api_description(window, qtbot, tmp_path):
+def test_a_markdown_file_is_not_an_api_description(window, open_spec, tmp_path):
     notes = tmp_path / "NOTES.md"
     notes.write_text("# Notes\n\nSome *markdown*: with a colon.\n\n- item\n", encoding="utf-8")
-    with qtbot.waitSignal(window.loadFailed, timeout=20_000) as failed:
-        window.open_path(notes)
-    message = failed.args[0]
+    loaded = open_spec(notes)  # opened as its text (as any file that does not parse), with the one finding
+    assert not loaded.parsed and window.error_box is None
+    (entry,) = window.problems.entries()
+    message = entry.finding.message
     assert "not an API description" in message and "Markdown" in message and "YAML syntax" not in message
     assert "\n" not in message
-    window.error_box.close()
-    QApplication.processEvents()
 
 
 def test_the_location_line_follows_a_fix(window, open_spec, tmp_path):

@@ -9,6 +9,7 @@ from PySide6.QtCore import QByteArray, QRect, QSize, Qt
 from PySide6.QtWidgets import QApplication, QLabel
 
 from workbench.gui.main_window import MainWindow, fitting_size
+from workbench.gui.panels import DOCKS
 
 
 def test_the_first_size_fits_a_small_screen():
@@ -142,4 +143,5 @@ def test_reset_layout_docks_everything_again_and_fits_the_screen(window):
         assert not dock.isFloating(), name
         assert window.dockWidgetArea(dock) is not Qt.DockWidgetArea.NoDockWidgetArea, name
     assert outline.isVisible() and window.docks["edit"].isVisible()
-    assert window.tabifiedDockWidgets(problems) == [window.docks["tools"]]
+    tabbed = {window.docks[spec.attribute] for spec in DOCKS if spec.tabify_with == "problems"}
+    assert set(window.tabifiedDockWidgets(problems)) == tabbed and len(tabbed) == 3

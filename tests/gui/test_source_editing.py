@@ -373,8 +373,12 @@ def test_a_recheck_that_ends_while_typing_does_not_cut_the_typing_in_two(window,
     window.document.recheck_timer.stop()
     window.document.recheck()  # its re-check runs while the typing goes on
     assert window.document.is_loading
+    pause = window.document.typing_timer
+    pause.setInterval(600_000)  # the pause comes after the re-check has ended, however slow the machine
     type_keys(qtbot, view, "# two\n")
     qtbot.waitUntil(lambda: not window.document.is_loading, timeout=30_000)
     assert ws.is_typing and len(ws.history) == 1  # the result was dropped, the typing left as it is
+    pause.setInterval(TYPING_PAUSE_MS)
+    pause.start()
     wait_settled(qtbot, window)
     assert len(ws.history) == 2 and ws.root.text == "# one\n# two\n" + text

@@ -409,12 +409,12 @@ class SpecDocument(QObject):
         watched = self.watcher.files() + self.watcher.directories()
         if watched:
             self.watcher.removePaths(watched)
-        paths = {os.fspath(document.path) for document in self.workspace.edited.values()}
+        paths = {os.fspath(path) for path in self.workspace.file_paths.values()}
         self.watcher.addPaths(sorted(paths | {os.path.dirname(path) for path in paths}))
         self._stamps = self._current_stamps()
 
     def _current_stamps(self) -> dict[str, tuple[int, int, int] | None]:
-        return {name: _stamp(document.path) for name, document in self.workspace.edited.items()}
+        return {name: _stamp(path) for name, path in self.workspace.file_paths.items()}
 
     def _folder_changed(self, _folder: str) -> None:
         """A folder of the spec changed: a check only when one of the spec's own files did (was replaced,
