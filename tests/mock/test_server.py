@@ -400,3 +400,37 @@ def test_the_mock_starts_on_every_corpus_file_and_never_answers_5xx(name):
         nowhere = http.get(base + "/no/such/path/here").status_code  # webhook-only specs have no paths at all
     assert not {k: v for k, v in answers.items() if v >= 500} and nowhere == 404
     assert len(answers) == len({(op.method, op.path) for op in spec.operations})
+
+
+FRAMED = """openapi: 3.0.3
+info: {title: Markdown, version: '1'}
+paths:
+  /markdown:
+    post:
+      requestBody: {content: {application/json: {schema: {type: object}}}}
+      responses:
+        '200':
+          description: rendered
+          headers:
+            Content-Length: {example: '279', schema: {type: string}}
+            Transfer-Encoding: {schema: {type: string}}
+            Connection: {example: close, schema: {type: string}}
+            X-Renderer: {schema: {type: string, enum: [cm]}}
+          content: {text/html: {example: "<p>Grüße, naïve café — ✓</p>"}}
+"""
+
+
+def test_declared_framing_headers_do_not_override_the_length_of_a_non_ascii_text_body(write):
+    """GitHub's `POST /markdown` declares a Content-Length response header (example 279); the mock says the
+    real length of what it sends, once, in bytes (the example text is longer in bytes than in characters)."""
+    with MockServer(load_spec(write("markdown.yaml", FRAMED))) as server:
+        with httpx.Client(base_url=server.url, timeout=5) as http:
+            answers = [http.post("/markdown", json={"text": "hi"}) for _ in range(2)]  # kept alive between
+        wire = raw(server, b"POST /markdown HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\n"
+                           b"Connection: close\r\n\r\n{}")
+    body = "<p>Grüße, naïve café — ✓</p>".encode()
+    for answer in answers:
+        assert answer.status_code == 200 and answer.content == body and answer.headers["x-renderer"] == "cm"
+        assert answer.headers["content-length"] == str(len(body)) and "transfer-encoding" not in answer.headers
+    head = wire.split(b"\r\n\r\n", 1)[0].lower()
+    assert head.count(b"content-length:") == 1 and head.count(b"connection:") == 1

@@ -85,9 +85,20 @@ def _reason(status: int) -> str:
         return "Status"
 
 
+# How a message is framed is the server's to say: a spec that declares these as response headers (GitHub's
+# `POST /markdown` has `Content-Length: 279`) describes the real service's framing, not the mock's.
+FRAMING = frozenset({"content-length", "transfer-encoding", "connection", "keep-alive", "upgrade", "te", "trailer"})
+
+
+def _head_lines(answer: Answer) -> list[str]:
+    """The status line and the answer's headers, without any that frame the message."""
+    return [f"HTTP/1.1 {answer.status} {_reason(answer.status)}",
+            *(f"{name}: {value}" for name, value in answer.headers if name.lower() not in FRAMING)]
+
+
 def encode(answer: Answer, *, head_only: bool, keep_alive: bool) -> bytes:
-    lines = [f"HTTP/1.1 {answer.status} {_reason(answer.status)}"]
-    lines += [f"{name}: {value}" for name, value in answer.headers]
+    """The answer on the wire: Content-Length is the body's length in bytes, said once."""
+    lines = _head_lines(answer)
     lines.append(f"Content-Length: {len(answer.body)}")
     lines.append("Connection: keep-alive" if keep_alive else "Connection: close")
     head = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1", "replace")
@@ -230,8 +241,7 @@ class _Connection(asyncio.Protocol):
         self.transport.close()
 
     def _malformed_chunk(self, answer: Answer, _head_only: bool) -> None:
-        head = [f"HTTP/1.1 {answer.status} {_reason(answer.status)}", *(f"{k}: {v}" for k, v in answer.headers),
-                "Transfer-Encoding: chunked", "Connection: close"]
+        head = [*_head_lines(answer), "Transfer-Encoding: chunked", "Connection: close"]
         self.transport.write(("\r\n".join(head) + "\r\n\r\nzz\r\nnot a chunk size\r\n").encode("latin-1"))
         self.transport.close()
 
