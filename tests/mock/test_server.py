@@ -25,6 +25,7 @@ from workbench.mock.faults import FAULTS
 from workbench.mock.server import FAULT_WRITERS, MAX_BODY, MockServer
 from workbench.spec import load_spec
 from workbench.tools import convert
+from workbench.wire import decode_xml
 from workbench.workspace.loading import spec_config
 
 SPEC = """openapi: 3.1.0
@@ -434,3 +435,58 @@ def test_declared_framing_headers_do_not_override_the_length_of_a_non_ascii_text
         assert answer.headers["content-length"] == str(len(body)) and "transfer-encoding" not in answer.headers
     head = wire.split(b"\r\n\r\n", 1)[0].lower()
     assert head.count(b"content-length:") == 1 and head.count(b"connection:") == 1
+
+
+XML_BODY = """openapi: 3.1.0
+info: {title: Bookings, version: '1'}
+paths:
+  /bookings:
+    post:
+      requestBody:
+        content:
+          application/json: {schema: {$ref: '#/components/schemas/Booking'}}
+          application/xml: {schema: {$ref: '#/components/schemas/Booking'}}
+      responses: {'201': {description: booked}, '400': {description: invalid}}
+components:
+  schemas:
+    Booking:
+      type: object
+      xml: {name: booking}
+      required: [trip_id]
+      properties:
+        id: {type: integer, xml: {attribute: true}}
+        trip_id: {type: string}
+        has_dog: {type: boolean}
+        seats: {type: integer, minimum: 1}
+        names: {type: array, xml: {wrapped: true}, items: {type: string, xml: {name: name}}}
+        tags: {type: array, items: {type: string, xml: {name: tag}}}
+"""
+
+
+def test_an_xml_body_is_read_the_way_openapi_maps_xml_and_checked_against_its_schema(write):
+    """Train Travel's `POST /bookings` takes application/xml: its own example was refused with "expected a
+    value of type object" (the body was read as text). Found by Schemathesis run against the mock."""
+    xml = {"Content-Type": "application/xml"}
+    with MockServer(load_spec(write("bookings.yaml", XML_BODY))) as server, \
+            httpx.Client(base_url=server.url, timeout=5) as http:
+        valid = http.post("/bookings", headers=xml, content=(
+            b'<booking id="7"><trip_id>t-1</trip_id><has_dog>false</has_dog><seats>2</seats>'
+            b"<names><name>Ann</name><name>Bo</name></names><tag>a</tag><tag>b</tag></booking>"))
+        wrong = [http.post("/bookings", headers=xml, content=body) for body in (
+            b"<booking><has_dog>yes</has_dog><trip_id>t</trip_id></booking>",  # not a boolean
+            b"<booking><seats>0</seats><trip_id>t</trip_id></booking>",  # below the minimum
+            b"<booking><seats>2</seats></booking>",  # trip_id is required
+            b"<booking>true</booking>",  # text where an object belongs
+            b"<booking><trip_id>t</trip_id>",  # not well-formed
+            b'<!DOCTYPE b [<!ENTITY e "x">]><booking><trip_id>&e;</trip_id></booking>',  # no entities
+        )]
+        log = server.app.log()
+    assert valid.status_code == 201, log[-7].violations
+    assert [w.status_code for w in wrong] == [400] * 6
+    assert [v["name"] for v in wrong[0].json()["validation"]] == ["has_dog"]
+    assert "document type declaration" in wrong[5].json()["validation"][0]["expected"]
+    spec = load_spec(write("bookings.yaml", XML_BODY))
+    assert decode_xml(b'<booking id="7"><trip_id>t-1</trip_id><has_dog>false</has_dog><names><name>Ann</name>'
+                      b"<name>Bo</name></names><tag>a</tag><tag>b</tag><extra>x</extra></booking>",
+                      spec.components.schemas["Booking"]) == {
+        "id": 7, "trip_id": "t-1", "has_dog": False, "names": ["Ann", "Bo"], "tags": ["a", "b"], "extra": "x"}

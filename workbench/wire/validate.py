@@ -28,7 +28,7 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from workbench.spec import Operation, Parameter, Spec, SpecVersion
-from workbench.wire.bodies import decode_body, file_stand_in, media_family, parse_media_type
+from workbench.wire.bodies import decode_body, decode_xml, file_stand_in, is_xml, media_family, parse_media_type
 from workbench.wire.messages import Request
 from workbench.wire.parameters import (
     SerializationError,
@@ -296,8 +296,11 @@ class OperationContract:
             return [Violation("header/Content-Type", "one of " + ", ".join(body.content), given or None)]
         content = body.content[media]
         try:
-            value = decode_body(request.body, given, openapi_version=self.version, encoding=content.encoding,
-                                schema=self._shallow(content.schema))
+            if is_xml(given) and schema_kind(self.store.resolved(content.schema)) != "string":
+                value = decode_xml(request.body, content.schema, self.store.resolved)
+            else:
+                value = decode_body(request.body, given, openapi_version=self.version, encoding=content.encoding,
+                                    schema=self._shallow(content.schema))
         except (SerializationError, ValueError) as exc:
             return [Violation("body", f"a {parse_media_type(given)[0]} body ({exc})", _preview(request.body))]
         if content.schema is None:
