@@ -490,3 +490,15 @@ def test_an_xml_body_is_read_the_way_openapi_maps_xml_and_checked_against_its_sc
                       b"<name>Bo</name></names><tag>a</tag><tag>b</tag><extra>x</extra></booking>",
                       spec.components.schemas["Booking"]) == {
         "id": 7, "trip_id": "t-1", "has_dog": False, "names": ["Ann", "Bo"], "tags": ["a", "b"], "extra": "x"}
+
+
+def test_each_violation_points_at_the_keyword_of_the_spec_it_breaks(client):
+    refused = client.get("/pets", params={"limit": "500"})
+    assert refused.json()["validation"][0]["schemaPointer"] == "#/paths/~1pets/get/parameters/0/schema/maximum"
+    body = client.post("/pets", json={"id": 1, "name": ""}).json()["validation"]
+    assert [(v["name"], v["schemaPointer"]) for v in body] == [
+        ("name", "#/components/schemas/Pet/properties/name/minLength")]
+    missing = client.post("/pets", json={"name": "Rex"}).json()["validation"]
+    assert [v["schemaPointer"] for v in missing] == ["#/components/schemas/Pet/required"]
+    untyped = client.get("/pets/seven").json()["validation"]
+    assert untyped[0]["schemaPointer"] == "#/paths/~1pets~1{petId}/get/parameters/0/schema/type"
