@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from tests.mock.test_server import SPEC
+from tests.catalogue import MOCK_PETS as SPEC
 from workbench.mock.server import HEAD_SECONDS, MAX_BODY, MAX_HEAD
 
 CLIENTS, REQUESTS = 32, 25  # keep-alive clients at once, requests each
