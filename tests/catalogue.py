@@ -138,3 +138,54 @@ Pet:
       type: string
 """
 PET_NAME = "schemas/pet.yaml"
+
+
+# -- the mock's small spec: routes, a base path, credentials, a declared 422 and 400 (tests/mock/) ------------
+
+MOCK_PETS = """openapi: 3.1.0
+info: {title: Pets, version: '1'}
+servers: [{url: 'https://pets.example.invalid/v1'}]
+components:
+  securitySchemes:
+    key: {type: apiKey, in: header, name: X-Api-Key}
+  schemas:
+    Pet:
+      type: object
+      required: [id, name]
+      properties: {id: {type: integer}, name: {type: string, minLength: 1}}
+paths:
+  /pets:
+    get:
+      operationId: listPets
+      parameters: [{name: limit, in: query, schema: {type: integer, maximum: 100}}]
+      responses:
+        '200':
+          description: the pets
+          content: {application/json: {schema: {type: array, items: {$ref: '#/components/schemas/Pet'}},
+                                        example: [{id: 1, name: Rex}]}}
+        '422': {description: invalid}
+    post:
+      operationId: addPet
+      requestBody:
+        required: true
+        content: {application/json: {schema: {$ref: '#/components/schemas/Pet'}}}
+      responses:
+        '201': {description: added, content: {application/json: {schema: {$ref: '#/components/schemas/Pet'}}}}
+        '400': {description: invalid}
+  /pets/mine:
+    get:
+      operationId: myPets
+      responses: {'200': {description: mine, content: {application/json: {example: {mine: true}}}}}
+  /pets/{petId}:
+    get:
+      operationId: getPet
+      parameters: [{name: petId, in: path, required: true, schema: {type: integer}}]
+      responses:
+        '200': {description: the pet, content: {application/json: {schema: {$ref: '#/components/schemas/Pet'}}}}
+        '404': {description: no such pet, content: {application/json: {example: {message: no such pet}}}}
+    delete:
+      operationId: deletePet
+      security: [{key: []}]
+      parameters: [{name: petId, in: path, required: true, schema: {type: integer}}]
+      responses: {'204': {description: gone}}
+"""

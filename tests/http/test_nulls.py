@@ -119,3 +119,35 @@ def test_a_required_3_0_nullable_field_is_sent_as_null(write, server, strict):
     result = run(spec, server, strict).call(ToolCall("addNote", arguments))
     assert result.status == 200, result.feedback.text if result.feedback else result.error
     assert json.loads(server.requests[0].body) == {"text": "hi", "due": None}
+
+
+PAGES = """openapi: 3.0.3
+info: {title: t, version: '1'}
+paths:
+  /pages:
+    post:
+      operationId: createPages
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              nullable: true
+              properties: {source: {type: object, required: [branch], properties: {branch: {type: string}}}}
+              anyOf: [{required: [source]}]
+      responses: {'201': {description: created}}
+"""
+
+
+def test_a_null_whole_json_body_the_spec_allows_is_sent_as_null_not_as_an_empty_object(write, server):
+    """GitHub's `POST /repos/{owner}/{repo}/pages`: a required body, nullable, whose anyOf needs `source`.
+    null is a value it allows; `{}` (what a left-out required body becomes) is one it forbids."""
+    spec = load_spec(write("pages.yaml", PAGES))
+    toolset = convert(spec, ConvertOptions(vendor="openai"))
+    (tool,) = toolset.tools
+    (body,) = [b.argument for b in tool.bindings if b.location == "body"]
+    result = Executor(spec, toolset, CallOptions(base_url=server.url)).call(ToolCall("createPages", {body: None}))
+    assert result.status == 200, result.feedback.text if result.feedback else result.error
+    assert server.requests[0].body == b"null"
+    assert server.requests[0].header("content-type") == "application/json"

@@ -16,6 +16,7 @@ import time
 import httpx
 import pytest
 
+from tests.catalogue import MOCK_PETS as SPEC
 from tests.catalogue import corpus_dir
 from workbench.examples import example_path
 from workbench.http.calls import ToolCall
@@ -25,55 +26,8 @@ from workbench.mock.faults import FAULTS
 from workbench.mock.server import FAULT_WRITERS, MAX_BODY, MockServer
 from workbench.spec import load_spec
 from workbench.tools import convert
+from workbench.wire import decode_xml
 from workbench.workspace.loading import spec_config
-
-SPEC = """openapi: 3.1.0
-info: {title: Pets, version: '1'}
-servers: [{url: 'https://pets.example.invalid/v1'}]
-components:
-  securitySchemes:
-    key: {type: apiKey, in: header, name: X-Api-Key}
-  schemas:
-    Pet:
-      type: object
-      required: [id, name]
-      properties: {id: {type: integer}, name: {type: string, minLength: 1}}
-paths:
-  /pets:
-    get:
-      operationId: listPets
-      parameters: [{name: limit, in: query, schema: {type: integer, maximum: 100}}]
-      responses:
-        '200':
-          description: the pets
-          content: {application/json: {schema: {type: array, items: {$ref: '#/components/schemas/Pet'}},
-                                        example: [{id: 1, name: Rex}]}}
-        '422': {description: invalid}
-    post:
-      operationId: addPet
-      requestBody:
-        required: true
-        content: {application/json: {schema: {$ref: '#/components/schemas/Pet'}}}
-      responses:
-        '201': {description: added, content: {application/json: {schema: {$ref: '#/components/schemas/Pet'}}}}
-        '400': {description: invalid}
-  /pets/mine:
-    get:
-      operationId: myPets
-      responses: {'200': {description: mine, content: {application/json: {example: {mine: true}}}}}
-  /pets/{petId}:
-    get:
-      operationId: getPet
-      parameters: [{name: petId, in: path, required: true, schema: {type: integer}}]
-      responses:
-        '200': {description: the pet, content: {application/json: {schema: {$ref: '#/components/schemas/Pet'}}}}
-        '404': {description: no such pet, content: {application/json: {example: {message: no such pet}}}}
-    delete:
-      operationId: deletePet
-      security: [{key: []}]
-      parameters: [{name: petId, in: path, required: true, schema: {type: integer}}]
-      responses: {'204': {description: gone}}
-"""
 
 
 @pytest.fixture
@@ -400,3 +354,104 @@ def test_the_mock_starts_on_every_corpus_file_and_never_answers_5xx(name):
         nowhere = http.get(base + "/no/such/path/here").status_code  # webhook-only specs have no paths at all
     assert not {k: v for k, v in answers.items() if v >= 500} and nowhere == 404
     assert len(answers) == len({(op.method, op.path) for op in spec.operations})
+
+
+FRAMED = """openapi: 3.0.3
+info: {title: Markdown, version: '1'}
+paths:
+  /markdown:
+    post:
+      requestBody: {content: {application/json: {schema: {type: object}}}}
+      responses:
+        '200':
+          description: rendered
+          headers:
+            Content-Length: {example: '279', schema: {type: string}}
+            Transfer-Encoding: {schema: {type: string}}
+            Connection: {example: close, schema: {type: string}}
+            X-Renderer: {schema: {type: string, enum: [cm]}}
+          content: {text/html: {example: "<p>Grüße, naïve café — ✓</p>"}}
+"""
+
+
+def test_declared_framing_headers_do_not_override_the_length_of_a_non_ascii_text_body(write):
+    """GitHub's `POST /markdown` declares a Content-Length response header (example 279); the mock says the
+    real length of what it sends, once, in bytes (the example text is longer in bytes than in characters)."""
+    with MockServer(load_spec(write("markdown.yaml", FRAMED))) as server:
+        with httpx.Client(base_url=server.url, timeout=5) as http:
+            answers = [http.post("/markdown", json={"text": "hi"}) for _ in range(2)]  # kept alive between
+        wire = raw(server, b"POST /markdown HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\n"
+                           b"Connection: close\r\n\r\n{}")
+    body = "<p>Grüße, naïve café — ✓</p>".encode()
+    for answer in answers:
+        assert answer.status_code == 200 and answer.content == body and answer.headers["x-renderer"] == "cm"
+        assert answer.headers["content-length"] == str(len(body)) and "transfer-encoding" not in answer.headers
+    head = wire.split(b"\r\n\r\n", 1)[0].lower()
+    assert head.count(b"content-length:") == 1 and head.count(b"connection:") == 1
+
+
+XML_BODY = """openapi: 3.1.0
+info: {title: Bookings, version: '1'}
+paths:
+  /bookings:
+    post:
+      requestBody:
+        content:
+          application/json: {schema: {$ref: '#/components/schemas/Booking'}}
+          application/xml: {schema: {$ref: '#/components/schemas/Booking'}}
+      responses: {'201': {description: booked}, '400': {description: invalid}}
+components:
+  schemas:
+    Booking:
+      type: object
+      xml: {name: booking}
+      required: [trip_id]
+      properties:
+        id: {type: integer, xml: {attribute: true}}
+        trip_id: {type: string}
+        has_dog: {type: boolean}
+        seats: {type: integer, minimum: 1}
+        names: {type: array, xml: {wrapped: true}, items: {type: string, xml: {name: name}}}
+        tags: {type: array, items: {type: string, xml: {name: tag}}}
+"""
+
+
+def test_an_xml_body_is_read_the_way_openapi_maps_xml_and_checked_against_its_schema(write):
+    """Train Travel's `POST /bookings` takes application/xml: its own example was refused with "expected a
+    value of type object" (the body was read as text). Found by Schemathesis run against the mock."""
+    xml = {"Content-Type": "application/xml"}
+    with MockServer(load_spec(write("bookings.yaml", XML_BODY))) as server, \
+            httpx.Client(base_url=server.url, timeout=5) as http:
+        valid = http.post("/bookings", headers=xml, content=(
+            b'<booking id="7"><trip_id>t-1</trip_id><has_dog>false</has_dog><seats>2</seats>'
+            b"<names><name>Ann</name><name>Bo</name></names><tag>a</tag><tag>b</tag></booking>"))
+        wrong = [http.post("/bookings", headers=xml, content=body) for body in (
+            b"<booking><has_dog>yes</has_dog><trip_id>t</trip_id></booking>",  # not a boolean
+            b"<booking><seats>0</seats><trip_id>t</trip_id></booking>",  # below the minimum
+            b"<booking><seats>2</seats></booking>",  # trip_id is required
+            b"<booking>true</booking>",  # text where an object belongs
+            b"<booking><trip_id>t</trip_id>",  # not well-formed
+            b'<!DOCTYPE b [<!ENTITY e "x">]><booking><trip_id>&e;</trip_id></booking>',  # no entities
+        )]
+        log = server.app.log()
+    assert valid.status_code == 201, log[-7].violations
+    assert [w.status_code for w in wrong] == [400] * 6
+    assert [v["name"] for v in wrong[0].json()["validation"]] == ["has_dog"]
+    assert "document type declaration" in wrong[5].json()["validation"][0]["expected"]
+    spec = load_spec(write("bookings.yaml", XML_BODY))
+    assert decode_xml(b'<booking id="7"><trip_id>t-1</trip_id><has_dog>false</has_dog><names><name>Ann</name>'
+                      b"<name>Bo</name></names><tag>a</tag><tag>b</tag><extra>x</extra></booking>",
+                      spec.components.schemas["Booking"]) == {
+        "id": 7, "trip_id": "t-1", "has_dog": False, "names": ["Ann", "Bo"], "tags": ["a", "b"], "extra": "x"}
+
+
+def test_each_violation_points_at_the_keyword_of_the_spec_it_breaks(client):
+    refused = client.get("/pets", params={"limit": "500"})
+    assert refused.json()["validation"][0]["schemaPointer"] == "#/paths/~1pets/get/parameters/0/schema/maximum"
+    body = client.post("/pets", json={"id": 1, "name": ""}).json()["validation"]
+    assert [(v["name"], v["schemaPointer"]) for v in body] == [
+        ("name", "#/components/schemas/Pet/properties/name/minLength")]
+    missing = client.post("/pets", json={"name": "Rex"}).json()["validation"]
+    assert [v["schemaPointer"] for v in missing] == ["#/components/schemas/Pet/required"]
+    untyped = client.get("/pets/seven").json()["validation"]
+    assert untyped[0]["schemaPointer"] == "#/paths/~1pets~1{petId}/get/parameters/0/schema/type"

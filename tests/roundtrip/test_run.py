@@ -270,3 +270,40 @@ def test_an_unreachable_server_or_a_foreign_baseline_is_one_line(shop, tmp_path)
     done = workbench(str(shop[0]), "--examples", "1", "--seed", "5", "--baseline", str(saved))
     assert done.returncode == 2 and "--seed 0 (this run: 5)" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+UNTYPED_NULLABLE = """openapi: 3.0.3
+info: {title: Snapshots, version: '1'}
+paths:
+  /snapshots:
+    post:
+      operationId: createSnapshot
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [metadata]
+              properties: {metadata: {type: object, additionalProperties: {$ref: '#/components/schemas/Value'}}}
+            example: {metadata: {kind: lib, pinned: null}}
+      responses: {'201': {description: created}}
+components:
+  schemas:
+    Value: {nullable: true, anyOf: [{type: string}, {type: number}, {type: boolean}]}
+"""
+
+
+def test_a_null_the_spec_means_but_3_0_3_forbids_is_the_specs_contradiction_with_its_pointer(write) -> None:
+    """GitHub's dependency-graph snapshot `metadata`: `nullable: true` beside an anyOf of typed members, no
+    `type`. The spec means null (the tool offers it, the mock takes it); OpenAPI 3.0.3 gives such a
+    `nullable` no effect and the judge refuses it: the spec's contradiction, said with both pointers."""
+    path = write("snapshots.yaml", UNTYPED_NULLABLE)
+    spec = load_spec(path)
+    toolset = build_toolset(spec, WorkbenchConfig(), ToolOverrides(vendor="openai"))
+    report = run_roundtrip(spec, path, toolset, "openai", RoundTripOptions(count=1))
+    (example,) = [a for a in report.attempts if a.kind == "example"]
+    assert example.status == 201 and example.classification == run.SPEC, report.to_text()
+    (said,) = example.oracle
+    assert "OpenAPI 3.0.3" in said and "null at /metadata/pinned against #/components/schemas/Value" in said
+    assert not report.failed

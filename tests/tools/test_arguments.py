@@ -122,6 +122,38 @@ def test_string_query_parameters_take_no_empty_value_unless_allow_empty_value(wr
     assert [v.place for v in empty.violations] == ["/ids", "/note", "/q", "/ref", "/scope"]
 
 
+EMPTY_IN_ENUM = """openapi: 3.0.3
+info: {title: t, version: '1'}
+paths:
+  /traffic:
+    get:
+      operationId: traffic
+      parameters:
+        - {name: per, in: query, schema: {type: string, enum: ['', day, week], default: day}}
+        - {name: unit, in: query, schema: {$ref: '#/components/schemas/Unit'}}
+        - {name: blank, in: query, allowEmptyValue: true, schema: {type: string, enum: ['', all]}}
+      responses: {'200': {description: ok}}
+components:
+  schemas:
+    Unit: {type: string, enum: ['', s, ms]}
+"""
+
+
+def test_an_empty_value_listed_in_the_enum_of_a_parameter_that_takes_none_is_left_out_with_a_warning(write):
+    """GitHub's `per` ("", day, week) has no `allowEmptyValue`: "" is a value it cannot take."""
+    spec = load_spec(write("s.yaml", EMPTY_IN_ENUM))
+    toolset = convert(spec, ConvertOptions(vendor="jsonschema"))
+    tool = toolset.tool("traffic")
+    props = tool.parameters["properties"]
+    assert props["per"]["enum"] == ["day", "week"] and props["per"]["default"] == "day"
+    assert props["unit"]["enum"] == ["s", "ms"]
+    assert props["blank"]["enum"] == ["", "all"]  # allowEmptyValue: true takes it
+    said = [w.message for w in toolset.warnings]
+    assert sum("lists \"\" among its values" in m for m in said) == 2
+    assert any("'per'" in m and "allowEmptyValue" in m for m in said)
+    assert [v.place for v in check(spec, tool, {"per": "", "unit": "", "blank": ""}).violations] == ["/per", "/unit"]
+
+
 COLON_PATH = """openapi: 3.1.0
 info: {title: t, version: '1'}
 paths:

@@ -54,9 +54,10 @@ def build_request(spec: Spec, tool: Tool, arguments: dict[str, Any], base_url: s
     parts = _Parts(op.path)
     for binding in tool.bindings:
         value = _argument(arguments, binding.argument)
-        # a null left after validation is one the spec allows: a body field carries it (JSON null); a
-        # parameter or a whole body has no form for it and is left out
-        if value is not _UNSET and (value is not None or binding.location == "body-field"):
+        # a null left after validation is one the spec allows: a body field or a whole JSON body carries it
+        # (JSON null); a parameter or a body in another media type has no form for it and is left out
+        if value is not _UNSET and (value is not None or binding.location == "body-field"
+                                    or (binding.location == "body" and _json_media(tool))):
             parts.add(binding, value, params.get((binding.name, binding.location)))
     base_path, _, fixed_query = parts.path.partition("?")  # `/x?beta=true` path keys: the fixed query is kept
     unfilled = _TEMPLATE.findall(base_path)
@@ -115,6 +116,10 @@ class _Parts:
         elif location == "cookie":
             text = wire.serialize_cookie(binding.name, value, explode)
             self.cookies += [text] if text is not None else []
+
+
+def _json_media(tool: Tool) -> bool:
+    return wire.media_family(tool.media_type or "application/json") == "json"
 
 
 def _body(spec: Spec, tool: Tool, parts: _Parts) -> tuple[bytes, str] | None:

@@ -297,11 +297,18 @@ def _scheme_given(scheme: dict, request: Request) -> bool:
 
 
 def validation_item(violation: Violation) -> dict[str, Any]:
+    """One entry of a refusal's `validation` array (application/problem+json): `location` (path, query,
+    header, cookie, body), `name` (the parameter, or the body's property path), `message` and `expected`
+    (what would be accepted), `given` (what came), `pointer` (into a body: RFC 6901) and `schemaPointer`:
+    where the spec says the rule, the JSON pointer of the violated keyword in the spec's document
+    (`#/components/schemas/Pet/properties/name/minLength`), when it is known."""
     location, _, name = violation.place.partition("/")
     item: dict[str, Any] = {"location": location, "name": name, "message": f"expected {violation.expected}",
                             "expected": violation.expected}
     if location == "body":
         item["pointer"] = "/" + name if name else ""
+    if violation.schema_pointer is not None:
+        item["schemaPointer"] = violation.schema_pointer
     given = violation.given
     if given is not None:
         item["given"] = given if isinstance(given, (str, int, float, bool)) else str(given)

@@ -25,6 +25,8 @@ IDLE_SECONDS = 60.0  # a keep-alive connection with nothing to say is closed aft
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 HANG_SECONDS = 300.0  # `fault=hang` holds the connection this long at most, then closes it
 DRIBBLE_SECONDS = 0.05  # `fault=dribble`: one byte this often
+PIPELINE_BATCH = 64  # pipelined requests answered in one go before the other connections get a turn
+BACKLOG = 1024  # connections waiting to be accepted (asyncio's default, 100, drops a burst of clients for seconds)
 
 
 class BadRequest(Exception):
@@ -85,9 +87,20 @@ def _reason(status: int) -> str:
         return "Status"
 
 
+# How a message is framed is the server's to say: a spec that declares these as response headers (GitHub's
+# `POST /markdown` has `Content-Length: 279`) describes the real service's framing, not the mock's.
+FRAMING = frozenset({"content-length", "transfer-encoding", "connection", "keep-alive", "upgrade", "te", "trailer"})
+
+
+def _head_lines(answer: Answer) -> list[str]:
+    """The status line and the answer's headers, without any that frame the message."""
+    return [f"HTTP/1.1 {answer.status} {_reason(answer.status)}",
+            *(f"{name}: {value}" for name, value in answer.headers if name.lower() not in FRAMING)]
+
+
 def encode(answer: Answer, *, head_only: bool, keep_alive: bool) -> bytes:
-    lines = [f"HTTP/1.1 {answer.status} {_reason(answer.status)}"]
-    lines += [f"{name}: {value}" for name, value in answer.headers]
+    """The answer on the wire: Content-Length is the body's length in bytes, said once."""
+    lines = _head_lines(answer)
     lines.append(f"Content-Length: {len(answer.body)}")
     lines.append("Connection: keep-alive" if keep_alive else "Connection: close")
     head = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1", "replace")
@@ -103,6 +116,9 @@ class _Connection(asyncio.Protocol):
         self.pending: tuple[str, str, str, list[tuple[str, str]]] | None = None  # a head waiting for its body
         self.timer: asyncio.TimerHandle | None = None
         self.paused = False  # an answer is still being sent (delayed, dribbled, hung): the next one waits
+        self.write_paused = False  # the client reads slower than we answer: no more answers until it catches up
+        self.reading_paused = False
+        self.draining = False
 
     def connection_made(self, transport) -> None:
         self.transport = transport
@@ -128,12 +144,43 @@ class _Connection(asyncio.Protocol):
         self.buffer += data
         self._drain()
 
+    def pause_writing(self) -> None:
+        self.write_paused = True
+
+    def resume_writing(self) -> None:
+        self.write_paused = False
+        self._drain()
+
     def _drain(self) -> None:
+        """Answer the whole requests in the buffer, a batch at a time (a loop, never a recursion: a client may
+        pipeline thousands), while nothing holds the answers back."""
+        if self.draining:
+            return  # an answer sent from inside the loop below: the loop goes on with the next request
+        self.draining = True
         try:
-            while self.transport is not None and not self.paused and self._step():
-                pass
+            for _ in range(PIPELINE_BATCH):
+                if self.transport is None or self.paused or self.write_paused or not self._step():
+                    break
+            else:
+                self.loop.call_soon(self._drain)  # more pipelined: the other connections first
         except BadRequest as exc:
             self._send(problem(exc.status, "Bad request", str(exc)), head_only=False, keep_alive=False)
+        finally:
+            self.draining = False
+            self._flow()
+
+    def _flow(self) -> None:
+        """Stop reading while answers are held back and a request is already waiting (the buffer stays
+        bounded), and read again once they flow."""
+        if self.transport is None:
+            return
+        held = self.paused or self.write_paused
+        if held and not self.reading_paused and len(self.buffer) > MAX_HEAD:
+            self.transport.pause_reading()
+            self.reading_paused = True
+        elif not held and self.reading_paused:
+            self.transport.resume_reading()
+            self.reading_paused = False
 
     def _step(self) -> bool:
         """Handle one whole request from the buffer; False while more bytes are needed."""
@@ -230,8 +277,7 @@ class _Connection(asyncio.Protocol):
         self.transport.close()
 
     def _malformed_chunk(self, answer: Answer, _head_only: bool) -> None:
-        head = [f"HTTP/1.1 {answer.status} {_reason(answer.status)}", *(f"{k}: {v}" for k, v in answer.headers),
-                "Transfer-Encoding: chunked", "Connection: close"]
+        head = [*_head_lines(answer), "Transfer-Encoding: chunked", "Connection: close"]
         self.transport.write(("\r\n".join(head) + "\r\n\r\nzz\r\nnot a chunk size\r\n").encode("latin-1"))
         self.transport.close()
 
@@ -283,7 +329,7 @@ class MockServer:
         loop = asyncio.get_running_loop()
         self._loop = loop
         self._server = await loop.create_server(lambda: _Connection(self.app.handle, loop, self.head_seconds),
-                                                self.host, self.port, reuse_address=True)
+                                                self.host, self.port, reuse_address=True, backlog=BACKLOG)
         self.port = self._server.sockets[0].getsockname()[1]
 
     def start(self) -> MockServer:

@@ -62,6 +62,8 @@ MULTIPART_BODY = ("openapi-core does not decode multipart parts to their schema'
                   "3.0 binary part stays bytes)")
 PATH_SLASH = "WSGI decodes %2F in the path before routing: a path value holding a slash cannot be judged"
 PATH_NEWLINE = "openapi-core's path templates cannot read a line break or tab in a path value (it is dropped)"
+UNTYPED_NULLABLE = "the spec contradicts itself: `nullable: true` without a `type` beside it, which OpenAPI 3.0.3 " \
+                   "gives no effect, so the judge refuses the null the spec means to allow"
 BODY = "<body>"  # the key of a limit on the whole request body
 
 # Formats whose unmarshalled value is compared as a Python object; any other format is read as the string it
@@ -182,10 +184,28 @@ class Oracle:
                 unjudged.update({n: limits[n] for n in names})
                 body_judged = body_judged and isinstance(error, ParameterValidationError)
             else:
-                errors.append(describe(error))
+                errors.append(self._untyped_nullable(error, template, method, headers) or describe(error))
         return Verdict(errors, parameters.parameters, decoded_body.body, unjudged, body_judged,
                        self._resolver.form_properties(template, method.lower()), limits)
 
+
+    def _untyped_nullable(self, error: Exception, template: str, method: str,
+                          headers: list[tuple[str, str]]) -> str | None:
+        """A 3.0 body error whose every cause is a null refused by a schema that says `nullable: true` with no
+        `type` beside it (GitHub's `metadata` values: `nullable` next to an anyOf of typed members): the spec
+        means null, and OpenAPI 3.0.3 gives such a `nullable` no effect. Said as the spec's contradiction,
+        with the pointers; None for any other error."""
+        if not self.v30 or isinstance(error, ParameterValidationError):
+            return None
+        causes = _schema_errors(error)
+        if not causes or not all(e.instance is None and isinstance(e.schema, dict) and e.schema.get("nullable") is True
+                                 and "type" not in e.schema for e in causes):
+            return None
+        media = next((v for k, v in headers if k.lower() == "content-type"), "").split(";")[0].strip()
+        places = sorted({f"null at {json_pointer(e.absolute_path)} against "
+                         f"{self._resolver.pointer(template, method.lower(), media, list(e.absolute_schema_path)[:-1])}"
+                         for e in causes})
+        return f"{UNTYPED_NULLABLE}: {'; '.join(places)} (give each anyOf/oneOf member its own `nullable: true`)"
 
     def _judge_for(self, template: str) -> tuple[Any, Any]:
         """openapi-core's unmarshallers over the document with only the operation's own path item: the request
@@ -223,6 +243,19 @@ class _Resolver:
             if seen > 32:
                 return {}
         return node if isinstance(node, dict) else {}
+
+    def pointer(self, template: str, method: str, media: str, schema_path: list[Any]) -> str:
+        """The JSON pointer in the document of the schema at `schema_path` under the operation's request body
+        in `media`, each `$ref` on the way followed (so it names the component that says it)."""
+        node: Any = self.document
+        where: list[Any] = []
+        for part in ["paths", template, method, "requestBody", "content", media, "schema", *schema_path]:
+            node = node.get(part) if isinstance(node, dict) else node[part] if isinstance(node, list) else None
+            where.append(part)
+            if isinstance(node, dict) and isinstance(node.get("$ref"), str) and node["$ref"].startswith("#/"):
+                where = [p.replace("~1", "/").replace("~0", "~") for p in node["$ref"][2:].split("/")]
+                node = self.deref(node)
+        return "#" + json_pointer(where)
 
     def form_properties(self, template: str, method: str) -> frozenset[str] | None:
         """The top-level properties a form body's schema declares (allOf members merged), or None."""
@@ -282,17 +315,28 @@ def describe(error: Exception) -> str:
     return " <- ".join(parts)
 
 
+def json_pointer(parts: Any) -> str:
+    """RFC 6901, with control characters written as JSON escapes (a line break stays on its line)."""
+    text = "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+    return json.dumps(text, ensure_ascii=False)[1:-1]
+
+
+def _schema_errors(error: Exception) -> list[Any]:
+    """The jsonschema errors under an openapi-core error (along its chain of causes)."""
+    found = []
+    cause = error.__cause__
+    while cause is not None:
+        found += getattr(cause, "schema_errors", [])
+        cause = cause.__cause__
+    return found
+
+
 def _about(error: Exception) -> set[str]:
     """The parameters or top-level body properties an error is about (empty when it cannot be told)."""
     if isinstance(error, ParameterValidationError):
         return {error.name}
-    schema_errors = []
-    cause = error.__cause__
-    while cause is not None:
-        schema_errors += getattr(cause, "schema_errors", [])
-        cause = cause.__cause__
     names: set[str] = set()
-    for e in schema_errors:
+    for e in _schema_errors(error):
         missing = re.match(r"'(.*)' is a required property", e.message) if e.validator == "required" else None
         if missing:
             names.add(missing.group(1))

@@ -38,7 +38,7 @@ from workbench.roundtrip.generate import (
     draw,
     prepare_schema,
 )
-from workbench.roundtrip.oracle import Oracle, Verdict, mismatches
+from workbench.roundtrip.oracle import UNTYPED_NULLABLE, Oracle, Verdict, mismatches
 from workbench.spec import Spec
 from workbench.tools.model import Tool, ToolSet
 from workbench.wire.messages import Request
@@ -359,9 +359,7 @@ def classify(attempt: Attempt, target: str, dialect: list[str]) -> str:
     if attempt.outcome == REFUSED:
         return _refused(attempt)
     server_refused = attempt.status is None or attempt.status >= 400
-    if attempt.oracle and all(UNRESOLVED in o for o in attempt.oracle):
-        attempt.detail.insert(0, "the spec's discriminator names a schema that does not exist (no mapping, "
-                                 "and no schema of that name)")
+    if attempt.oracle and _spec_at_fault(attempt):
         return SPEC
     if attempt.oracle:
         if target == "mock" and not server_refused:
@@ -374,6 +372,16 @@ def classify(attempt: Attempt, target: str, dialect: list[str]) -> str:
     if server_refused and target == "remote":
         return SERVER
     return PASSED
+
+
+def _spec_at_fault(attempt: Attempt) -> bool:
+    """Every refusal of the judge is the spec's own contradiction: a discriminator naming no schema, or a
+    null the spec means (and the tool offers) that OpenAPI 3.0.3's letter forbids (the judge says where)."""
+    if all(UNRESOLVED in o for o in attempt.oracle):
+        attempt.detail.insert(0, "the spec's discriminator names a schema that does not exist (no mapping, "
+                                 "and no schema of that name)")
+        return True
+    return all(UNTYPED_NULLABLE in o for o in attempt.oracle)
 
 
 def _refused(attempt: Attempt) -> str:

@@ -91,6 +91,9 @@ class _Arguments:
         arg = self.name(param.name, param.location, f"{param.location} parameter {param.name!r}")
         self.add(arg, _parameter_schema(spec, param), Binding(arg, param.location, param.name, required=param.required),
                  param.location)
+        if _empty_in_enum(spec, param):
+            self.warnings.append(f"{param.location} parameter {param.name!r} lists \"\" among its values, which "
+                                 "it cannot take (no `allowEmptyValue: true`): the tool leaves \"\" out")
         nested_shape = _nested_shape(spec, param)
         if nested_shape:
             self.warnings.append(f"{param.location} parameter {param.name!r} is {nested_shape}: the "
@@ -180,6 +183,8 @@ def _parameter_schema(spec: Spec, param) -> Schema:
     schema = copy.deepcopy(schema) if isinstance(schema, dict) else {}
     if _must_not_be_empty(spec, param):
         schema["minLength"] = 1
+    elif _empty_in_enum(spec, param):  # beside a $ref too: both hold, so "" is out either way
+        schema["enum"] = [value for value in _resolved(spec, schema)["enum"] if value != ""]
     if _required_list(spec, param):
         schema["minItems"] = 1  # an empty list sends nothing (RFC 6570): a required one would be missing
     if param.description:
@@ -199,20 +204,34 @@ def _required_list(spec: Spec, param) -> bool:
     return is_array and not (isinstance(schema.get("minItems"), int) and schema["minItems"] >= 1)
 
 
-def _must_not_be_empty(spec: Spec, param) -> bool:
-    """A string query parameter without `allowEmptyValue: true` (false by default) takes no empty value, and
-    a path parameter never does (`/pets/{id}` with "" is `/pets/`, another route): the schema says so with
-    `minLength: 1`, unless a longer minLength, an enum, a const or a pattern already settles it."""
+def _non_empty_string(spec: Spec, param) -> Schema | None:
+    """The (resolved) string schema of a parameter that takes no empty value: a query parameter without
+    `allowEmptyValue: true` (false by default), or a path parameter (`/pets/{id}` with "" is `/pets/`,
+    another route); None for any other."""
     if param.content or not (param.location == "path" or (param.location == "query" and not param.allow_empty_value)):
-        return False
+        return None
     schema = _resolved(spec, param.schema)
     if not isinstance(schema, dict):
-        return False
+        return None
     kind = schema.get("type")
-    if kind != "string" and not (isinstance(kind, list) and "string" in kind):
+    return schema if kind == "string" or (isinstance(kind, list) and "string" in kind) else None
+
+
+def _must_not_be_empty(spec: Spec, param) -> bool:
+    """A parameter that takes no empty value says so with `minLength: 1`, unless a longer minLength, an
+    enum, a const or a pattern already settles it."""
+    schema = _non_empty_string(spec, param)
+    if schema is None:
         return False
     settled = any(k in schema for k in ("enum", "const", "pattern"))
     return not settled and not (isinstance(schema.get("minLength"), int) and schema["minLength"] >= 1)
+
+
+def _empty_in_enum(spec: Spec, param) -> bool:
+    """A parameter that takes no empty value whose enum lists "" (GitHub's `per`: "", day, week): the spec
+    contradicts itself, and the tool offers the other values."""
+    schema = _non_empty_string(spec, param)
+    return schema is not None and isinstance(schema.get("enum"), list) and "" in schema["enum"]
 
 
 def _nested_shape(spec: Spec, param) -> str | None:

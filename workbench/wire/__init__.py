@@ -3,7 +3,16 @@
 (`messages.py`) and the check of a request against its operation (`validate.py`). Imports only
 `workbench.spec`, the standard library and the dependencies."""
 
-from workbench.wire.bodies import as_file, binary_schema, decode_body, encode_body, file_stand_in, is_file, media_family
+from workbench.wire.bodies import (
+    as_file,
+    binary_schema,
+    decode_body,
+    decode_xml,
+    encode_body,
+    file_stand_in,
+    is_file,
+    media_family,
+)
 from workbench.wire.parameters import (
     STYLES,
     SerializationError,
@@ -31,6 +40,7 @@ __all__ = [
     "binary_schema",
     "collection_format",
     "decode_body",
+    "decode_xml",
     "encode_body",
     "file_stand_in",
     "header_text",

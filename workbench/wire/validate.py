@@ -18,7 +18,7 @@ import copy
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 from urllib.parse import quote
@@ -28,7 +28,7 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from workbench.spec import Operation, Parameter, Spec, SpecVersion
-from workbench.wire.bodies import decode_body, file_stand_in, media_family, parse_media_type
+from workbench.wire.bodies import decode_body, decode_xml, file_stand_in, is_xml, media_family, parse_media_type
 from workbench.wire.messages import Request
 from workbench.wire.parameters import (
     SerializationError,
@@ -71,6 +71,10 @@ class Violation:
     place: str  # a request: "query/limit", "body/items/0/name", ...; arguments: a pointer ("/limit", "" = all)
     expected: str
     given: Any
+    # where the spec says it: the JSON pointer of the violated keyword in the spec's document (`#/components/
+    # schemas/Pet/properties/name/minLength`, `#/paths/~1pets/get/parameters/0/required`); None when unknown.
+    # Where a rule is written is not what the violation is: two violations alike compare equal.
+    schema_pointer: str | None = field(default=None, compare=False)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -146,6 +150,14 @@ class SchemaStore:
                                if not (isinstance(self.resolved(props.get(name)), Mapping)
                                        and self.resolved(props.get(name)).get(self.skip) is True)]
         return out
+
+
+def _pointer(base: str | None, *parts: Any) -> str | None:
+    """`base` (a JSON pointer, with or without its leading `#`) and `parts`, escaped, as `#/...`."""
+    if base is None:
+        return None
+    text = base.removeprefix("#") + "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+    return "#" + text
 
 
 def _uri(ref: str) -> str:
@@ -237,13 +249,15 @@ class OperationContract:
             text = _raw(param, raw_path or {}, pairs, request, cookies)
             if text is None:
                 if param.required and not (param.location == "path" and raw_path is None):
-                    violations.append(Violation(f"{param.location}/{param.name}", "a value (required)", None))
+                    violations.append(Violation(f"{param.location}/{param.name}", "a value (required)", None,
+                                                _pointer(param.origin.pointer, "required")))
                 continue
             violations += self._parameter(param, text, pairs)
         violations += self._body(request)
         return violations
 
-    def _validate(self, schema: Any, value: Any, place: str) -> list[Violation]:
+    def _validate(self, schema: Any, value: Any, place: str, pointer: str | None = None) -> list[Violation]:
+        """`value` against `schema`, which the spec says at `pointer` (for each violation's schema_pointer)."""
         key = id(schema)
         if key not in self._validators:
             self._validators[key] = (schema, self.store.validator(schema))  # the schema kept: ids stay unique
@@ -252,8 +266,45 @@ class OperationContract:
         for error in sorted(validator.iter_errors(value), key=lambda e: [f"{p:012d}" if isinstance(p, int) else p
                                                                           for p in e.absolute_path]):
             where = "/".join([place, *(str(p) for p in error.absolute_path)])
-            out.append(Violation(where, describe_error(error), error.instance))
+            out.append(Violation(where, describe_error(error), error.instance,
+                                 self._keyword_pointer(schema, pointer, list(error.absolute_schema_path))))
         return out
+
+    def _keyword_pointer(self, schema: Any, pointer: str | None, path: list[Any]) -> str | None:
+        """The pointer of the keyword at `path` (jsonschema's schema path) below `schema`, which is at `pointer`;
+        a `$ref` on the way moves it to the schema referred to (`#/components/schemas/Pet/...`)."""
+        node = schema
+        for part in path:
+            # jsonschema goes through a `$ref` without always naming it in the path
+            for _ in range(32):
+                if not (isinstance(node, Mapping) and isinstance(node.get("$ref"), str)
+                        and (part == "$ref" or part not in node)):
+                    break
+                ref = node["$ref"]
+                pointer = ref if ref.startswith("#") else None
+                node = self.spec.resolve_schema(ref)
+            if part == "$ref":
+                continue
+            pointer = _pointer(pointer, part)
+            node = node.get(part) if isinstance(node, Mapping) else \
+                node[part] if isinstance(node, list) and isinstance(part, int) and part < len(node) else None
+        return pointer
+
+    def _parameter_pointer(self, param: Parameter) -> str | None:
+        """Where a parameter's schema is in the spec: `schema` (or `content/<media>/schema`) below it; in
+        Swagger 2.0 the parameter holds the keywords itself."""
+        if self.spec.version == SpecVersion.SWAGGER_2_0:
+            return param.origin.pointer
+        if param.schema is None and param.content:
+            return _pointer(param.origin.pointer, "content", next(iter(param.content)), "schema")
+        return _pointer(param.origin.pointer, "schema")
+
+    def _body_pointer(self, media: str) -> str | None:
+        body = self.op.request_body
+        if self.spec.version != SpecVersion.SWAGGER_2_0:
+            return _pointer(body.origin.pointer, "content", media, "schema")
+        family = media_family(media)
+        return _pointer(body.origin.pointer, "schema") if family not in ("form", "multipart") else None
 
     def _parameter(self, param: Parameter, text: Any, pairs: list[tuple[str, str]]) -> list[Violation]:
         place = f"{param.location}/{param.name}"
@@ -264,8 +315,9 @@ class OperationContract:
             return [Violation(place, f"the {param.style} form of a {schema_kind(self.store.resolved(schema))} "
                                      f"({exc})", text)]
         if value is None:
-            return [Violation(place, "a value (required)", None)] if param.required else []
-        return self._validate(schema, value, place) if schema is not None else []
+            return [Violation(place, "a value (required)", None, _pointer(param.origin.pointer, "required"))] \
+                if param.required else []
+        return self._validate(schema, value, place, self._parameter_pointer(param)) if schema is not None else []
 
     def _parse(self, param: Parameter, text: Any, pairs: list[tuple[str, str]]) -> Any:
         if param.content:  # a `content` parameter: its media type (JSON, in practice) as one string
@@ -289,20 +341,25 @@ class OperationContract:
         if body is None or not body.content:
             return []
         if not request.body:
-            return [Violation("body", "a request body (required)", None)] if body.required else []
+            return [Violation("body", "a request body (required)", None, _pointer(body.origin.pointer, "required"))] \
+                if body.required else []
         given = request.header("content-type") or ""
         media = _pick(body.content, parse_media_type(given)[0])
         if media is None:
             return [Violation("header/Content-Type", "one of " + ", ".join(body.content), given or None)]
         content = body.content[media]
         try:
-            value = decode_body(request.body, given, openapi_version=self.version, encoding=content.encoding,
-                                schema=self._shallow(content.schema))
+            if is_xml(given) and schema_kind(self.store.resolved(content.schema)) != "string":
+                value = decode_xml(request.body, content.schema, self.store.resolved)
+            else:
+                value = decode_body(request.body, given, openapi_version=self.version, encoding=content.encoding,
+                                    schema=self._shallow(content.schema))
         except (SerializationError, ValueError) as exc:
             return [Violation("body", f"a {parse_media_type(given)[0]} body ({exc})", _preview(request.body))]
         if content.schema is None:
             return []
-        return self._validate(content.schema, _files_as_text(value, self._shallow(content.schema)), "body")
+        return self._validate(content.schema, _files_as_text(value, self._shallow(content.schema)), "body",
+                              self._body_pointer(media))
 
     def _shallow(self, schema: Any) -> Any:
         """The body schema with its own and its properties' (and their items') refs followed, to type form
