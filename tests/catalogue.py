@@ -8,6 +8,7 @@ from pathlib import Path
 
 from workbench.config import LintConfig
 from workbench.lint import Severity, lint
+from workbench.lint.engine import with_hints
 from workbench.spec import load_spec
 
 REPO = Path(__file__).resolve().parents[1]
@@ -60,9 +61,10 @@ def op(path: str, method: str = "get", op_id: str = "findThings", extra: str = "
 
 
 def findings(write, paths: str, **thresholds) -> list[tuple[str, str]]:
-    """(rule, pointer) of every finding on HEAD + `paths`, with near-duplicates off and these thresholds."""
+    """(rule, pointer) of every finding on HEAD + `paths`, with near-duplicates off, hint rules on and these
+    thresholds."""
     spec = load_spec(write("s.yaml", HEAD + "paths:\n" + paths))
-    config = LintConfig(severities=ISOLATED, thresholds={**LintConfig().thresholds, **thresholds})
+    config = with_hints(LintConfig(severities=ISOLATED, thresholds={**LintConfig().thresholds, **thresholds}))
     return [(f.rule, f.pointer) for f in lint(spec, config).findings]
 
 

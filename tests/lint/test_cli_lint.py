@@ -20,8 +20,8 @@ def test_text_format_and_exit_1_on_errors():
     first = result.stdout.splitlines()[0]
     assert first.startswith(f"{example_path()}:47:11 warn parameter-description-missing ")
     lines = result.stdout.splitlines()
-    assert "38 finding(s): 4 error, 18 warn, 16 info, 0 hint" in lines
-    assert lines[lines.index("38 finding(s): 4 error, 18 warn, 16 info, 0 hint") + 2] == "Agent-readiness score: 90/100"
+    assert "25 finding(s): 4 error, 14 warn, 7 info, 0 hint" in lines
+    assert lines[lines.index("25 finding(s): 4 error, 14 warn, 7 info, 0 hint") + 2] == "Agent-readiness score: 92/100"
 
 
 def test_fail_severity():

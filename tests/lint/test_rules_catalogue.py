@@ -196,7 +196,9 @@ def test_success_and_error_schema_rules(write):
                           "{description: not found}")
     findings = run(write, plain)
     assert rules_at(findings, "success-response-schema-missing") == ["/paths/~1things/get/responses/200"]
-    assert rules_at(findings, "error-schema-unstructured") == ["/paths/~1things/get/responses/404"]
+    assert rules_at(findings, "error-schema-unstructured") == []  # a bare 404 says all an agent needs
+    conflict = plain.replace("'404': {description: not found}", "'409': {description: taken}")
+    assert rules_at(run(write, conflict), "error-schema-unstructured") == ["/paths/~1things/get/responses/409"]
 
 
 def test_pagination_undocumented(write):

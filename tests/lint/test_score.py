@@ -54,7 +54,7 @@ def test_config_changes_the_score_exactly_as_it_changes_the_findings(write):
 def test_examples_and_a_large_corpus_file():
     assert score(lint(load_spec(example_path(CLEAN_EXAMPLE_SPEC)))).score == 100
     gapped = score(lint(load_spec(example_path())))
-    assert gapped.score == 90 and (gapped.operations_without_description, gapped.invalid_tool_names) == (1, 1)
+    assert gapped.score == 92 and (gapped.operations_without_description, gapped.invalid_tool_names) == (1, 1)
     github = score(lint(load_spec(corpus_dir() / "github-api.github.com-2022-07-18.json")))
     naming = next(c for c in github.categories if c.name == "naming")
     assert naming.score == 0 and github.invalid_tool_names == 874 and github.operations == 874
@@ -67,5 +67,5 @@ def test_score_command_json():
     data = json.loads(result.stdout)
     assert set(data) == {"score", "categories", "operations", "operations_without_description", "parameters",
                          "parameters_without_description", "invalid_tool_names"}
-    assert data["score"] == 90 and list(data["categories"]) == list(CATEGORIES)
-    assert data["categories"]["naming"] == {"score": 83, "weight": 15, "findings": 4}
+    assert data["score"] == 92 and list(data["categories"]) == list(CATEGORIES)
+    assert data["categories"]["naming"] == {"score": 87, "weight": 15, "findings": 2}

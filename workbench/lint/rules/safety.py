@@ -9,8 +9,10 @@ from workbench.naming import last_segment
 from workbench.policy import safety
 
 # Words in a description that warn a reader that the effect is destructive or cannot be undone.
-_WARNING_WORDS = re.compile(r"\b(irreversibl\w*|permanent\w*|cannot be undone|can't be undone|not reversible|"
-                            r"destructive|destroy\w*|no undo|caution|warning|requires? (human )?approval)\b", re.I)
+# Only words about the effect count: a "warning" or "caution" in a notice box about something else does not.
+_WARNING_WORDS = re.compile(r"\b(irreversibl\w*|permanent\w*|cannot be (undone|recovered|restored|reversed)|"
+                            r"can't be (undone|recovered|restored)|not (be )?(reversible|recoverable)|destructive|"
+                            r"no undo|undo|restor\w*|recover\w*|trash|requires? (human )?approval)\b", re.I)
 # Non-DELETE writes whose path or id names an action that removes, pays out or cancels.
 _DESTRUCTIVE_ACTION = re.compile(r"(delete|remove|destroy|purge|wipe|erase|cancel|refund|revoke|terminate|"
                                  r"void|close|archive|reset|drop|truncate|deactivate|disable|charge|payout|"
@@ -43,6 +45,8 @@ def destructive_operation_unmarked(spec, context):
             continue
         if _WARNING_WORDS.search(f"{op.summary or ''} {op.description or ''}"):
             continue
-        yield Report(f"{op.label()} destroys or changes state irreversibly but neither says so nor carries "
-                     "x-agent-requires-approval: an agent will call it without a second thought",
+        effect = "deletes" if op.method == "delete" else "names a removal, payout or cancellation"
+        yield Report(f"{op.label()} {effect}, and its description does not say whether that can be undone: say so "
+                     "(\"permanently deletes …\" or \"can be restored from …\"), or mark it "
+                     "`x-agent-requires-approval: true` (or `x-destructive: false` when it is harmless)",
                      op.origin.document, op.origin.pointer)

@@ -7,6 +7,7 @@ import re
 
 from workbench.lint.finding import Fix
 from workbench.lint.registry import Report, rule
+from workbench.lint.rules.descriptions import singular
 from workbench.lint.schemas import SchemaSite, report_pointer, schema_sites, schema_types
 from workbench.naming import split_words
 from workbench.spec.pointer import join, lookup
@@ -114,6 +115,25 @@ def _typed(values: list[str], types: set[str]) -> list | None:
     return values
 
 
+# Arguments whose value is text in a language of its own (a search query, a filter, an RRULE): values named in
+# their description are examples of that language, not a closed list.
+_FREE_TEXT_NAMES = frozenset(("q", "query", "search", "filter", "filters", "expression", "expr", "rrule",
+                              "recurrence", "rule", "text", "prompt", "template", "sql", "cql", "jql", "selector"))
+# "1 to 36000", "between 5 and 600", "from 0 through 9": a range, not two allowed values.
+_RANGE_TEXT = re.compile(r"\b(between\s+`?-?\d[\w.]*`?\s+and\s+`?-?\d|from\s+`?-?\d[\w.]*`?\s+(to|through)\s+`?-?\d|"
+                         r"`?-?\d[\w.]*`?\s*(to|through|thru|-|–|\.\.)\s*`?-?\d|range|minimum|maximum|at (most|least))",
+                         re.I)
+# A list said to be open ("such as", "etc.", "including"), or a value that is a list itself ("comma-separated").
+_OPEN_LIST = re.compile(r"\b(etc\b|and (so on|more)|among others|including|such as|e\.g\.|for example|"
+                        r"or (any|another|other))|\.\.\.|…", re.I)
+_COMMA_LIST = re.compile(r"\b(comma[- ]?(separated|delimited|list)|separated by commas?|list of|multiple values?|"
+                         r"one or more|any combination)\b", re.I)
+
+
+def free_text(site: SchemaSite) -> bool:
+    return bool(site.name) and bool(set(words(site.name)) & _FREE_TEXT_NAMES)
+
+
 @rule("enum-in-prose", "warn", "parameters",
       "the description lists the allowed values but the schema declares no enum")
 def enum_in_prose(spec, context):
@@ -122,6 +142,8 @@ def enum_in_prose(spec, context):
         types = schema_types(schema)
         if "enum" in schema or "const" in schema or types & {"boolean", "object"} or not site.description:
             continue
+        if free_text(site) or "format" in schema or "pattern" in schema:
+            continue  # a query language, an encoded value: the prose names examples or parts of it
         if "array" in types:
             items = schema.get("items")
             if not isinstance(items, dict) or "enum" in items or "$ref" in items:
@@ -132,27 +154,57 @@ def enum_in_prose(spec, context):
         if any(k in target for k in ("$ref", "allOf", "anyOf", "oneOf")):
             continue
         values = prose_enum(site.description)
+        if not values or _RANGE_TEXT.search(site.description) or _OPEN_LIST.search(site.description):
+            continue
         if {v.lower() for v in values} & {n.lower() for n in _sibling_names(site)}:
             continue  # "one of `server_url`, `connector_id` must be provided": about fields, not values
-        typed = _typed(values, types) if values else None
-        if typed:
-            shown = ", ".join(str(v) for v in typed)
-            yield Report(f"{site.name!r} lists its allowed values in prose ({shown}) but declares no enum: the "
-                         "model cannot be constrained and will invent values", site.document, report_pointer(site),
-                         Fix(enum_at, typed, f"declare enum: [{shown}]"))
+        typed = _typed(values, types)
+        if not typed:
+            continue
+        shown = ", ".join(str(v) for v in typed)
+        if "array" not in schema_types(schema) and _COMMA_LIST.search(site.description):
+            # The value is a list of these: an enum on the string would reject "a,b". No fix: the shape changes.
+            yield Report(f"{site.name!r} takes a list of values named in prose ({shown}) as one string: declare "
+                         "it `type: array` with `items: {enum: [...]}` (style: form, explode: false)",
+                         site.document, report_pointer(site))
+            continue
+        yield Report(f"{site.name!r} lists its allowed values in prose ({shown}) but declares no enum: declare "
+                     f"`enum: [{shown}]` so the model cannot invent others", site.document, report_pointer(site),
+                     Fix(enum_at, typed, f"declare enum: [{shown}]"))
 
 
-@rule("enum-values-unexplained", "info", "parameters", "an enum whose values are explained nowhere")
+# Enum values that explain themselves: words a reader knows (`open`, `closed`), protocol and algorithm names
+# (`HTTP`, `sha256`), verdicts (`PASS`, `FAIL`). A code needs explaining when it is not made of such words.
+_KNOWN_CODES = frozenset((
+    "http", "https", "ftp", "sftp", "ssh", "tcp", "udp", "grpc", "ws", "wss", "smtp", "dns", "tls", "ssl", "json",
+    "xml", "csv", "yaml", "html", "pdf", "png", "jpeg", "jpg", "gif", "svg", "mp3", "mp4", "wav", "txt", "md",
+    "sha1", "sha256", "sha384", "sha512", "md5", "rsa", "ecdsa", "hmac", "aes", "get", "post", "put", "patch",
+    "delete", "head", "asc", "desc", "utc", "gmt", "ipv4", "ipv6", "api", "url", "uri", "id", "ids", "sms", "mms",
+    "usd", "eur", "gbp", "ok", "key1", "key2", "v1", "v2", "v3"))
+
+
+def self_explaining(values: list) -> bool:
+    """Every value is an English word (or words joined by _ or -), a known code, or a number."""
+    for value in values:
+        if value is None or isinstance(value, (bool, int, float)):
+            continue
+        parts = [w.lower() for w in split_words(str(value))]
+        if not parts or not all(w in _KNOWN_CODES or (w.isalpha() and len(w) > 2) or w.isdigit() for w in parts):
+            return False
+    return True
+
+
+@rule("enum-values-unexplained", "hint", "parameters", "an enum whose values are explained nowhere")
 def enum_values_unexplained(spec, context):
     for site in _input_scalars(spec):
         enum = site.schema.get("enum")
         if not isinstance(enum, list) or len([v for v in enum if v is not None]) < 2:
             continue
-        if site.description and site.description.strip():
+        if (site.description and site.description.strip()) or self_explaining(enum):
             continue
         shown = ", ".join(str(v) for v in enum[:6]) + (", …" if len(enum) > 6 else "")
-        yield Report(f"{site.name!r} is one of {shown}, with no description saying what each means: the model "
-                     "picks codes at random", site.document, report_pointer(site))
+        yield Report(f"{site.name!r} is one of {shown}, codes whose meaning is written nowhere: say in its "
+                     "description what each value does", site.document, report_pointer(site))
 
 
 # -- numeric-unit-missing --------------------------------------------------------------------------------
@@ -219,9 +271,37 @@ def numeric_unit_missing(spec, context):
         bounds = (site.schema.get("minimum"), site.schema.get("maximum"))
         if all(isinstance(b, (int, float)) for b in bounds) and bounds[1] <= 100:
             continue  # a bounded small scale (0–1, 1–100): a score or a weight, not a measure
-        yield Report(f"{site.name!r} is a quantity with no unit in its name, description or format (seconds or "
-                     "milliseconds? cents or dollars?): say it in the description or the name", site.document,
+        if unit_sibling(site):
+            continue  # `threshold_time_amount` beside `threshold_time_unit`: the unit travels with it
+        yield Report(f"{site.name!r} is a quantity with no unit in its name, description or format: say which "
+                     f"({_unit_question(site.name)}) in the description, or put it in the name", site.document,
                      report_pointer(site))
+
+
+_MONEY = frozenset(("amount", "price", "cost", "fee", "balance", "budget", "salary", "tax", "discount"))
+
+
+def unit_sibling(site: SchemaSite) -> bool:
+    """A sibling property names the unit: `unit`, `<prefix>_unit` sharing this name's words, or for money a
+    `currency`."""
+    own = words(site.name or "")
+    unit_words = {"unit", "units", "timeunit"} | ({"currency"} if own and own[-1] in _MONEY else set())
+    for name in _sibling_names(site) - {site.name}:
+        parts = words(name)
+        if parts and parts[-1] in unit_words and set(parts[:-1]) <= set(own):
+            return True
+    return False
+
+
+def _unit_question(name: str) -> str:
+    last = words(name)[-1]
+    if last in _MONEY:
+        return "cents or whole units, and which currency"
+    if last in ("size", "memory", "storage", "capacity", "quota", "bandwidth"):
+        return "bytes, KB or MB"
+    if last in ("weight", "height", "width", "depth", "distance", "radius", "speed", "temperature"):
+        return "which unit of measure"
+    return "seconds, milliseconds or minutes"
 
 
 # -- string-format-missing -------------------------------------------------------------------------------
@@ -272,8 +352,44 @@ _SOURCE_TEXT = re.compile(r"\b(from|returned|returns?|obtain\w*|retriev\w*|see|g
                           r"\b(GET|POST)\s+/|`\w+`", re.I)
 
 
+def _shape(segments: list[str]) -> tuple[str, ...]:
+    return tuple("{}" if seg.startswith("{") else seg for seg in segments)
+
+
+def _collection_gets(spec) -> tuple[dict, dict]:
+    """GET operations on collection paths (ending in a static segment): by path shape, and by the singular
+    of their last segment (`/files` → file)."""
+    by_shape, by_noun = {}, {}
+    for op in spec.operations:
+        segments = [seg for seg in op.path.split("/") if seg]
+        if op.method != "get" or not segments or segments[-1].startswith("{"):
+            continue
+        by_shape.setdefault(_shape(segments), op)
+        noun = "".join(singular(w) for w in words(segments[-1]))
+        if noun and noun != "".join(words(segments[-1])):  # a plural: a collection, not `/app`
+            by_noun.setdefault(noun, []).append(op)
+    return by_shape, by_noun
+
+
+def id_source(spec, op, param, index) -> object | None:
+    """The operation that provides the id: the list GET on the collection path just before a path parameter
+    (`/users/{user_id}` ← GET /users), or for a query parameter the shortest list GET of its noun."""
+    by_shape, by_noun = index
+    segments = [seg for seg in op.path.split("/") if seg]
+    template = "{" + param.name + "}"
+    if param.location == "path" and template in segments:
+        at = segments.index(template)
+        source = by_shape.get(_shape(segments[:at]))
+        if source is not None and source is not op:
+            return source
+    noun = "".join(singular(w) for w in words(param.name)[:-1])
+    candidates = [c for c in by_noun.get(noun, []) if c is not op]
+    return min(candidates, key=lambda c: (len(c.path), c.path)) if candidates else None
+
+
 @rule("id-param-no-source", "info", "parameters", "an id parameter never says which operation yields it")
 def id_param_no_source(spec, context):
+    index = None
     for op in spec.operations:
         for param in op.parameters:
             parts = words(param.name)
@@ -281,6 +397,13 @@ def id_param_no_source(spec, context):
                 continue
             if param.description and _SOURCE_TEXT.search(param.description):
                 continue
-            yield Report(f"{param.location} parameter {param.name!r} does not say where its value comes from "
-                         "(which operation returns it): agents must chain calls to get ids", param.origin.document,
-                         param.origin.pointer)
+            index = _collection_gets(spec) if index is None else index
+            source = id_source(spec, op, param, index)
+            if source is not None:
+                name = source.operation_id or source.label()
+                advice = (f"name the operation that returns it, e.g. \"the {' '.join(parts[:-1]) or 'item'}'s id, "
+                          f"as returned by {name} ({source.method.upper()} {source.path})\"")
+            else:
+                advice = "no list operation on its collection path returns it, so say which operation does"
+            yield Report(f"{param.location} parameter {param.name!r} does not say where its value comes from: "
+                         f"{advice}", param.origin.document, param.origin.pointer)
