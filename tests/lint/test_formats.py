@@ -191,7 +191,7 @@ def test_sarif_structure_and_content(outputs):
         "pointer": "/paths/~1customers~1{customerId}~1loyalty/get",
         "suggestion": "set operationId to getCustomersLoyaltyByCustomerId"}
     assert by_rule["operation-id-tool-name-invalid"]["properties"]["suggestion"] == "rename to orders_create"
-    assert sum(1 for item in results if "suggestion" in item["properties"]) == 6
+    assert sum(1 for item in results if "suggestion" in item["properties"]) == 5
 
 
 def test_sarif_matches_subset_schema(outputs):

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import re
 
-from workbench.lint.finding import Fix
 from workbench.lint.registry import Report, rule
 from workbench.naming import split_words
 from workbench.spec.pointer import join
 
-SKELETON = "TODO: say what this does, when to use it, what it returns and any side effects."
-PLACEHOLDER_PREFIX = "TODO"
+PLACEHOLDER_PREFIX = "TODO"  # a placeholder someone wrote (or an older version's skeleton fix): not a description
 
 
 def _text(value: str | None) -> str:
@@ -23,9 +21,10 @@ def _text(value: str | None) -> str:
 def operation_description_missing(spec, context):
     for op in spec.operations:
         if not _text(op.summary) and not _text(op.description):
-            yield Report(f"{op.label()} has no summary and no description: the model cannot tell when to call it",
-                         op.origin.document, op.origin.pointer,
-                         Fix(join(op.origin.pointer, "description"), SKELETON, "add a description skeleton"))
+            # No fix: only the author knows what it does (a placeholder would read as a description).
+            yield Report(f"{op.label()} has no summary and no description: write what it does, when to call it "
+                         "and what it returns, or the model cannot tell when to use it",
+                         op.origin.document, op.origin.pointer)
 
 
 @rule("operation-description-thin", "warn", "descriptions", "descriptions shorter than the configured floor")

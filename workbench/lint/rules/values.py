@@ -48,24 +48,34 @@ _NOT_VALUES = frozenset(("and", "or", "the", "a", "an", "of", "to", "is", "be", 
 
 def prose_enum(description: str) -> list[str]:
     """Allowed values listed in prose ("one of `a`, `b`", "possible values: a, b", "a | b | c"), or []."""
+    return prose_values(description)[0]
+
+
+def prose_values(description: str) -> tuple[list[str], bool]:
+    """(values, closed): the values listed in prose, and whether the list is exactly those single tokens —
+    nothing left out (a quoted value with a space, a `none` or `default` the list names) — so an enum made
+    of them accepts every value the prose allows."""
     lowered = description.lower()
     if "|" not in description and not any(word in lowered for word in _TRIGGER_WORDS):
-        return []  # the common case, decided by substring scans (the regex is far slower on long texts)
+        return [], False  # the common case, decided by substring scans (the regex is far slower on long texts)
     for sentence in _SENTENCE.split(description):
         if not any(word in sentence.lower() for word in _TRIGGER_WORDS):
             continue
-        values = _values_in(sentence)
+        values, closed = _values_in(sentence)
         if values:
-            return values
+            return values, closed
     pipes = _PIPES.search(description.replace("`", "")) if "|" in description else None
     if pipes:
         values = _dedupe(re.split(r"\s*\|\s*", pipes.group(1)))
         if len(values) >= 2 and not all(v.isdigit() for v in values):
-            return values
-    return []
+            return values, True
+    return [], False
 
 
-def _values_in(sentence: str) -> list[str]:
+_ANY_QUOTED = re.compile(r"`([^`]{1,60})`|\"([^\"]{1,60})\"|'([^']{1,60})'")
+
+
+def _values_in(sentence: str) -> tuple[list[str], bool]:
     for trigger in _TRIGGER.finditer(sentence):
         word = trigger.group().lower()
         tail = sentence[trigger.start():]
@@ -76,15 +86,17 @@ def _values_in(sentence: str) -> list[str]:
         if _EXAMPLE_CUE.search(sentence[: trigger.start()]) or re.search(r"\b(e\.g\.|for example|such as)", tail, re.I):
             continue
         values = _dedupe([next(g for g in m.groups() if g) for m in _QUOTED.finditer(tail)])
+        closed = len(values) == len(_dedupe([next(g for g in m.groups() if g) for m in _ANY_QUOTED.finditer(tail)]))
         if len(values) < 2:
             bare = _BARE_LIST.search(tail)
-            values = _dedupe(re.split(r"\s*(?:,|\bor\b|\|)\s*(?:or\s+)?", bare.group(1))) if bare else []
-            values = [v.strip(".") for v in values if v.strip(".") and v.lower().strip(".") not in _NOT_VALUES]
+            listed = _dedupe(re.split(r"\s*(?:,|\bor\b|\|)\s*(?:or\s+)?", bare.group(1))) if bare else []
+            values = [v.strip(".") for v in listed if v.strip(".") and v.lower().strip(".") not in _NOT_VALUES]
+            closed = all(v.lower().strip(".") in ("and", "or") or v.strip(".") in values for v in listed if v)
         if any(not _VALUE_TOKEN.match(v) for v in values):
             continue  # paths (`.status`), hosts, quantities (`4Gi`…): prose about something else
         if len(values) >= 2:
-            return values
-    return []
+            return values, closed
+    return [], False
 
 
 def _dedupe(values: list[str]) -> list[str]:
@@ -153,7 +165,7 @@ def enum_in_prose(spec, context):
             target, enum_at = schema, join(site.pointer, "enum")
         if any(k in target for k in ("$ref", "allOf", "anyOf", "oneOf")):
             continue
-        values = prose_enum(site.description)
+        values, closed = prose_values(site.description)
         if not values or _RANGE_TEXT.search(site.description) or _OPEN_LIST.search(site.description):
             continue
         if {v.lower() for v in values} & {n.lower() for n in _sibling_names(site)}:
@@ -168,9 +180,12 @@ def enum_in_prose(spec, context):
                          "it `type: array` with `items: {enum: [...]}` (style: form, explode: false)",
                          site.document, report_pointer(site))
             continue
+        # A fix only when it cannot change what the API accepts: a closed list of single tokens.
         yield Report(f"{site.name!r} lists its allowed values in prose ({shown}) but declares no enum: declare "
-                     f"`enum: [{shown}]` so the model cannot invent others", site.document, report_pointer(site),
-                     Fix(enum_at, typed, f"declare enum: [{shown}]"))
+                     f"`enum: [{shown}]`" + (" so the model cannot invent others" if closed else
+                                            ", with every value the prose allows"),
+                     site.document, report_pointer(site),
+                     Fix(enum_at, typed, f"declare enum: [{shown}]") if closed else None)
 
 
 # Enum values that explain themselves: words a reader knows (`open`, `closed`), protocol and algorithm names
