@@ -52,16 +52,18 @@ PINNED = {
     "oai-v3.0-petstore-expanded.json": {
         "destructive-operation-unmarked": 1, "id-param-no-source": 2, "operation-id-tool-name-invalid": 1,
         "property-description-missing": 1, "security-undeclared": 1},
-    "oai-v2.0-uber.json": {"id-param-no-source": 1, "operation-id-missing": 5, "security-undeclared": 1},
+    "oai-v2.0-uber.json": {
+        "bounds-in-prose": 1, "id-param-no-source": 1, "operation-id-missing": 5, "security-undeclared": 1},
     "readme-v3.1-train-travel.yaml": {
         "destructive-operation-unmarked": 1, "id-param-no-source": 1, "numeric-unit-missing": 1,
-        "operation-description-restates-signature": 1, "property-description-missing": 1},
+        "operation-description-restates-signature": 1, "property-description-missing": 1,
+        "unsafe-write-unmarked": 1},
     "twilio-oauth-v1.json": {
         "error-responses-missing": 2, "id-param-no-source": 1, "operation-description-thin": 1,
         "string-format-missing": 2, "summary-equals-description": 2},
     "redocly-museum.yaml": {
         "destructive-operation-unmarked": 1, "id-param-no-source": 2, "numeric-unit-missing": 1,
-        "operation-description-restates-signature": 1},
+        "operation-description-restates-signature": 1, "unsafe-write-unmarked": 1},
 }
 
 

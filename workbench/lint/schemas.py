@@ -174,6 +174,13 @@ def _children(doc: SourceDocument, at: str, target: dict, name: str | None, requ
     return children
 
 
+def input_sites(spec: Spec):
+    """The named schemas an agent fills in: parameters and request-body properties (not union members)."""
+    for site in schema_sites(spec):
+        if site.role in ("parameter", "request") and site.name and not site.composition:
+            yield site
+
+
 def schema_types(schema: dict) -> set[str]:
     """The types a schema declares (a 3.1 type list or a single type)."""
     kind = schema.get("type")

@@ -223,3 +223,30 @@ def schema_unfriendly_for_tools(spec, context):
               and schema.get("additionalProperties") in (None, True, {})):
             yield Report(f"{site.name or 'this object'!r} is a free-form object: the model gets no shape to fill "
                          "(strict modes reject it)", site.document, site.pointer)
+
+
+# Fields the server fills in: an agent asked to send them invents a value.
+_SERVER_ASSIGNED = frozenset(("id", "uuid", "createdat", "created", "creationdate", "creationtime", "updatedat",
+                              "modifiedat", "lastmodified", "updated", "modified"))
+
+
+def _creates(op) -> bool:
+    """A POST to a collection (`/pets`, `/users/{id}/keys`): it makes a new item, whose id the server picks. A
+    POST to an action (`/barriers/change_status`) may well take the id of what it acts on."""
+    segments = [s for s in op.path.split("/") if s]
+    return op.method == "post" and bool(segments) and not segments[-1].startswith("{") \
+        and segments[-1].lower().endswith("s") and "_" not in segments[-1]
+
+
+@rule("server-field-required", "warn", "parameters",
+      "a create request requires a field the server assigns (`id`, `created_at`)")
+def server_field_required(spec, context):
+    for site in schema_sites(spec):
+        if site.role != "request" or site.slot != "property" or site.depth != 1 or not site.required:
+            continue
+        if not _creates(site.operation) or site.schema.get("readOnly") is True:
+            continue
+        if site.name.replace("_", "").replace("-", "").lower() in _SERVER_ASSIGNED:
+            yield Report(f"{site.operation.label()} requires {site.name!r}, which the server assigns: drop it from "
+                         "this request's `required` (or mark it `readOnly: true`), or the model invents one",
+                         site.document, site.pointer)

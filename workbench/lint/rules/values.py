@@ -8,22 +8,14 @@ import re
 from workbench.lint.finding import Fix
 from workbench.lint.registry import Report, rule
 from workbench.lint.rules.descriptions import singular
-from workbench.lint.schemas import SchemaSite, report_pointer, schema_sites, schema_types
+from workbench.lint.schemas import SchemaSite, input_sites, report_pointer, schema_sites, schema_types
 from workbench.naming import split_words
 from workbench.spec.pointer import join, lookup
-
-_INPUT_ROLES = ("parameter", "request")
 
 
 def words(name: str) -> list[str]:
     """`unitPriceCents`, `unit_price_cents`, `unit-price-cents` → [unit, price, cents]."""
     return [w.lower() for w in split_words(name)]
-
-
-def _input_scalars(spec):
-    for site in schema_sites(spec):
-        if site.role in _INPUT_ROLES and site.name and not site.composition:
-            yield site
 
 
 # -- enum-in-prose --------------------------------------------------------------------------------------
@@ -149,7 +141,7 @@ def free_text(site: SchemaSite) -> bool:
 @rule("enum-in-prose", "warn", "parameters",
       "the description lists the allowed values but the schema declares no enum")
 def enum_in_prose(spec, context):
-    for site in _input_scalars(spec):
+    for site in input_sites(spec):
         schema = site.schema
         types = schema_types(schema)
         if "enum" in schema or "const" in schema or types & {"boolean", "object"} or not site.description:
@@ -211,7 +203,7 @@ def self_explaining(values: list) -> bool:
 
 @rule("enum-values-unexplained", "hint", "parameters", "an enum whose values are explained nowhere")
 def enum_values_unexplained(spec, context):
-    for site in _input_scalars(spec):
+    for site in input_sites(spec):
         enum = site.schema.get("enum")
         if not isinstance(enum, list) or len([v for v in enum if v is not None]) < 2:
             continue
@@ -348,7 +340,7 @@ def expected_format(name: str) -> str | None:
 @rule("string-format-missing", "info", "parameters",
       "a string named like a date, time, email, URI or UUID has no format or pattern")
 def string_format_missing(spec, context):
-    for site in _input_scalars(spec):
+    for site in input_sites(spec):
         schema = site.schema
         if schema_types(schema) != {"string"} or any(k in schema for k in ("format", "pattern", "enum", "const")):
             continue
