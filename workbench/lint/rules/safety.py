@@ -58,7 +58,8 @@ _OUTWARD_SEGMENT = re.compile(r"^(sms|mms|notifications?|broadcasts?|payments?|c
                               r"transfers?|purchases?|invitations?|invites?|verifications?)$", re.I)
 # A summary that starts so ("Send a message", "Place a call", "Buy a number"); `messages` or `calls` in a path
 # alone prove nothing (a chat thread's messages stay inside the system).
-_OUTWARD_VERB = re.compile(r"^(send|sends|places? (an? )?(outbound |phone )?call|makes? a call|dial|dials|text|email|emails|notify|notifies|"
+_OUTWARD_VERB = re.compile(r"^(send|sends|places? (an? )?(outbound |phone )?call|makes? a call|dial|dials|text|"
+                           r"email|emails|notify|notifies|"
                            r"purchase|purchases|buy|buys|pay|pays|charge|charges|transfer|transfers|publish|"
                            r"publishes|invite|invites|broadcast|broadcasts|close|closes)\b", re.I)
 
