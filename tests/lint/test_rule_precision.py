@@ -3,22 +3,11 @@ Kubernetes, Box, OpenAI, Twilio): the false findings the issue lists do not come
 
 from __future__ import annotations
 
-from tests.catalogue import HEAD, op
+from tests.catalogue import HEAD, body, op, rules_at
 from tests.catalogue import findings as run
 from workbench.lint import lint
 from workbench.lint.engine import with_hints
 from workbench.spec import load_spec
-
-
-def body(properties: str, required: str = "") -> str:
-    required_line = f"              required: [{required}]\n" if required else ""
-    return ("      requestBody:\n        required: true\n        content:\n          application/json:\n"
-            "            example: {}\n            schema:\n              type: object\n" + required_line +
-            "              properties:\n" + properties)
-
-
-def at(findings, rule):
-    return [pointer for r, pointer in findings if r == rule]
 
 
 def messages(write, paths: str, rule: str) -> list[str]:
@@ -35,9 +24,10 @@ def test_array_items_are_not_reported_apart_from_their_property(write):
     # GitHub: `reviewers: {type: array, items: {type: string}}`, the property described, the items not.
     described = ("                reviewers: {type: array, description: An array of user logins that will be "
                  "requested., items: {type: string}}\n")
-    assert at(run(write, op("/things", "post", "createThing", body(described))), "property-description-missing") == []
+    found = run(write, op("/things", "post", "createThing", body(described)))
+    assert rules_at(found, "property-description-missing") == []
     bare = "                nameservers: {type: array, items: {type: string}}\n"
-    found = at(run(write, op("/things", "post", "createThing", body(bare))), "property-description-missing")
+    found = rules_at(run(write, op("/things", "post", "createThing", body(bare))), "property-description-missing")
     assert found == [f"{BODY_AT}/properties/nameservers"]  # once, at the property, not again at its items
 
 
@@ -48,7 +38,7 @@ def test_a_described_anyof_member_a_const_and_a_self_explaining_name_need_no_des
              "                    - {type: 'null'}\n"
              "                type: {type: string, enum: [item_reference]}\n"
              "                email: {type: string, format: email}\n")
-    assert at(run(write, op("/things", "post", "createThing", body(props))), "property-description-missing") == []
+    assert rules_at(run(write, op("/things", "post", "createThing", body(props))), "property-description-missing") == []
 
 
 def test_undescribed_properties_of_one_object_are_one_finding_naming_them(write):
@@ -66,17 +56,17 @@ def test_a_schema_level_description_counts_for_a_parameter(write):
     # The tool export passes the schema's description to the model just the same.
     param = ("      parameters: [{name: sort, in: query, schema: {type: string, description: "
              "'The property to sort the results by: created or updated.'}}]\n")
-    assert at(run(write, op("/things", extra=param)), "parameter-description-missing") == []
+    assert rules_at(run(write, op("/things", extra=param)), "parameter-description-missing") == []
 
 
 def test_a_path_parameter_named_by_its_collection_needs_no_description(write):
     named = op("/labels/{name}").replace("findThings", "getLabel") + (
         "      parameters: [{name: name, in: path, required: true, schema: {type: string}}]\n")
-    assert at(run(write, named), "parameter-description-missing") == []
+    assert rules_at(run(write, named), "parameter-description-missing") == []
     # GitHub: /authorizations/clients/{client_id}/{fingerprint}: nothing says what a fingerprint is.
     opaque = op("/clients/{fingerprint}").replace("findThings", "getClient") + (
         "      parameters: [{name: fingerprint, in: path, required: true, schema: {type: string}}]\n")
-    assert at(run(write, opaque), "parameter-description-missing") == ["/paths/~1clients~1{fingerprint}/get/"
+    assert rules_at(run(write, opaque), "parameter-description-missing") == ["/paths/~1clients~1{fingerprint}/get/"
                                                                         "parameters/0"]
 
 
@@ -106,9 +96,9 @@ def test_a_singular_path_is_not_taken_for_the_list_of_ids(write):
 
 def test_all_optional_patch_and_search_bodies_are_not_told_to_list_required(write):
     props = "                title: {type: string, description: The new title.}\n"
-    assert at(run(write, op("/things", "patch", "updateThing", body(props))), "required-missing") == []
-    assert at(run(write, op("/things/search", "post", "searchThings", body(props))), "required-missing") == []
-    assert at(run(write, op("/things", "post", "createThing", body(props))), "required-missing") == [BODY_AT]
+    assert rules_at(run(write, op("/things", "patch", "updateThing", body(props))), "required-missing") == []
+    assert rules_at(run(write, op("/things/search", "post", "searchThings", body(props))), "required-missing") == []
+    assert rules_at(run(write, op("/things", "post", "createThing", body(props))), "required-missing") == [BODY_AT]
 
 
 # -- enum-values-unexplained (a hint) ------------------------------------------------------------------------
@@ -116,9 +106,9 @@ def test_all_optional_patch_and_search_bodies_are_not_told_to_list_required(writ
 def test_self_explaining_enum_values_need_no_description(write):
     for values in ("[HTTP, HTTPS]", "[PASS, FAIL]", "[sha1, sha256, sha512]", "[open, merged, declined]"):
         props = f"                kind: {{type: string, enum: {values}}}\n"
-        assert at(run(write, op("/things", "post", "createThing", body(props))), "enum-values-unexplained") == []
+        assert rules_at(run(write, op("/things", "post", "createThing", body(props))), "enum-values-unexplained") == []
     codes = "                code: {type: string, enum: [A1, B7, ZQ]}\n"
-    assert at(run(write, op("/things", "post", "createThing", body(codes))), "enum-values-unexplained") == [
+    assert rules_at(run(write, op("/things", "post", "createThing", body(codes))), "enum-values-unexplained") == [
         f"{BODY_AT}/properties/code"]
 
 
@@ -135,7 +125,7 @@ def test_enum_in_prose_is_quiet_on_free_text_ranges_and_open_lists(write):
     for name, text in quiet:
         param = (f"      parameters: [{{name: {name}, in: query, schema: {{type: string}}, "
                  f"description: '{text}'}}]\n")
-        assert at(run(write, op("/things", extra=param)), "enum-in-prose") == [], name
+        assert rules_at(run(write, op("/things", extra=param)), "enum-in-prose") == [], name
 
 
 def test_enum_in_prose_still_fires_on_a_closed_list(write):
@@ -152,7 +142,7 @@ def test_a_sibling_unit_field_carries_the_unit(write):
     props = ("                threshold_time_amount: {type: integer, description: How long before escalating.}\n"
              "                threshold_time_unit: {type: string, enum: [minutes, hours, days], "
              "description: The unit of threshold_time_amount.}\n")
-    assert at(run(write, op("/things", "post", "createThing", body(props))), "numeric-unit-missing") == []
+    assert rules_at(run(write, op("/things", "post", "createThing", body(props))), "numeric-unit-missing") == []
     alone = "                threshold_time_amount: {type: integer, description: How long before escalating.}\n"
     [message] = messages(write, op("/things", "post", "createThing", body(alone)), "numeric-unit-missing")
     assert "cents or whole units" in message  # an amount: the question a reader must answer
@@ -161,7 +151,7 @@ def test_a_sibling_unit_field_carries_the_unit(write):
 def test_a_currency_beside_a_weight_is_not_its_unit(write):
     props = ("                weight: {type: number, description: Shipping weight of one unit.}\n"
              "                currency: {type: string, description: ISO 4217 code of the price.}\n")
-    assert at(run(write, op("/things", "post", "createThing", body(props))), "numeric-unit-missing") == [
+    assert rules_at(run(write, op("/things", "post", "createThing", body(props))), "numeric-unit-missing") == [
         f"{BODY_AT}/properties/weight"]
 
 
@@ -215,14 +205,14 @@ def test_self_explaining_statuses_and_result_free_successes_are_quiet(write):
     plain = plain.replace("{description: not found, content: {application/problem+json: {schema: {type: object}}}}",
                           "{description: not found}")
     findings = run(write, plain)
-    assert at(findings, "success-response-schema-missing") == []  # an action on one item: the status is the result
-    assert at(findings, "error-schema-unstructured") == []  # 404 says it all
+    assert rules_at(findings, "success-response-schema-missing") == []  # an action on one item: the status says it
+    assert rules_at(findings, "error-schema-unstructured") == []  # 404 says it all
 
 
 def test_an_untagged_operation_among_tagged_ones_is_reported(write):
     untagged = op("/b", op_id="getB").replace("      tags: [things]\n", "")
     assert "      tags: [things]\n" in op("/a", op_id="getA")
-    assert at(run(write, op("/a", op_id="getA") + op("/c", op_id="getC") + untagged),
+    assert rules_at(run(write, op("/a", op_id="getA") + op("/c", op_id="getC") + untagged),
               "operation-tags-missing") == ["/paths/~1b/get"]
     alone = untagged + op("/d", op_id="getD").replace("      tags: [things]\n", "")
-    assert at(run(write, alone), "operation-tags-missing") == []  # a small spec with no tags at all
+    assert rules_at(run(write, alone), "operation-tags-missing") == []  # a small spec with no tags at all

@@ -4,25 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.catalogue import HEAD, ISOLATED, op
+from tests.catalogue import HEAD, ISOLATED, body, op, rules_at
 from tests.catalogue import findings as run
 from workbench.config import LintConfig
 from workbench.lint import Severity, lint
 from workbench.lint.rules.similarity import similar_pairs
 from workbench.lint.rules.values import expected_format, is_quantity, prose_enum
 from workbench.spec import load_spec
-
-
-def body(properties: str, required: str = "") -> str:
-    required_line = f"              required: [{required}]\n" if required else ""
-    return ("      requestBody:\n        required: true\n        content:\n          application/json:\n"
-            "            example: {}\n            schema:\n              type: object\n" + required_line +
-            "              properties:\n" + properties)
-
-
-def rules_at(findings, rule):
-    return [pointer for r, pointer in findings if r == rule]
-
 
 # -- prose enums -------------------------------------------------------------------------------------------
 
