@@ -12,6 +12,7 @@ from pathlib import Path
 
 from workbench.config import LintConfig
 from workbench.lint import Severity, lint
+from workbench.lint.engine import with_hints
 from workbench.spec import load_spec
 
 REPO = Path(__file__).resolve().parents[1]
@@ -63,10 +64,24 @@ def op(path: str, method: str = "get", op_id: str = "findThings", extra: str = "
     return f"  {path}:\n    {method}:\n" + GOOD_OP.format(op_id=op_id) + extra
 
 
+def body(properties: str, required: str = "") -> str:
+    """Lines of an operation's JSON request body (with an example) holding these property lines."""
+    required_line = f"              required: [{required}]\n" if required else ""
+    return ("      requestBody:\n        required: true\n        content:\n          application/json:\n"
+            "            example: {}\n            schema:\n              type: object\n" + required_line +
+            "              properties:\n" + properties)
+
+
+def rules_at(found: list[tuple[str, str]], rule: str) -> list[str]:
+    """The pointers of `rule`'s findings among `findings(...)`'s (rule, pointer) pairs."""
+    return [pointer for r, pointer in found if r == rule]
+
+
 def findings(write, paths: str, **thresholds) -> list[tuple[str, str]]:
-    """(rule, pointer) of every finding on HEAD + `paths`, with near-duplicates off and these thresholds."""
+    """(rule, pointer) of every finding on HEAD + `paths`, with near-duplicates off, hint rules on and these
+    thresholds."""
     spec = load_spec(write("s.yaml", HEAD + "paths:\n" + paths))
-    config = LintConfig(severities=ISOLATED, thresholds={**LintConfig().thresholds, **thresholds})
+    config = with_hints(LintConfig(severities=ISOLATED, thresholds={**LintConfig().thresholds, **thresholds}))
     return [(f.rule, f.pointer) for f in lint(spec, config).findings]
 
 

@@ -27,8 +27,7 @@ def test_diff_by_default_leaves_the_file_untouched(write):
     assert added == [
         "+      operationId: getCustomersLoyaltyByCustomerId",
         "+          schema: { type: string, enum: [pending, paid, shipped, delivered, cancelled] }",
-        "+      operationId: orders_create",
-        "+      description: 'TODO: say what this does, when to use it, what it returns and any side effects.'"]
+        "+      operationId: orders_create"]  # no placeholder description: only the author can write one
     assert removed == ["-          schema: { type: string }", "-      operationId: orders.create"]
 
 
@@ -36,7 +35,7 @@ def test_apply_writes_atomically_and_then_there_is_nothing_left(write, tmp_path)
     spec = write("api/shop.yaml", example_path().read_bytes())
     result = run(str(spec), "--apply")
     assert result.returncode == 0, result.stderr
-    assert "4 edit(s) written" in result.stderr
+    assert "3 edit(s) written" in result.stderr
     assert sorted(p.name for p in spec.parent.iterdir()) == ["shop.yaml"]  # no temporary left behind
     again = run(str(spec))
     assert (again.returncode, again.stdout) == (0, "")
@@ -44,7 +43,7 @@ def test_apply_writes_atomically_and_then_there_is_nothing_left(write, tmp_path)
                           timeout=60, check=False)
     for rule in ("operation-id-missing", "operation-id-tool-name-invalid", "enum-in-prose"):
         assert f" {rule} " not in lint.stdout
-    assert " operation-description-missing " in lint.stdout  # a TODO skeleton is not a description
+    assert " operation-description-missing " in lint.stdout  # left for the author: no fix writes it
 
 
 def test_clean_spec_has_nothing_to_fix():

@@ -60,7 +60,8 @@ def test_yaml_form_edit_saves_exactly_the_intended_lines(window, open_spec, shop
     entry = problem(window, "operation-description-missing")
     window.document.reveal_problem(entry)
     assert window.edit.form.pointer == "/paths/~1orders~1{orderId}~1cancel/post"
-    assert window.edit.form.description.toPlainText() == entry.finding.fix.value  # pre-filled with the suggested fix
+    assert entry.finding.fix is None  # no placeholder to pre-fill: the author writes the description
+    assert window.edit.form.description.toPlainText() == ""
     assert window.edit.form.operation_id.text() == "cancelOrder"
     assert not window.isWindowModified()
 

@@ -67,9 +67,9 @@ def test_problems_filter(qtmodeltester, travel):
     assert model.shown_entries() == shown and len(model.entries()) == len(everything)  # all: the status bar
     assert model.counts() == _unfiltered(travel).counts()  # the status bar counts every finding
     model.set_rule(None)
-    model.set_text("ADDRESS")  # case-insensitive, over message, rule and pointer
+    model.set_text("BOOKING")  # case-insensitive, over message, rule and pointer
     assert shown != _leaves(model)
-    assert all("address" in (e.finding.message + e.finding.pointer).lower() for e in _leaves(model))
+    assert all("booking" in (e.finding.message + e.finding.pointer).lower() for e in _leaves(model))
     hidden = next(e for e in everything if e not in _leaves(model))
     assert not model.index_of(hidden).isValid()
     kept = _leaves(model)[-1]

@@ -36,9 +36,9 @@ PET = """\
 Pet:
   type: object
   description: A pet and how to reach its owner.
-  required: [name]
+  required: [nickname]
   properties:
-    name:
+    nickname:
       type: string
     ownerEmail:
       type: string
@@ -81,7 +81,7 @@ def test_a_property_in_a_referenced_file_is_described_and_saved_there(window, op
     assert entry.finding.file == "schemas/pet.yaml"
     window.document.reveal_problem(entry, focus=True)
     assert window.source.view.toPlainText() == PET  # the referenced file is shown, at the finding
-    assert window.edit.form.property_pointer == "/Pet/properties/name"
+    assert window.edit.form.property_pointer == "/Pet/properties/nickname"
     window.edit.form.property_description.setText("The pet's name, as its owner calls it.")
     with qtbot.waitSignal(window.documentLoaded, timeout=30_000) as blocker:  # the re-check sees the edit
         window.edit.form.apply_button.click()
@@ -145,7 +145,7 @@ def test_unsaved_edits_in_a_referenced_file_are_offered_back(window, open_spec, 
 def test_a_referenced_file_changed_by_another_editor_is_reloaded(window, open_spec, two_files, qtbot):
     root, pet = two_files
     open_spec(root)
-    name = "    name:\n      type: string\n"
+    name = "    nickname:\n      type: string\n"
     theirs = PET.replace(name, name + "      description: Theirs.\n")
     with qtbot.waitSignal(window.documentLoaded, timeout=30_000):
         pet.write_text(theirs, encoding="utf-8")
@@ -193,7 +193,7 @@ def test_reset_brings_back_the_property_as_it_is(window, open_spec, two_files):
     window.document.reveal_problem(finding(window, "property-description-missing"))
     window.edit.form.property_description.setText("Typed, then reset.")
     window.edit.form.reset_button.click()
-    assert window.edit.form.property_pointer == "/Pet/properties/name"
+    assert window.edit.form.property_pointer == "/Pet/properties/nickname"
     assert window.edit.form.property_description.text() == "" and window.edit.form.property_description.isEnabled()
 
 

@@ -20,9 +20,9 @@ def test_text_format_and_exit_1_on_errors():
     first = result.stdout.splitlines()[0]
     assert first.startswith(f"{example_path()}:47:11 warn parameter-description-missing ")
     lines = result.stdout.splitlines()
-    assert "38 finding(s): 4 error, 18 warn, 16 info, 0 hint" in lines
-    assert lines[lines.index("38 finding(s): 4 error, 18 warn, 16 info, 0 hint") + 2] == (
-        "Agent-readiness score: 0/100, blocked: 1 operation (quality 74 once unblocked)")
+    assert "25 finding(s): 4 error, 14 warn, 7 info, 0 hint" in lines
+    assert lines[lines.index("25 finding(s): 4 error, 14 warn, 7 info, 0 hint") + 2] == (
+        "Agent-readiness score: 0/100, blocked: 1 operation (quality 77 once unblocked)")
 
 
 def test_fail_severity():

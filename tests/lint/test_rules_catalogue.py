@@ -4,25 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.catalogue import HEAD, ISOLATED, op
+from tests.catalogue import HEAD, ISOLATED, body, op, rules_at
 from tests.catalogue import findings as run
 from workbench.config import LintConfig
 from workbench.lint import Severity, lint
 from workbench.lint.rules.similarity import similar_pairs
 from workbench.lint.rules.values import expected_format, is_quantity, prose_enum
 from workbench.spec import load_spec
-
-
-def body(properties: str, required: str = "") -> str:
-    required_line = f"              required: [{required}]\n" if required else ""
-    return ("      requestBody:\n        required: true\n        content:\n          application/json:\n"
-            "            example: {}\n            schema:\n              type: object\n" + required_line +
-            "              properties:\n" + properties)
-
-
-def rules_at(findings, rule):
-    return [pointer for r, pointer in findings if r == rule]
-
 
 # -- prose enums -------------------------------------------------------------------------------------------
 
@@ -196,7 +184,9 @@ def test_success_and_error_schema_rules(write):
                           "{description: not found}")
     findings = run(write, plain)
     assert rules_at(findings, "success-response-schema-missing") == ["/paths/~1things/get/responses/200"]
-    assert rules_at(findings, "error-schema-unstructured") == ["/paths/~1things/get/responses/404"]
+    assert rules_at(findings, "error-schema-unstructured") == []  # a bare 404 says all an agent needs
+    conflict = plain.replace("'404': {description: not found}", "'409': {description: taken}")
+    assert rules_at(run(write, conflict), "error-schema-unstructured") == ["/paths/~1things/get/responses/409"]
 
 
 def test_pagination_undocumented(write):

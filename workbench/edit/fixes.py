@@ -13,8 +13,7 @@ from workbench.spec.pointer import escape, lookup, split
 
 # Applied by `workbench fix` unless --rule names others: each is safe to apply without reading it first.
 # (operation-id-opaque and string-format-missing also propose fixes, applied only when asked for.)
-DEFAULT_RULES = ("operation-id-missing", "operation-id-tool-name-invalid", "enum-in-prose",
-                 "operation-description-missing")
+DEFAULT_RULES = ("operation-id-missing", "operation-id-tool-name-invalid", "enum-in-prose")
 
 # Where a new key goes: after the first of these siblings that exists, else first or last.
 _PLACEMENT: dict[str, tuple[tuple[str, ...], bool]] = {

@@ -49,7 +49,7 @@ def lint(spec: Spec, config: LintConfig | None = None) -> LintResult:
     context = LintContext(config)
     findings: list[Finding] = []
     for rule in RULES.values():
-        severity = config.severities.get(rule.id, rule.severity)
+        severity = config.severities.get(rule.id, rule.default_run)
         if severity is Severity.OFF:
             continue
         seen: set[tuple[str, str, str]] = set()
@@ -68,6 +68,14 @@ def lint(spec: Spec, config: LintConfig | None = None) -> LintResult:
         document.prepare_spans(pointers)
     findings.sort(key=_order)
     return LintResult(spec, tuple(findings), config)
+
+
+def with_hints(config: LintConfig | None = None) -> LintConfig:
+    """`config` with every hint rule turned on at `hint` (a rule the config names keeps its severity): what the
+    precision bench samples and what the example spec's annotations document."""
+    config = config or LintConfig()
+    hints = {rule.id: Severity.HINT for rule in RULES.values() if rule.severity is Severity.HINT}
+    return LintConfig({**hints, **config.severities}, dict(config.thresholds), config.ignores)
 
 
 def parser_result(error: SpecError, path: Path, text: str | None = None, bom: bool = False) -> LintResult:

@@ -28,6 +28,12 @@ class Rule:
     summary: str
     check: Callable[[Spec, Any], Iterator[Report]]  # (spec, LintContext) -> reports
 
+    @property
+    def default_run(self) -> Severity:
+        """The severity it runs at when the config does not name it: a `hint` rule (one whose findings are not
+        useful often enough to show everyone) is off until the config turns it on."""
+        return Severity.OFF if self.severity is Severity.HINT else self.severity
+
 
 # The readiness score's categories, in the order reports show them.
 CATEGORIES = ("naming", "descriptions", "parameters", "responses", "safety", "scope")

@@ -74,7 +74,7 @@ def to_sarif(result: LintResult) -> str:
             "defaultConfiguration": {"level": _SARIF_LEVEL[rule.severity]},
             "properties": {"category": rule.category},
         }
-        if rule.severity is Severity.OFF:
+        if rule.default_run is Severity.OFF:
             descriptor["defaultConfiguration"]["enabled"] = False
         descriptors.append(descriptor)
     results = []
@@ -141,7 +141,7 @@ def to_junit(result: LintResult) -> str:
     for finding in result.findings:
         by_rule.setdefault(finding.rule, []).append(finding)
     enabled = [rule.id for rule in RULES.values()
-               if result.config.severities.get(rule.id, rule.severity) is not Severity.OFF]
+               if result.config.severities.get(rule.id, rule.default_run) is not Severity.OFF]
     # A finding from a rule that is not registered (should not happen) still gets its failing test case.
     cases = enabled + [rule_id for rule_id in by_rule if rule_id not in enabled]
     failures = sum(1 for rule_id in cases if rule_id in by_rule)

@@ -29,6 +29,7 @@ class SchemaSite:
     recursive: bool  # a `$ref` back to one of its own ancestors
     composition: bool  # a member of allOf/anyOf/oneOf
     in_composition: int  # how many oneOf/anyOf enclose it
+    slot: str = "root"  # how its parent holds it: "root", "property", "items", "additional" or "member"
 
 
 def schema_sites(spec: Spec) -> list[SchemaSite]:
@@ -117,10 +118,10 @@ def _walk(spec: Spec, op: Operation, role: str, document: SourceDocument, pointe
           name: str | None, description: str | None, required: bool, sites: list[SchemaSite],
           seen: set[tuple[str, str, str]]) -> None:
     # (document, pointer, raw, name, use-site description, required, depth, via_ref, ancestors, composition,
-    #  enclosing unions)
-    stack = [(document, pointer, raw, name, description, required, 0, False, (), False, 0)]
+    #  enclosing unions, slot)
+    stack = [(document, pointer, raw, name, description, required, 0, False, (), False, 0, "root")]
     while stack:
-        doc, at, node, nm, use_description, req, depth, via_ref, ancestors, composition, unions = stack.pop()
+        doc, at, node, nm, use_description, req, depth, via_ref, ancestors, composition, unions, slot = stack.pop()
         if not isinstance(node, dict):
             continue
         target, tdoc, tat = spec.deref(node, doc, at)
@@ -137,7 +138,7 @@ def _walk(spec: Spec, op: Operation, role: str, document: SourceDocument, pointe
         text = use_description if isinstance(use_description, str) and use_description.strip() else target.get(
             "description")
         site = SchemaSite(op, role, tdoc, tat, target, nm, text if isinstance(text, str) else None, req, depth,
-                          via_ref or is_ref, recursive, composition, unions)
+                          via_ref or is_ref, recursive, composition, unions, slot)
         sites.append(site)
         if recursive:
             continue
@@ -155,21 +156,29 @@ def _children(doc: SourceDocument, at: str, target: dict, name: str | None, requ
         required_names = target.get("required") if isinstance(target.get("required"), list) else []
         for prop, sub in properties.items():
             children.append((doc, join(at, "properties", prop), sub, prop, None, prop in required_names,
-                             depth + 1, via_ref, here, False, unions))
+                             depth + 1, via_ref, here, False, unions, "property"))
     items = target.get("items")
     if isinstance(items, dict):
-        children.append((doc, join(at, "items"), items, name, None, False, depth + 1, via_ref, here, False, unions))
+        children.append((doc, join(at, "items"), items, name, None, False, depth + 1, via_ref, here, False, unions,
+                         "items"))
     additional = target.get("additionalProperties")
     if isinstance(additional, dict):
         children.append((doc, join(at, "additionalProperties"), additional, None, None, False, depth + 1,
-                         via_ref, here, False, unions))
+                         via_ref, here, False, unions, "additional"))
     for keyword in _COMPOSITIONS:
         members = target.get(keyword)
         if isinstance(members, list):
             for i, sub in enumerate(members):
                 children.append((doc, f"{at}/{keyword}/{i}", sub, name, None, required, depth, via_ref,
-                                 here, True, unions + (keyword != "allOf")))
+                                 here, True, unions + (keyword != "allOf"), "member"))
     return children
+
+
+def input_sites(spec: Spec):
+    """The named schemas an agent fills in: parameters and request-body properties (not union members)."""
+    for site in schema_sites(spec):
+        if site.role in ("parameter", "request") and site.name and not site.composition:
+            yield site
 
 
 def schema_types(schema: dict) -> set[str]:

@@ -5,6 +5,7 @@ from workbench.lint.rules import (
     examples,
     naming,
     parameters,
+    prose,
     responses,
     safety,
     schemas,
@@ -14,5 +15,5 @@ from workbench.lint.rules import (
     values,
 )
 
-__all__ = ["descriptions", "examples", "naming", "parameters", "responses", "safety", "schemas", "scope",
+__all__ = ["descriptions", "examples", "naming", "parameters", "prose", "responses", "safety", "schemas", "scope",
            "similarity", "structure", "values"]

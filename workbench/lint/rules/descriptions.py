@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import re
 
-from workbench.lint.finding import Fix
 from workbench.lint.registry import Report, rule
 from workbench.naming import split_words
 from workbench.spec.pointer import join
 
-SKELETON = "TODO: say what this does, when to use it, what it returns and any side effects."
-PLACEHOLDER_PREFIX = "TODO"
+PLACEHOLDER_PREFIX = "TODO"  # a placeholder someone wrote (or an older version's skeleton fix): not a description
 
 
 def _text(value: str | None) -> str:
@@ -23,9 +21,10 @@ def _text(value: str | None) -> str:
 def operation_description_missing(spec, context):
     for op in spec.operations:
         if not _text(op.summary) and not _text(op.description):
-            yield Report(f"{op.label()} has no summary and no description: the model cannot tell when to call it",
-                         op.origin.document, op.origin.pointer,
-                         Fix(join(op.origin.pointer, "description"), SKELETON, "add a description skeleton"))
+            # No fix: only the author knows what it does (a placeholder would read as a description).
+            yield Report(f"{op.label()} has no summary and no description: write what it does, when to call it "
+                         "and what it returns, or the model cannot tell when to use it",
+                         op.origin.document, op.origin.pointer)
 
 
 @rule("operation-description-thin", "warn", "descriptions", "descriptions shorter than the configured floor")
@@ -48,13 +47,58 @@ def summary_equals_description(spec, context):
                          op.origin.document, join(op.origin.pointer, "description"))
 
 
+def parameter_text(spec, param) -> str:
+    """The description a reader of the parameter gets: its own, else its schema's (the tool export passes a
+    schema-level description to the model just the same)."""
+    text = _text(param.description)
+    schema = param.schema
+    if not text and isinstance(schema, dict):
+        if isinstance(schema.get("$ref"), str):
+            schema = spec.resolve_schema(schema["$ref"]) or schema
+        text = _text(schema.get("description")) if isinstance(schema.get("description"), str) else ""
+        items = schema.get("items")
+        if not text and isinstance(items, dict) and isinstance(items.get("description"), str):
+            text = _text(items["description"])
+    return text
+
+
+def singular(word: str) -> str:
+    """`files` → file, `policies` → policy, `addresses` → address (lower-case words)."""
+    for suffix, replacement in (("ies", "y"), ("sses", "ss"), ("ses", "s"), ("s", "")):
+        if word.endswith(suffix) and len(word) > len(suffix) + 1:
+            return word[: -len(suffix)] + replacement
+    return word
+
+
+_IDENTIFIER_WORDS = frozenset(("id", "ids", "name", "slug", "key", "number", "uuid", "sid", "code"))
+
+
+def explained_by_path(op, name: str) -> bool:
+    """`/labels/{name}`, `/files/{file_id}`, `/organizations/{organization_id}`: a path parameter that is the id
+    or name of the item of the collection just before it says what it is by where it stands."""
+    segments = [s for s in op.path.split("/") if s]
+    template = "{" + name + "}"
+    if template not in segments:
+        return False
+    at = segments.index(template)
+    if at == 0 or segments[at - 1].startswith("{"):
+        return False
+    collection = {singular(w.lower()) for w in split_words(segments[at - 1])}
+    rest = [singular(w.lower()) for w in split_words(name) if w.lower() not in _IDENTIFIER_WORDS]
+    named = [w for w in split_words(name) if w.lower() in _IDENTIFIER_WORDS]
+    return bool(named or rest) and all(w in collection for w in rest)
+
+
 @rule("parameter-description-missing", "warn", "descriptions", "path/query/header/cookie parameters are described")
 def parameter_description_missing(spec, context):
     for op in spec.operations:
         for param in op.parameters:
-            if not _text(param.description):
-                yield Report(f"{param.location} parameter {param.name!r} has no description: the model guesses "
-                             "its value", param.origin.document, param.origin.pointer)
+            if parameter_text(spec, param):
+                continue
+            if param.location == "path" and explained_by_path(op, param.name):
+                continue
+            yield Report(f"{param.location} parameter {param.name!r} has no description: say what value it takes "
+                         "and where to get it", param.origin.document, param.origin.pointer)
 
 
 # Words that add nothing beyond the method, the path and the id.
@@ -107,7 +151,7 @@ _WHEN_TO_USE = re.compile(
     r"yields?|gives?|provides?|produces?|outputs?)\b", re.I)
 
 
-@rule("operation-description-no-when-to-use", "info", "descriptions",
+@rule("operation-description-no-when-to-use", "hint", "descriptions",
       "no hint of when to use it, what it returns or what it changes")
 def operation_description_no_when_to_use(spec, context):
     floor = int(context.config.threshold("description-min-chars"))

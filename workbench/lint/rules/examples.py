@@ -16,7 +16,7 @@ def _has_example(node: object) -> bool:
     return isinstance(node, dict) and any(k in node for k in ("example", "examples", "x-example"))
 
 
-@rule("examples-missing", "info", "parameters", "object/array parameters and request bodies have an example")
+@rule("examples-missing", "hint", "parameters", "object/array parameters and request bodies have an example")
 def examples_missing(spec, context):
     for op in spec.operations:
         body = op.request_body

@@ -104,7 +104,7 @@ def _has_verb(op_id: str) -> bool:
     return bool(words) and any(words[0].startswith(v) and len(words[0]) > len(v) + 2 for v in _LONG_VERBS)
 
 
-@rule("operation-id-opaque", "warn", "naming", "operationIds that tell the model nothing: no verb, hashes, op1")
+@rule("operation-id-opaque", "hint", "naming", "operationIds that tell the model nothing: no verb, hashes, op1")
 def operation_id_opaque(spec, context):
     for op in spec.operations:
         op_id = op.operation_id
@@ -141,7 +141,7 @@ def _style(op_id: str) -> str:
     return "camelCase" if any(c.isupper() for c in last) else "lowercase"
 
 
-@rule("operation-id-inconsistent-style", "info", "naming",
+@rule("operation-id-inconsistent-style", "hint", "naming",
       "operationIds mix casing styles or synonyms for reading (get/fetch/retrieve/read)")
 def operation_id_inconsistent_style(spec, context):
     ids = [op for op in spec.operations if op.operation_id]

@@ -41,6 +41,13 @@ def _has_schema(response) -> bool:
     return any(media.schema is not None for media in response.content.values())
 
 
+def _item_action(op) -> bool:
+    """POST /calls/{id}/hangup, /orders/{id}/cancel: a verb applied to one item (not a collection like /forks)."""
+    segments = [s for s in op.path.split("/") if s]
+    return (op.method == "post" and len(segments) >= 2 and segments[-2].startswith("{")
+            and not segments[-1].startswith("{") and not segments[-1].endswith("s"))
+
+
 @rule("success-response-schema-missing", "warn", "responses", "2xx responses (other than 204) have a schema")
 def success_response_schema_missing(spec, context):
     for op in spec.operations:
@@ -48,10 +55,15 @@ def success_response_schema_missing(spec, context):
             continue
         for response in op.responses:
             if response.status.startswith("2") and response.status not in ("204", "205") and not _has_schema(response):
+                if op.method == "delete" or response.status == "202" or _item_action(op):
+                    continue  # a deletion, an accepted job, an action on one item: the status is the result
                 yield Report(f"{op.label()}: response {response.status} has no schema: the model cannot plan its "
                              "next call from the result", response.origin.document, response.origin.pointer)
 
 
+# Not signed in, not allowed, not found, wrong method or media type, too many requests, a server fault: the
+# status alone says what to do next; a body schema would add little.
+_SELF_EXPLAINING_STATUS = frozenset(("401", "403", "404", "405", "406", "415", "429", "500", "502", "503", "504"))
 _STRUCTURED = ("application/problem+json", "application/json", "+json", "application/xml", "+xml")
 
 
@@ -63,6 +75,8 @@ def error_schema_unstructured(spec, context):
                 continue
             if _has_schema(response) or any(m.endswith(_STRUCTURED) for m in response.content):
                 continue
+            if response.status in _SELF_EXPLAINING_STATUS:
+                continue  # not signed in, not allowed, wrong method or media type: the status says what to fix
             yield Report(f"error response {response.status} has no schema: the agent cannot parse what went wrong",
                          response.origin.document, response.origin.pointer)
 
@@ -132,7 +146,7 @@ def _returns_list(spec, op) -> bool:
     return False
 
 
-@rule("pagination-undocumented", "info", "responses",
+@rule("pagination-undocumented", "hint", "responses",
       "list operations have documented limit/cursor/page parameters")
 def pagination_undocumented(spec, context):
     for op in spec.operations:

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 from workbench.lint.registry import Report, rule
 from workbench.lint.schemas import report_pointer, schema_sites, schema_types
+from workbench.naming import split_words
+from workbench.spec.pointer import lookup
 
 _TYPE_CHECKS = {
     "string": lambda v: isinstance(v, str),
@@ -17,29 +21,116 @@ _TYPE_CHECKS = {
 _TYPED_BY = ("type", "enum", "const", "$ref", "allOf", "anyOf", "oneOf", "not", "properties", "items",
              "additionalProperties", "patternProperties")
 MAX_TOOL_DEPTH = 8
+# "JSON represents any valid JSON value", "represents JSONSchemaProps or a boolean": untyped on purpose.
+_ANY_VALUE = re.compile(r"\bany (valid )?(JSON )?(value|type)\b|\bcan either be\b|\brepresents \S+ or (a|an)\b", re.I)
+
+
+# Property names that say all a model needs (a person's name, an email, a JSON Schema keyword): asking for a
+# description of them is noise.
+_SELF_EXPLAINING = frozenset((
+    "id", "name", "username", "firstname", "lastname", "givenname", "familyname", "fullname", "middlename",
+    "displayname", "email", "password", "phone", "title", "message", "code", "description", "url", "city",
+    "country", "street", "zip", "postcode", "postalcode", "state", "address", "company", "website",
+    "$ref", "$schema", "definitions", "dependencies", "exclusivemaximum", "exclusiveminimum", "maximum", "minimum",
+    "maxitems", "minitems", "maxlength", "minlength", "maxproperties", "minproperties", "multipleof", "pattern",
+    "patternproperties", "properties", "required", "type", "uniqueitems", "additionalitems", "additionalproperties",
+    "allof", "anyof", "oneof", "not", "items", "enum", "format", "default", "example", "nullable", "readonly",
+    "externaldocs"))
+
+
+def described(spec, site) -> bool:
+    """A reader finds a description for it: its own, or one every member of its anyOf/oneOf carries (or the
+    schema a member refers to), or none is needed: a single allowed value (`const`, a one-value enum), a name
+    that says it all."""
+    if site.description and site.description.strip():
+        return True
+    if site.name.replace("_", "").replace("-", "").lower() in _SELF_EXPLAINING:
+        return True
+    schema = site.schema
+    if "const" in schema or (isinstance(schema.get("enum"), list) and len(schema["enum"]) == 1):
+        return True
+    items = spec.deref(schema.get("items"), site.document, site.pointer)[0]
+    if isinstance(items, dict) and isinstance(items.get("description"), str) and items["description"].strip():
+        return True  # an array described by its items
+    for keyword in ("anyOf", "oneOf", "allOf"):
+        members = schema.get(keyword)
+        if not isinstance(members, list):
+            continue
+        texts = []
+        for member in members:
+            target = spec.deref(member, site.document, site.pointer)[0] if isinstance(member, dict) else None
+            if isinstance(target, dict) and schema_types(target) == {"null"}:
+                continue  # `anyOf: [X, {type: null}]`: X's description is the one a reader sees
+            text = (member.get("description") if isinstance(member, dict) else None) or (
+                target.get("description") if isinstance(target, dict) else None)
+            texts.append(text if isinstance(text, str) and text.strip() else "")
+        if texts and (all(texts) if keyword != "allOf" else any(texts)):
+            return True
+    return False
+
+
+def _is_property(site) -> bool:
+    """A request-body property in its own right: array `items` and `additionalProperties` values are part of
+    the property that holds them (reported there, once, if at all)."""
+    return site.role == "request" and bool(site.name) and site.slot == "property"
 
 
 @rule("property-description-missing", "warn", "descriptions", "request-body properties are described")
 def property_description_missing(spec, context):
-    properties = [s for s in schema_sites(spec) if s.role == "request" and s.name and not s.composition and s.depth]
+    properties = [s for s in schema_sites(spec) if _is_property(s)]
     if not properties:
         return
-    described = sum(1 for s in properties if s.description and s.description.strip())
-    coverage = round(100 * described / len(properties))
-    for site in properties:
-        if not (site.description and site.description.strip()):
-            yield Report(f"request property {site.name!r} has no description ({coverage}% of request-body "
-                         "properties are described): it becomes a tool argument the model must guess",
-                         site.document, site.pointer)
+    verdicts = [described(spec, s) for s in properties]
+    coverage = round(100 * sum(verdicts) / len(properties))
+    # One finding per object that holds undescribed properties, naming them: one place to write them all.
+    holders: dict[tuple[str, str], list] = {}
+    for site, ok in zip(properties, verdicts, strict=True):
+        if not ok:
+            holder = site.pointer.rsplit("/properties/", 1)[0] if "/properties/" in site.pointer else site.pointer
+            holders.setdefault((site.document.name, holder), []).append(site)
+    for (_, holder), sites in holders.items():
+        names = [s.name for s in sites]
+        shown = ", ".join(repr(n) for n in names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
+        what = f"request property {shown} has" if len(names) == 1 else f"{len(names)} request properties ({shown}) have"
+        each = "it takes" if len(names) == 1 else "each takes"
+        yield Report(f"{what} no description ({coverage}% of request-body properties are described): say what "
+                     f"value {each}, or the model guesses", sites[0].document,
+                     holder if len(names) > 1 else sites[0].pointer)
 
 
 @rule("schema-type-missing", "warn", "parameters", "parameters and request properties have a type")
 def schema_type_missing(spec, context):
     for site in schema_sites(spec):
         if (site.role in ("parameter", "request") and site.name and not site.composition
-                and not any(key in site.schema for key in _TYPED_BY)):
+                and not any(key in site.schema for key in _TYPED_BY)
+                and not _ANY_VALUE.search(f"{site.description or ''} {site.schema.get('description') or ''}")):
             yield Report(f"{site.name!r} has no type, enum or composition: the model may send anything",
                          site.document, report_pointer(site))
+
+
+def _sibling_properties(spec, site) -> set[str]:
+    """The properties the other members of the allOf that holds `site` define (an allOf member may require
+    what a sibling declares)."""
+    holder_at, _, _ = site.pointer.rpartition("/")
+    keyword = holder_at.rsplit("/", 1)[-1]
+    members = lookup(site.document.data, holder_at, None) if keyword == "allOf" else None
+    names: set[str] = set()
+    for i, member in enumerate(members if isinstance(members, list) else []):
+        target = spec.deref(member, site.document, f"{holder_at}/{i}")[0]
+        if isinstance(target, dict):
+            names.update(target.get("properties") or {})
+            names.update(_sibling_nested(spec, target, site.document))
+    return names
+
+
+def _sibling_nested(spec, schema: dict, document) -> set[str]:
+    """Properties a member brings through its own allOf."""
+    names: set[str] = set()
+    for member in schema.get("allOf") or []:
+        target = spec.deref(member, document, "")[0]
+        if isinstance(target, dict):
+            names.update(target.get("properties") or {})
+    return names
 
 
 @rule("required-undefined", "error", "parameters", "`required` names only defined properties")
@@ -53,21 +144,35 @@ def required_undefined(spec, context):
         if any(k in schema for k in ("allOf", "anyOf", "oneOf", "patternProperties")) or isinstance(
                 schema.get("additionalProperties"), dict):
             continue  # the property may be defined by a member or a pattern
+        defined = set(properties) | (_sibling_properties(spec, site) if site.slot == "member" else set())
         for i, name in enumerate(required):
-            if isinstance(name, str) and name not in properties:
+            if isinstance(name, str) and name not in defined:
                 yield Report(f"{name!r} is required but not defined in `properties`: the model must send a field "
                              "it cannot see", site.document, f"{site.pointer}/required/{i}")
 
 
-@rule("required-missing", "info", "parameters", "request objects say which properties are required")
+@rule("required-missing", "hint", "parameters", "request objects say which properties are required")
 def required_missing(spec, context):
     for site in schema_sites(spec):
         schema = site.schema
         if site.role != "request" or site.composition or not isinstance(schema.get("properties"), dict):
             continue
+        if _all_optional_by_nature(site.operation):
+            continue  # a partial update or a search: every field optional is the right answer
         if schema["properties"] and "required" not in schema:
-            yield Report("this request object has properties but no `required` list: mandatory and optional "
-                         "arguments look the same to the model", site.document, site.pointer)
+            yield Report("this request object has properties but no `required` list: if some must be sent, list "
+                         "them under `required`; if none must, `required: []` says so", site.document, site.pointer)
+
+
+_SEARCH_WORDS = frozenset(("search", "query", "filter", "find", "lookup"))
+
+
+def _all_optional_by_nature(op) -> bool:
+    """A PATCH (a partial update), or a search: its path ends in `search`/`query`…, or its operationId starts so."""
+    last = [s for s in op.path.split("/") if s and not s.startswith("{")][-1:]
+    named = {w.lower() for w in split_words(last[0])} if last else set()
+    first = split_words(op.operation_id or "")[:1]
+    return op.method == "patch" or bool((named | {w.lower() for w in first}) & _SEARCH_WORDS)
 
 
 @rule("typed-enum", "warn", "parameters", "enum values match the declared type")
@@ -118,3 +223,30 @@ def schema_unfriendly_for_tools(spec, context):
               and schema.get("additionalProperties") in (None, True, {})):
             yield Report(f"{site.name or 'this object'!r} is a free-form object: the model gets no shape to fill "
                          "(strict modes reject it)", site.document, site.pointer)
+
+
+# Fields the server fills in: an agent asked to send them invents a value.
+_SERVER_ASSIGNED = frozenset(("id", "uuid", "createdat", "created", "creationdate", "creationtime", "updatedat",
+                              "modifiedat", "lastmodified", "updated", "modified"))
+
+
+def _creates(op) -> bool:
+    """A POST to a collection (`/pets`, `/users/{id}/keys`): it makes a new item, whose id the server picks. A
+    POST to an action (`/barriers/change_status`) may well take the id of what it acts on."""
+    segments = [s for s in op.path.split("/") if s]
+    return op.method == "post" and bool(segments) and not segments[-1].startswith("{") \
+        and segments[-1].lower().endswith("s") and "_" not in segments[-1]
+
+
+@rule("server-field-required", "warn", "parameters",
+      "a create request requires a field the server assigns (`id`, `created_at`)")
+def server_field_required(spec, context):
+    for site in schema_sites(spec):
+        if site.role != "request" or site.slot != "property" or site.depth != 1 or not site.required:
+            continue
+        if not _creates(site.operation) or site.schema.get("readOnly") is True:
+            continue
+        if site.name.replace("_", "").replace("-", "").lower() in _SERVER_ASSIGNED:
+            yield Report(f"{site.operation.label()} requires {site.name!r}, which the server assigns: drop it from "
+                         "this request's `required` (or mark it `readOnly: true`), or the model invents one",
+                         site.document, site.pointer)

@@ -97,6 +97,23 @@ def _split_rare(members: list[int], vectors: list[dict[str, float]], group_df: C
     return rare_postings, common_norm
 
 
+def _resource(path: str) -> str:
+    statics = [s.lower() for s in path.split("/") if s and not s.startswith("{")]
+    return statics[-1] if statics else ""
+
+
+def different_resources(first: str, second: str) -> bool:
+    """Two paths about different things, however alike their texts: one reaches below an item of the other
+    with a parameter of its own (a list and its item, `/discussions/{n}` and `/discussions/{n}/comments/{c}`),
+    or, neither extending the other, they name different resources (`/ingresses/{name}`,
+    `/ingressclasses/{name}`). A static extension (`/orders/{id}/details`, `…/status`) is a view of the same
+    item: a real twin."""
+    a, b = (first, second) if len(first) <= len(second) else (second, first)
+    if b.startswith(a.rstrip("/") + "/"):
+        return "{" in b[len(a):]
+    return _resource(first) != _resource(second)
+
+
 @rule("near-duplicate-operations", "warn", "scope", "two operations whose name and description are nearly the same")
 def near_duplicate_operations(spec, context):
     operations = spec.operations
@@ -105,6 +122,8 @@ def near_duplicate_operations(spec, context):
     # A DELETE is not mistaken for a GET, nor a list for one item: the verb and the result's shape tell them apart.
     kinds = [(op.method, returns_list(spec, op)) for op in operations]
     for i, j, score in similar_pairs(operations, threshold, kinds):
+        if different_resources(operations[i].path, operations[j].path):
+            continue
         matches[j].append((score, i))  # reported on the later one, once, naming its closest twin
     for j in sorted(matches):
         score, i = max(matches[j])
@@ -112,5 +131,5 @@ def near_duplicate_operations(spec, context):
         more = len(matches[j]) - 1
         also = f" and {more} other{'s' if more > 1 else ''}" if more else ""
         yield Report(f"{second.label()} reads almost the same as {first.label()} (similarity {score:.2f}){also}: "
-                     "the model will confuse them; say how they differ or drop one", second.origin.document,
-                     second.origin.pointer)
+                     "the model will confuse them: say in each description when to use it rather than the other, "
+                     "or drop one", second.origin.document, second.origin.pointer)

@@ -62,7 +62,14 @@ def security_undeclared(spec, context):
 
 @rule("operation-tags-missing", "info", "scope", "operations have tags (the natural scoping unit)")
 def operation_tags_missing(spec, context):
+    tagged = sum(1 for op in spec.operations if op.tags)
+    untagged = len(spec.operations) - tagged
+    many = len(spec.operations) > int(context.config.threshold("tool-budget"))
+    if tagged <= untagged and not many:
+        return  # tags are not how this spec is organised, and one tool set holds it all: nothing is left out
     for op in spec.operations:
         if not op.tags:
-            yield Report(f"{op.label()} has no tags: tool sets are scoped by tag", op.origin.document,
-                         op.origin.pointer)
+            why = (f"{tagged} of {len(spec.operations)} operations have tags, and a tool set scoped by tag leaves "
+                   "this one out" if tagged > untagged
+                   else f"{len(spec.operations)} operations need scoping, and tags are how a tool set is scoped")
+            yield Report(f"{op.label()} has no tags: {why}; give it one", op.origin.document, op.origin.pointer)

@@ -7,22 +7,15 @@ import re
 
 from workbench.lint.finding import Fix
 from workbench.lint.registry import Report, rule
-from workbench.lint.schemas import SchemaSite, report_pointer, schema_sites, schema_types
+from workbench.lint.rules.descriptions import singular
+from workbench.lint.schemas import SchemaSite, input_sites, report_pointer, schema_sites, schema_types
 from workbench.naming import split_words
 from workbench.spec.pointer import join, lookup
-
-_INPUT_ROLES = ("parameter", "request")
 
 
 def words(name: str) -> list[str]:
     """`unitPriceCents`, `unit_price_cents`, `unit-price-cents` → [unit, price, cents]."""
     return [w.lower() for w in split_words(name)]
-
-
-def _input_scalars(spec):
-    for site in schema_sites(spec):
-        if site.role in _INPUT_ROLES and site.name and not site.composition:
-            yield site
 
 
 # -- enum-in-prose --------------------------------------------------------------------------------------
@@ -47,24 +40,34 @@ _NOT_VALUES = frozenset(("and", "or", "the", "a", "an", "of", "to", "is", "be", 
 
 def prose_enum(description: str) -> list[str]:
     """Allowed values listed in prose ("one of `a`, `b`", "possible values: a, b", "a | b | c"), or []."""
+    return prose_values(description)[0]
+
+
+def prose_values(description: str) -> tuple[list[str], bool]:
+    """(values, closed): the values listed in prose, and whether the list is exactly those single tokens —
+    nothing left out (a quoted value with a space, a `none` or `default` the list names) — so an enum made
+    of them accepts every value the prose allows."""
     lowered = description.lower()
     if "|" not in description and not any(word in lowered for word in _TRIGGER_WORDS):
-        return []  # the common case, decided by substring scans (the regex is far slower on long texts)
+        return [], False  # the common case, decided by substring scans (the regex is far slower on long texts)
     for sentence in _SENTENCE.split(description):
         if not any(word in sentence.lower() for word in _TRIGGER_WORDS):
             continue
-        values = _values_in(sentence)
+        values, closed = _values_in(sentence)
         if values:
-            return values
+            return values, closed
     pipes = _PIPES.search(description.replace("`", "")) if "|" in description else None
     if pipes:
         values = _dedupe(re.split(r"\s*\|\s*", pipes.group(1)))
         if len(values) >= 2 and not all(v.isdigit() for v in values):
-            return values
-    return []
+            return values, True
+    return [], False
 
 
-def _values_in(sentence: str) -> list[str]:
+_ANY_QUOTED = re.compile(r"`([^`]{1,60})`|\"([^\"]{1,60})\"|'([^']{1,60})'")
+
+
+def _values_in(sentence: str) -> tuple[list[str], bool]:
     for trigger in _TRIGGER.finditer(sentence):
         word = trigger.group().lower()
         tail = sentence[trigger.start():]
@@ -75,15 +78,17 @@ def _values_in(sentence: str) -> list[str]:
         if _EXAMPLE_CUE.search(sentence[: trigger.start()]) or re.search(r"\b(e\.g\.|for example|such as)", tail, re.I):
             continue
         values = _dedupe([next(g for g in m.groups() if g) for m in _QUOTED.finditer(tail)])
+        closed = len(values) == len(_dedupe([next(g for g in m.groups() if g) for m in _ANY_QUOTED.finditer(tail)]))
         if len(values) < 2:
             bare = _BARE_LIST.search(tail)
-            values = _dedupe(re.split(r"\s*(?:,|\bor\b|\|)\s*(?:or\s+)?", bare.group(1))) if bare else []
-            values = [v.strip(".") for v in values if v.strip(".") and v.lower().strip(".") not in _NOT_VALUES]
+            listed = _dedupe(re.split(r"\s*(?:,|\bor\b|\|)\s*(?:or\s+)?", bare.group(1))) if bare else []
+            values = [v.strip(".") for v in listed if v.strip(".") and v.lower().strip(".") not in _NOT_VALUES]
+            closed = all(v.lower().strip(".") in ("and", "or") or v.strip(".") in values for v in listed if v)
         if any(not _VALUE_TOKEN.match(v) for v in values):
             continue  # paths (`.status`), hosts, quantities (`4Gi`…): prose about something else
         if len(values) >= 2:
-            return values
-    return []
+            return values, closed
+    return [], False
 
 
 def _dedupe(values: list[str]) -> list[str]:
@@ -114,14 +119,35 @@ def _typed(values: list[str], types: set[str]) -> list | None:
     return values
 
 
+# Arguments whose value is text in a language of its own (a search query, a filter, an RRULE): values named in
+# their description are examples of that language, not a closed list.
+_FREE_TEXT_NAMES = frozenset(("q", "query", "search", "filter", "filters", "expression", "expr", "rrule",
+                              "recurrence", "rule", "text", "prompt", "template", "sql", "cql", "jql", "selector"))
+# "1 to 36000", "between 5 and 600", "from 0 through 9": a range, not two allowed values.
+_RANGE_TEXT = re.compile(r"\b(between\s+`?-?\d[\w.]*`?\s+and\s+`?-?\d|from\s+`?-?\d[\w.]*`?\s+(to|through)\s+`?-?\d|"
+                         r"`?-?\d[\w.]*`?\s*(to|through|thru|-|–|\.\.)\s*`?-?\d|range|minimum|maximum|at (most|least))",
+                         re.I)
+# A list said to be open ("such as", "etc.", "including"), or a value that is a list itself ("comma-separated").
+_OPEN_LIST = re.compile(r"\b(etc\b|and (so on|more)|among others|including|such as|e\.g\.|for example|"
+                        r"or (any|another|other))|\.\.\.|…", re.I)
+_COMMA_LIST = re.compile(r"\b(comma[- ]?(separated|delimited|list)|separated by commas?|list of|multiple values?|"
+                         r"one or more|any combination)\b", re.I)
+
+
+def free_text(site: SchemaSite) -> bool:
+    return bool(site.name) and bool(set(words(site.name)) & _FREE_TEXT_NAMES)
+
+
 @rule("enum-in-prose", "warn", "parameters",
       "the description lists the allowed values but the schema declares no enum")
 def enum_in_prose(spec, context):
-    for site in _input_scalars(spec):
+    for site in input_sites(spec):
         schema = site.schema
         types = schema_types(schema)
         if "enum" in schema or "const" in schema or types & {"boolean", "object"} or not site.description:
             continue
+        if free_text(site) or "format" in schema or "pattern" in schema:
+            continue  # a query language, an encoded value: the prose names examples or parts of it
         if "array" in types:
             items = schema.get("items")
             if not isinstance(items, dict) or "enum" in items or "$ref" in items:
@@ -131,28 +157,61 @@ def enum_in_prose(spec, context):
             target, enum_at = schema, join(site.pointer, "enum")
         if any(k in target for k in ("$ref", "allOf", "anyOf", "oneOf")):
             continue
-        values = prose_enum(site.description)
+        values, closed = prose_values(site.description)
+        if not values or _RANGE_TEXT.search(site.description) or _OPEN_LIST.search(site.description):
+            continue
         if {v.lower() for v in values} & {n.lower() for n in _sibling_names(site)}:
             continue  # "one of `server_url`, `connector_id` must be provided": about fields, not values
-        typed = _typed(values, types) if values else None
-        if typed:
-            shown = ", ".join(str(v) for v in typed)
-            yield Report(f"{site.name!r} lists its allowed values in prose ({shown}) but declares no enum: the "
-                         "model cannot be constrained and will invent values", site.document, report_pointer(site),
-                         Fix(enum_at, typed, f"declare enum: [{shown}]"))
+        typed = _typed(values, types)
+        if not typed:
+            continue
+        shown = ", ".join(str(v) for v in typed)
+        if "array" not in schema_types(schema) and _COMMA_LIST.search(site.description):
+            # The value is a list of these: an enum on the string would reject "a,b". No fix: the shape changes.
+            yield Report(f"{site.name!r} takes a list of values named in prose ({shown}) as one string: declare "
+                         "it `type: array` with `items: {enum: [...]}` (style: form, explode: false)",
+                         site.document, report_pointer(site))
+            continue
+        # A fix only when it cannot change what the API accepts: a closed list of single tokens.
+        yield Report(f"{site.name!r} lists its allowed values in prose ({shown}) but declares no enum: declare "
+                     f"`enum: [{shown}]`" + (" so the model cannot invent others" if closed else
+                                            ", with every value the prose allows"),
+                     site.document, report_pointer(site),
+                     Fix(enum_at, typed, f"declare enum: [{shown}]") if closed else None)
 
 
-@rule("enum-values-unexplained", "info", "parameters", "an enum whose values are explained nowhere")
+# Enum values that explain themselves: words a reader knows (`open`, `closed`), protocol and algorithm names
+# (`HTTP`, `sha256`), verdicts (`PASS`, `FAIL`). A code needs explaining when it is not made of such words.
+_KNOWN_CODES = frozenset((
+    "http", "https", "ftp", "sftp", "ssh", "tcp", "udp", "grpc", "ws", "wss", "smtp", "dns", "tls", "ssl", "json",
+    "xml", "csv", "yaml", "html", "pdf", "png", "jpeg", "jpg", "gif", "svg", "mp3", "mp4", "wav", "txt", "md",
+    "sha1", "sha256", "sha384", "sha512", "md5", "rsa", "ecdsa", "hmac", "aes", "get", "post", "put", "patch",
+    "delete", "head", "asc", "desc", "utc", "gmt", "ipv4", "ipv6", "api", "url", "uri", "id", "ids", "sms", "mms",
+    "usd", "eur", "gbp", "ok", "key1", "key2", "v1", "v2", "v3"))
+
+
+def self_explaining(values: list) -> bool:
+    """Every value is an English word (or words joined by _ or -), a known code, or a number."""
+    for value in values:
+        if value is None or isinstance(value, (bool, int, float)):
+            continue
+        parts = [w.lower() for w in split_words(str(value))]
+        if not parts or not all(w in _KNOWN_CODES or (w.isalpha() and len(w) > 2) or w.isdigit() for w in parts):
+            return False
+    return True
+
+
+@rule("enum-values-unexplained", "hint", "parameters", "an enum whose values are explained nowhere")
 def enum_values_unexplained(spec, context):
-    for site in _input_scalars(spec):
+    for site in input_sites(spec):
         enum = site.schema.get("enum")
         if not isinstance(enum, list) or len([v for v in enum if v is not None]) < 2:
             continue
-        if site.description and site.description.strip():
+        if (site.description and site.description.strip()) or self_explaining(enum):
             continue
         shown = ", ".join(str(v) for v in enum[:6]) + (", …" if len(enum) > 6 else "")
-        yield Report(f"{site.name!r} is one of {shown}, with no description saying what each means: the model "
-                     "picks codes at random", site.document, report_pointer(site))
+        yield Report(f"{site.name!r} is one of {shown}, codes whose meaning is written nowhere: say in its "
+                     "description what each value does", site.document, report_pointer(site))
 
 
 # -- numeric-unit-missing --------------------------------------------------------------------------------
@@ -219,9 +278,37 @@ def numeric_unit_missing(spec, context):
         bounds = (site.schema.get("minimum"), site.schema.get("maximum"))
         if all(isinstance(b, (int, float)) for b in bounds) and bounds[1] <= 100:
             continue  # a bounded small scale (0–1, 1–100): a score or a weight, not a measure
-        yield Report(f"{site.name!r} is a quantity with no unit in its name, description or format (seconds or "
-                     "milliseconds? cents or dollars?): say it in the description or the name", site.document,
+        if unit_sibling(site):
+            continue  # `threshold_time_amount` beside `threshold_time_unit`: the unit travels with it
+        yield Report(f"{site.name!r} is a quantity with no unit in its name, description or format: say which "
+                     f"({_unit_question(site.name)}) in the description, or put it in the name", site.document,
                      report_pointer(site))
+
+
+_MONEY = frozenset(("amount", "price", "cost", "fee", "balance", "budget", "salary", "tax", "discount"))
+
+
+def unit_sibling(site: SchemaSite) -> bool:
+    """A sibling property names the unit: `unit`, `<prefix>_unit` sharing this name's words, or for money a
+    `currency`."""
+    own = words(site.name or "")
+    unit_words = {"unit", "units", "timeunit"} | ({"currency"} if own and own[-1] in _MONEY else set())
+    for name in _sibling_names(site) - {site.name}:
+        parts = words(name)
+        if parts and parts[-1] in unit_words and set(parts[:-1]) <= set(own):
+            return True
+    return False
+
+
+def _unit_question(name: str) -> str:
+    last = words(name)[-1]
+    if last in _MONEY:
+        return "cents or whole units, and which currency"
+    if last in ("size", "memory", "storage", "capacity", "quota", "bandwidth"):
+        return "bytes, KB or MB"
+    if last in ("weight", "height", "width", "depth", "distance", "radius", "speed", "temperature"):
+        return "which unit of measure"
+    return "seconds, milliseconds or minutes"
 
 
 # -- string-format-missing -------------------------------------------------------------------------------
@@ -253,7 +340,7 @@ def expected_format(name: str) -> str | None:
 @rule("string-format-missing", "info", "parameters",
       "a string named like a date, time, email, URI or UUID has no format or pattern")
 def string_format_missing(spec, context):
-    for site in _input_scalars(spec):
+    for site in input_sites(spec):
         schema = site.schema
         if schema_types(schema) != {"string"} or any(k in schema for k in ("format", "pattern", "enum", "const")):
             continue
@@ -272,8 +359,44 @@ _SOURCE_TEXT = re.compile(r"\b(from|returned|returns?|obtain\w*|retriev\w*|see|g
                           r"\b(GET|POST)\s+/|`\w+`", re.I)
 
 
+def _shape(segments: list[str]) -> tuple[str, ...]:
+    return tuple("{}" if seg.startswith("{") else seg for seg in segments)
+
+
+def _collection_gets(spec) -> tuple[dict, dict]:
+    """GET operations on collection paths (ending in a static segment): by path shape, and by the singular
+    of their last segment (`/files` → file)."""
+    by_shape, by_noun = {}, {}
+    for op in spec.operations:
+        segments = [seg for seg in op.path.split("/") if seg]
+        if op.method != "get" or not segments or segments[-1].startswith("{"):
+            continue
+        by_shape.setdefault(_shape(segments), op)
+        noun = "".join(singular(w) for w in words(segments[-1]))
+        if noun and noun != "".join(words(segments[-1])):  # a plural: a collection, not `/app`
+            by_noun.setdefault(noun, []).append(op)
+    return by_shape, by_noun
+
+
+def id_source(spec, op, param, index) -> object | None:
+    """The operation that provides the id: the list GET on the collection path just before a path parameter
+    (`/users/{user_id}` ← GET /users), or for a query parameter the shortest list GET of its noun."""
+    by_shape, by_noun = index
+    segments = [seg for seg in op.path.split("/") if seg]
+    template = "{" + param.name + "}"
+    if param.location == "path" and template in segments:
+        at = segments.index(template)
+        source = by_shape.get(_shape(segments[:at]))
+        if source is not None and source is not op:
+            return source
+    noun = "".join(singular(w) for w in words(param.name)[:-1])
+    candidates = [c for c in by_noun.get(noun, []) if c is not op]
+    return min(candidates, key=lambda c: (len(c.path), c.path)) if candidates else None
+
+
 @rule("id-param-no-source", "info", "parameters", "an id parameter never says which operation yields it")
 def id_param_no_source(spec, context):
+    index = None
     for op in spec.operations:
         for param in op.parameters:
             parts = words(param.name)
@@ -281,6 +404,13 @@ def id_param_no_source(spec, context):
                 continue
             if param.description and _SOURCE_TEXT.search(param.description):
                 continue
-            yield Report(f"{param.location} parameter {param.name!r} does not say where its value comes from "
-                         "(which operation returns it): agents must chain calls to get ids", param.origin.document,
-                         param.origin.pointer)
+            index = _collection_gets(spec) if index is None else index
+            source = id_source(spec, op, param, index)
+            if source is not None:
+                name = source.operation_id or source.label()
+                advice = (f"name the operation that returns it, e.g. \"the {' '.join(parts[:-1]) or 'item'}'s id, "
+                          f"as returned by {name} ({source.method.upper()} {source.path})\"")
+            else:
+                advice = "no list operation on its collection path returns it, so say which operation does"
+            yield Report(f"{param.location} parameter {param.name!r} does not say where its value comes from: "
+                         f"{advice}", param.origin.document, param.origin.pointer)
