@@ -67,12 +67,14 @@ def test_many_defects_on_one_operation_sink_that_operation_not_the_others(write)
 
 
 def test_info_findings_advise_and_do_not_fail(write):
-    # operation-tags-missing is info: the operation passes scope, the score stays 100.
-    text = op("/a", op_id="getA").replace("      tags: [things]\n", "")
+    # operation-tags-missing (info) on /c, the one of three operations without tags: it passes scope, the score
+    # stays 100. As a warning it fails scope for /c: 100 - 10 × 1/3 = 96.7 → 97.
+    untagged = op("/c", op_id="getC").replace("      tags: [things]\n", "")
+    text = op("/a", op_id="getA") + op("/b", op_id="getB") + untagged
     result = scored(write, text)
     scope = next(c for c in result.categories if c.name == "scope")
-    assert (scope.findings, scope.passed, result.score) == (1, 1, 100)
-    assert scored(write, text, **{"operation-tags-missing": Severity.WARN}).score == 90  # as the config says
+    assert (scope.findings, scope.passed, result.score) == (1, 3, 100)
+    assert scored(write, text, **{"operation-tags-missing": Severity.WARN}).score == 97  # as the config says
 
 
 def test_a_component_defect_belongs_to_every_operation_that_reaches_it(write):
