@@ -96,8 +96,6 @@ def main() -> int:
             edit_gaps = run_measured(app, window, window.edit.form.apply_button.click)
         keys: list[float] = []
         timed(window.document.workspace, "settle", steps)  # the pause's step (one copy of the text, the journal)
-        window.document.typing_timer.timeout.disconnect()
-        window.document.typing_timer.timeout.connect(window.document.workspace.settle)
         typing_gaps = run_measured(app, window, lambda: type_slowly(window, TYPED, keys))
         typed_ok = TYPED in window.document.workspace.root.text
         window.ask_save_changes = lambda: SaveChoice.DISCARD  # the edit was only for measuring

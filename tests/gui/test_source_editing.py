@@ -19,7 +19,7 @@ from tests.catalogue import PET, PET_NAME, PETS_ROOT, run_until_killed
 from workbench.examples import example_path
 from workbench.gui.document import TYPING_PAUSE_MS
 from workbench.gui.main_window import MainWindow
-from workbench.workspace import SaveChoice
+from workbench.workspace import LoadKind, SaveChoice
 from workbench.workspace.typing import TypedDocument
 
 
@@ -382,3 +382,20 @@ def test_a_recheck_that_ends_while_typing_does_not_cut_the_typing_in_two(window,
     pause.start()
     wait_settled(qtbot, window)
     assert len(ws.history) == 2 and ws.root.text == "# one\n# two\n" + text
+
+
+def test_no_typing_while_the_file_is_read_again_and_typing_that_cancels_out_leaves_it_unmodified(
+        window, open_spec, shop, qtbot):
+    open_spec(shop)
+    view = window.source.view
+    assert not view.isReadOnly()
+    with qtbot.waitSignal(window.documentLoaded, timeout=30_000):
+        window.document.open(shop, LoadKind.RELOAD)
+        assert window.document.is_reading and view.isReadOnly()  # what is typed now would be replaced
+    assert not view.isReadOnly()
+    put_cursor(view, 1)
+    type_keys(qtbot, view, "#")
+    assert window.isWindowModified() or window.document.workspace.is_typing
+    qtbot.keyClick(view, Qt.Key.Key_Backspace)  # typed away again
+    qtbot.waitUntil(lambda: not window.isWindowModified(), timeout=10_000)  # once the pause has come
+    assert not window.document.workspace.is_modified and not window.revert_action.isEnabled()

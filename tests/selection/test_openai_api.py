@@ -380,6 +380,17 @@ def test_the_key_comes_from_the_environment_then_the_keyring_then_a_local_placeh
     assert "\n" not in message and "MY_MODEL_KEY" in message and "keyring set agent-spec-workbench openai" in message
 
 
+def test_a_profiles_key_is_its_own_and_the_environments_goes_only_to_openai(environment):
+    profile = ModelSettings(api=OPENAI_CHAT, model="m", key_entry="profile:gateway")
+    gateway = "https://gateway.example.invalid/v1"
+    with pytest.raises(SpecError):  # OPENAI_API_KEY is set, but it is not sent to the profile's gateway
+        keys.api_key(profile, gateway)
+    assert keys.api_key(profile, "https://api.openai.com/v1") == KEY
+    environment.set_password("agent-spec-workbench", "profile:gateway", "gateway-key")
+    assert keys.api_key(profile, gateway) == "gateway-key"
+    assert keys.api_key(profile, "http://127.0.0.1:8080/v1") == "gateway-key"
+
+
 # -- wrong input -----------------------------------------------------------------------------------------
 
 def test_a_tool_set_for_another_vendor_or_a_tool_not_in_it_is_a_clear_error(toolsets, model):

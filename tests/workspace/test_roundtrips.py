@@ -4,6 +4,9 @@ it broke, the round trip as a job and in a process of its own (streamed, cancell
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -188,3 +191,15 @@ def test_a_cancelled_process_ends_at_once_and_a_bad_base_url_is_one_line(shop):
     run = RoundTripProcess(shop, RunSettings(base_url="http://127.0.0.1:9")).start()  # nothing listens on 9
     assert poll_until_finished(run) == [] and run.report is None
     assert run.error.startswith("http://127.0.0.1:9: cannot reach the server") and "\n" not in run.error
+
+
+def test_a_run_cancelled_before_its_process_has_read_the_text_does_not_keep_the_program_from_exiting(shop):
+    # 2 MB of unsaved text handed over to a process stopped at once: the queue's writer thread must not hold the
+    # interpreter at exit (it waited for ever on a pipe nobody would read).
+    script = ("import sys; from pathlib import Path; from workbench.workspace.roundtrips import RoundTripProcess, "
+              "RunSettings; text = Path(sys.argv[1]).read_text() + '#' * 2_000_000; "
+              "run = RoundTripProcess(Path(sys.argv[1]), RunSettings(count=1), text).start(); run.cancel(); "
+              "print('cancelled')")
+    done = subprocess.run([sys.executable, "-c", script, str(shop)], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])})
+    assert done.returncode == 0 and done.stdout.strip() == "cancelled", done.stderr[-2000:]

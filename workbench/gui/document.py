@@ -130,7 +130,7 @@ class SpecDocument(QObject):
         self.typing_timer = QTimer(self)  # a pause in typing makes the keystrokes one step
         self.typing_timer.setSingleShot(True)
         self.typing_timer.setInterval(TYPING_PAUSE_MS)
-        self.typing_timer.timeout.connect(self.workspace.settle)
+        self.typing_timer.timeout.connect(self._pause)
         self.workspace.on_settled = self._changed  # the pause, or anything that reads the files
         self.disk_timer = QTimer(self)
         self.disk_timer.setSingleShot(True)
@@ -269,6 +269,12 @@ class SpecDocument(QObject):
         if began:
             self.modifiedChanged.emit()
 
+    def _pause(self) -> None:
+        """A pause in typing: the keystrokes become one step (`_changed` hears of it); the unsaved state is said
+        again either way (typing that cancelled out leaves the files as they were)."""
+        self.workspace.settle()
+        self.modifiedChanged.emit()
+
     def set_document(self, document: SourceDocument, splices: Sequence | None = None) -> None:
         """Make `document` the edited version of its file, outside the undo history."""
         self._changed([self.workspace.set_document(document, splices)])
@@ -295,6 +301,7 @@ class SpecDocument(QObject):
         From FIX_IN_BACKGROUND_FROM findings on (a Fix All), the preview is made on a background job (`busy`
         tells its steps, `cancel` stops it): PENDING now, and `fixFinished` says the outcome once confirmed or not.
         `fixFinished` follows every request."""
+        self.workspace.settle()  # what was typed becomes its step here, on the UI thread (never on the worker)
         if len(entries) >= FIX_IN_BACKGROUND_FROM:
             ws = self.workspace
 

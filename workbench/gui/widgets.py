@@ -4,7 +4,8 @@ path, a file name) can widen a dock or the window; and how the panels count thin
 from __future__ import annotations
 
 from PySide6.QtCore import QSize, Qt
-from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
+from PySide6.QtGui import QFontDatabase, QStandardItem, QStandardItemModel
+from PySide6.QtWidgets import QAbstractItemView, QLabel, QPlainTextEdit, QSizePolicy, QTableView, QWidget
 
 
 class ElidedLabel(QLabel):
@@ -67,3 +68,47 @@ def counted(number: int, noun: str) -> str:
     if noun.endswith("y") and noun[-2:-1] not in "aeiou":
         return f"{number} {noun[:-1]}ies"
     return f"{number} {noun}es" if noun.endswith(("s", "x", "sh", "ch")) else f"{number} {noun}s"
+
+
+def code_view(name: str) -> QPlainTextEdit:
+    """A read-only monospaced text to select and copy (a tool's JSON, a wire request)."""
+    view = QPlainTextEdit()
+    view.setObjectName(name)
+    view.setReadOnly(True)
+    view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+    view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+    view.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
+                                 | Qt.TextInteractionFlag.TextSelectableByKeyboard)
+    return view
+
+
+def item_model(columns: tuple[str, ...], parent) -> QStandardItemModel:
+    """An empty table of Qt's own items (a Python model would be asked for every cell it paints)."""
+    model = QStandardItemModel(0, len(columns), parent)
+    model.setHorizontalHeaderLabels(list(columns))
+    return model
+
+
+def text_item(text: str, tip: str | None = None, editable: bool = False) -> QStandardItem:
+    """A cell: its text, the whole of it in the tooltip (the column may elide it)."""
+    item = QStandardItem(text)
+    item.setEditable(editable)
+    item.setToolTip(tip if tip is not None else text)
+    return item
+
+
+def item_table(name: str, model: QStandardItemModel) -> QTableView:
+    """A table view of rows: whole rows selected, text elided on one line, the last column stretching, never
+    wider than a small dock asks."""
+    view = QTableView()
+    view.setObjectName(name)
+    view.setModel(model)
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.setAlternatingRowColors(True)
+    view.verticalHeader().setVisible(False)
+    view.verticalHeader().setDefaultSectionSize(view.fontMetrics().height() + 6)
+    view.setWordWrap(False)
+    view.setTextElideMode(Qt.TextElideMode.ElideRight)
+    view.horizontalHeader().setStretchLastSection(True)
+    view.setMinimumSize(80, 40)
+    return view

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from workbench.config import FaultRule
-from workbench.mock.faults import FAULTS
+from workbench.mock.faults import FAULTS, rule_names
 from workbench.mock.responses import MockResponse, NoSuchResponse, NotAcceptable, ResponseMaker
 from workbench.mock.router import Router
 from workbench.mock.state import Store, json_body
@@ -202,7 +202,7 @@ class MockApp:
 
     def _configured_fault(self, op: Operation, prefer: Preferences) -> Preferences:
         """The first of the config's fault rules for `op` that fires on this request, as preferences."""
-        names = (op.operation_id, f"{op.method.upper()} {op.path}")
+        names = rule_names(op)
         with self._lock:
             for i, rule in enumerate(self.faults):
                 if rule.operation not in names:

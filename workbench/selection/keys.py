@@ -52,13 +52,18 @@ def store_key(entry: str, key: str) -> None:
 
 
 def api_key(settings: ModelSettings, base_url: str | None) -> str:
-    """The key for this endpoint: the environment's, else the keyring's. A key stored for one endpoint (a desktop
-    workbench profile's own entry) comes first: the environment's OpenAI key is not sent to a profile's gateway.
+    """The key for this endpoint: the environment's, else the keyring's. A desktop workbench profile's key is its own
+    keyring entry: the environment's key is used for a profile only when it talks to OpenAI's own API, never sent
+    to another endpoint.
     A one-line SpecError says where to put it when there is none."""
     env = settings.key_env or "OPENAI_API_KEY"
     entry = settings.key_entry or KEYRING_ENTRY
     given = os.environ.get(env, "").strip()
-    key = (keyring_key(entry) or given) if entry != KEYRING_ENTRY else (given or keyring_key(entry))
+    if entry != KEYRING_ENTRY:  # a profile's own entry; the environment's key goes to OpenAI's own API only
+        openai = urlsplit(effective_base_url(base_url)).hostname == "api.openai.com"
+        key = keyring_key(entry) or (given if openai else "")
+    else:
+        key = given or keyring_key(entry)
     if key:
         return key
     url = effective_base_url(base_url)

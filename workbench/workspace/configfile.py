@@ -1,6 +1,8 @@
 """One section of the workbench config (`tools:`, `mock:`) written back with the zero-noise edit engine: the keys
-that changed set in place (comments and layout kept), a missing section added at the end of the file, or a new
-`.workbench.yaml` beside the spec when there is none. What a panel writes, the command line reads the same way.
+that changed set in place (comments and layout elsewhere kept; a list value that changed, such as `faults:`, is
+written whole, one flow item a line, so comments inside that list go), a missing section added at the end of the
+file, or a new `.workbench.yaml` beside the spec when there is none. What a panel writes, the command line reads
+the same way.
 
 A section is given as plain config values by key (`{"vendor": "openai", "tags": [...]}`, `{"faults": [{...}]}`).
 """

@@ -12,19 +12,20 @@ import multiprocessing
 import queue
 import threading
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from workbench.config import FaultRule, MockConfig
 from workbench.mock.app import LOG_SIZE, LogEntry, MockApp
+from workbench.mock.faults import rule_names
 from workbench.mock.router import base_path
 from workbench.mock.server import MockServer
 from workbench.roundtrip.report import Report
 from workbench.roundtrip.run import NOT_RUN, PASSED, Attempt
 from workbench.roundtrip.suite import RoundTripOptions, reachable, run_roundtrip
-from workbench.spec import Operation, Spec, SpecError, load_spec
+from workbench.spec import Operation, SourceDocument, Spec, SpecError, load_spec
 from workbench.tools.model import Tool
 from workbench.tools.options import ToolOverrides, build_toolset
 from workbench.workspace.configfile import write_section
@@ -35,12 +36,8 @@ RESULT_COLUMNS = ("Tool", "Sent", "Passed", "Classification")
 
 
 def operation_name(op: Operation) -> str:
-    """How a fault rule names an operation: its operationId, else "METHOD /path" as written in the spec."""
-    return op.operation_id or f"{op.method.upper()} {op.path}"
-
-
-def _names(op: Operation) -> set[str]:
-    return {n for n in (op.operation_id, f"{op.method.upper()} {op.path}") if n}
+    """The name a fault rule written for `op` gives it (`mock.faults.rule_names`: its operationId first)."""
+    return rule_names(op)[0]
 
 
 # -- fault rules ------------------------------------------------------------------------------------------------
@@ -65,13 +62,13 @@ def fault_rule(op: Operation, kind: str, value: int | None = None) -> FaultRule:
 
 
 def faults_of(mock: MockConfig, op: Operation) -> list[FaultRule]:
-    names = _names(op)
+    names = set(rule_names(op))
     return [rule for rule in mock.faults if rule.operation in names]
 
 
 def with_fault(mock: MockConfig, op: Operation, rule: FaultRule | None) -> MockConfig:
     """The section with `op`'s rules replaced by `rule` (None: the operation answers normally again)."""
-    names = _names(op)
+    names = set(rule_names(op))
     kept = tuple(r for r in mock.faults if r.operation not in names)
     return replace(mock, faults=kept + ((rule,) if rule is not None else ()))
 
@@ -218,10 +215,11 @@ class WriteQuestion:
 
 
 def _run_in_child(path: str, settings: RunSettings, out: Any, answers: Any, cancel: Any) -> None:
-    """The child process: the spec loaded (with the window's unsaved text, the first thing on `answers`), the run,
-    every event on `out`."""
+    """The child process: the spec loaded (as edited in the window: the root's unsaved text and the other edited
+    files, the first thing on `answers`), the run, every event on `out`."""
     try:
-        spec = load_spec(path, text=answers.get())
+        text, others = answers.get()
+        spec = load_spec(path, text=text, documents=others)
 
         def approve(tool: Tool) -> bool:
             out.put(("ask", WriteQuestion(tool.name, tool.operation.method, tool.operation.path)))
@@ -247,12 +245,13 @@ class RoundTripProcess:
     description). `poll()` takes what came since the last time — attempts, progress, a question, the end — and
     never waits; `cancel()` ends the process at once."""
 
-    def __init__(self, path: Path, settings: RunSettings, text: str | None = None) -> None:
+    def __init__(self, path: Path, settings: RunSettings, text: str | None = None,
+                 others: Sequence[SourceDocument] = ()) -> None:
         context = multiprocessing.get_context("spawn")  # never a fork of a process with Qt's threads
         self._out, self._answers, self._cancel = context.Queue(), context.Queue(), context.Event()
         self.process = context.Process(target=_run_in_child, name="workbench-roundtrip", daemon=True,
                                        args=(str(path), settings, self._out, self._answers, self._cancel))
-        self._text = text
+        self._edited = (text, list(others))
         self.done = self.total = 0
         self.report: Report | None = None
         self.error: str | None = None
@@ -263,7 +262,8 @@ class RoundTripProcess:
         self.process.start()
         # The text goes by the queue (its own thread writes it), not with the arguments: those are written to the
         # child's pipe while starting, and 4 MB would wait there until the child has started and read them.
-        self._answers.put(self._text)
+        self._answers.put(self._edited)
+        self._answers.cancel_join_thread()  # a child ended before reading it must not keep the window from exiting
         return self
 
     def poll(self, limit: int = 5000) -> list[Attempt]:
@@ -301,6 +301,9 @@ class RoundTripProcess:
         if self.process.is_alive():
             self.process.terminate()
         self.process.join(5)
+        for channel in (self._out, self._answers):  # no feeder thread left waiting on a pipe nobody reads
+            channel.cancel_join_thread()
+            channel.close()
 
 
 def sent_text(attempt: Attempt) -> str:

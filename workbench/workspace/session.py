@@ -328,8 +328,8 @@ class Workspace:
         """What fixing these findings would change in the edited texts (None: none of them has a fix here).
         It reads the texts as they are when it starts, so it may run on a worker thread (`is_current` tells
         whether they are still those); `progress` hears each step, `cancelled` stops it (raises Cancelled)."""
-        loaded, edited = self.loaded, dict(self.edited)
-        if loaded is None or self.root is None:
+        loaded, edited = self.loaded, dict(self._edited)  # never `edited`: it would settle the typing here
+        if loaded is None or self.root_name not in edited:
             return None
 
         def step(text: str) -> None:

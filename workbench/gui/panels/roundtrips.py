@@ -37,7 +37,7 @@ from PySide6.QtWidgets import (
 from workbench.gui.document import SpecDocument
 from workbench.gui.jobs import Job, JobRunner
 from workbench.gui.panels.onscreen import OnScreen
-from workbench.gui.panels.tools import ElidedLabel, _code_view
+from workbench.gui.widgets import ElidedLabel, code_view, item_model, item_table, text_item
 from workbench.mock.app import LOG_SIZE
 from workbench.roundtrip.report import Report
 from workbench.roundtrip.run import Attempt
@@ -64,6 +64,7 @@ from workbench.workspace.roundtrips import (
     result_row,
 )
 
+ROWS_PER_FLUSH = 400  # rows built per tick: a batch of thousands held the window up for half a second
 FLUSH_MS = 100  # attempts and log entries are appended in batches this often
 AttemptRole = Qt.ItemDataRole.UserRole + 1
 OperationRole = Qt.ItemDataRole.UserRole + 2
@@ -78,39 +79,17 @@ FAULT_MENU = (("Answer 500", "status", 500), ("Answer 502", "status", 502), ("An
               ("Fail 2 times, then succeed", "fail", 2), ("Fail 3 times, then succeed", "fail", 3))
 
 
-def _model(columns: tuple[str, ...], parent) -> QStandardItemModel:
-    model = QStandardItemModel(0, len(columns), parent)
-    model.setHorizontalHeaderLabels(list(columns))
-    return model
-
-
 def _items(texts: tuple[str, ...]) -> list[QStandardItem]:
-    items = []
-    for text in texts:
-        item = QStandardItem(text)
-        item.setEditable(False)
-        item.setToolTip(text)
-        items.append(item)
-    return items
+    return [text_item(text) for text in texts]
 
 
 def _view(name: str, model: QStandardItemModel, widths: dict[int, int]) -> QTableView:
     """A table of Qt items: fixed widths where given (fitting to contents asks every row), the last column
     stretching, text elided."""
-    view = QTableView()
-    view.setObjectName(name)
-    view.setModel(model)
-    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view = item_table(name, model)
     view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
     view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    view.setAlternatingRowColors(True)
-    view.setWordWrap(False)
-    view.setTextElideMode(Qt.TextElideMode.ElideRight)
-    view.verticalHeader().setVisible(False)
-    view.verticalHeader().setDefaultSectionSize(view.fontMetrics().height() + 6)
-    header = view.horizontalHeader()
-    header.setStretchLastSection(True)
-    header.setMinimumSectionSize(24)
+    view.horizontalHeader().setMinimumSectionSize(24)
     _widths(view, widths)
     view.setMinimumWidth(80)
     return view
@@ -199,10 +178,10 @@ class RoundTripsPanel(OnScreen, QWidget):
         top.addWidget(self.url_label, 1)
         top.addWidget(self.copy_url_button)
 
-        self.ops_model = _model(("Operation", "Fault"), self)
+        self.ops_model = item_model(("Operation", "Fault"), self)
         self.ops_view = _view("roundtripsOperations", self.ops_model, OPS_WIDTHS)
         self.ops_view.setToolTip("Right-click an operation to inject a fault (saved in the config's mock: section)")
-        self.log_model = _model(LOG_COLUMNS, self)
+        self.log_model = item_model(LOG_COLUMNS, self)
         self.log_view = _view("roundtripsLog", self.log_model, {0: 5, 1: 14, 2: 4, 3: 4, 4: 9})
         for view in (self.ops_view, self.log_view):
             view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
@@ -249,7 +228,7 @@ class RoundTripsPanel(OnScreen, QWidget):
         self.writes_box = QCheckBox("Allow writes")
         self.writes_box.setToolTip("With a base URL: send writes too, each operation asked for (--allow-writes)")
 
-        self.results_model = _model(RESULT_COLUMNS, self)
+        self.results_model = item_model(RESULT_COLUMNS, self)
         self.results_view = _view("roundtripsResults", self.results_model, {0: 10, 1: 12, 2: 5})
         self.results_view.selectionModel().currentRowChanged.connect(self._current_changed)
         self.results_view.activated.connect(lambda _index: self.go_to_operation())
@@ -267,7 +246,7 @@ class RoundTripsPanel(OnScreen, QWidget):
         head.addWidget(self.attempt_label, 1)
         head.addWidget(self.go_button)
         head.addWidget(self.finding_button)
-        self.detail_view = _code_view("roundtripsDetail")
+        self.detail_view = code_view("roundtripsDetail")
         self.detail_view.setLineWrapMode(self.detail_view.LineWrapMode.WidgetWidth)  # a body is one long line
         details = QWidget()
         column = QVBoxLayout(details)
@@ -348,7 +327,7 @@ class RoundTripsPanel(OnScreen, QWidget):
         except SpecError as exc:
             self.mock_status.setText(f"Cannot read the config: {exc}")
             return
-        model = _model(("Operation", "Fault"), self)  # filled before a view sees it: no signal per row
+        model = item_model(("Operation", "Fault"), self)  # filled before a view sees it: no signal per row
         for entry in loaded.operations:
             op = entry.operation
             if op.webhook:
@@ -519,7 +498,7 @@ class RoundTripsPanel(OnScreen, QWidget):
         workspace = self.document.workspace
         text = workspace.root.text if workspace.root is not None and workspace.is_modified else None
         try:
-            self.run = RoundTripProcess(loaded.path, settings, text).start()
+            self.run = RoundTripProcess(loaded.path, settings, text, workspace.edited_others()).start()
         except OSError as exc:
             self._say(f"Cannot run: {exc}")
             self.runFailed.emit(str(exc))
@@ -589,7 +568,7 @@ class RoundTripsPanel(OnScreen, QWidget):
     def _run_timer(self) -> None:
         """The flush timer runs while a run or the mock is on; hidden, the panel takes the run's news but builds
         no rows (and leaves the mock's log waiting)."""
-        if self.mock is not None or self.run is not None:
+        if self.mock is not None or self.run is not None or (self.is_shown and self._rows_built < len(self.attempts)):
             if not self.flush_timer.isActive():
                 self.flush_timer.start()
         else:
@@ -625,10 +604,12 @@ class RoundTripsPanel(OnScreen, QWidget):
             self._run_ended(run)
 
     def _build_rows(self) -> None:
-        taken = self.attempts[self._rows_built:]
+        taken = self.attempts[self._rows_built:self._rows_built + ROWS_PER_FLUSH]
         if not taken:
+            self._run_timer()
             return
-        first, self._rows_built = self._rows_built, len(self.attempts)
+        first = self._rows_built
+        self._rows_built += len(taken)
         model = self.results_model
         failed, passed = QBrush(QColor(FAILED_COLOR)), QBrush(QColor(PASSED_COLOR))
         for n, attempt in enumerate(taken, first):
@@ -643,6 +624,7 @@ class RoundTripsPanel(OnScreen, QWidget):
             failures = sum(1 for a in self.attempts if is_failure(a))
             self._say(f"{len(self.attempts)} sets, {failures} not passed…")
         self.rowsAdded.emit(model.rowCount())
+        self._run_timer()  # the rest of the rows at the next ticks, a batch each
 
     # -- results ------------------------------------------------------------------------------------------------
 

@@ -51,7 +51,7 @@ from PySide6.QtWidgets import (
 from workbench.gui.document import SpecDocument
 from workbench.gui.jobs import Job, JobRunner
 from workbench.gui.panels.onscreen import OnScreen
-from workbench.gui.widgets import ElidedLabel
+from workbench.gui.widgets import ElidedLabel, item_model, item_table, text_item
 from workbench.selection.baseline import Comparison, compare, read_baseline
 from workbench.selection.draft import DraftCase
 from workbench.selection.keys import store_key
@@ -110,34 +110,6 @@ def _margin(value: float | None) -> str:
     return "" if value is None else f"{value:+.3f}"
 
 
-def _item(text: str, tip: str | None = None, editable: bool = False) -> QStandardItem:
-    item = QStandardItem(text)
-    item.setEditable(editable)
-    item.setToolTip(tip if tip is not None else text)
-    return item
-
-
-def _view(name: str, model: QStandardItemModel) -> QTableView:
-    view = QTableView()
-    view.setObjectName(name)
-    view.setModel(model)
-    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    view.setAlternatingRowColors(True)
-    view.verticalHeader().setVisible(False)
-    view.verticalHeader().setDefaultSectionSize(view.fontMetrics().height() + 6)
-    view.setWordWrap(False)
-    view.setTextElideMode(Qt.TextElideMode.ElideRight)
-    view.horizontalHeader().setStretchLastSection(True)
-    view.setMinimumSize(80, 40)
-    return view
-
-
-def _model(columns: tuple[str, ...], parent) -> QStandardItemModel:
-    model = QStandardItemModel(0, len(columns), parent)
-    model.setHorizontalHeaderLabels(list(columns))
-    return model
-
-
 class RowFeeder(QObject):
     """A table's rows put in a fresh model a chunk per turn of the event loop, so a suite of a thousand cases
     never holds the window up; `then` runs once the last row is in (a newer fill drops an older one)."""
@@ -158,7 +130,7 @@ class RowFeeder(QObject):
 
     def fill(self, makers: list[Callable[[], list[QStandardItem]]],
              then: Callable[[], None] | None = None) -> QStandardItemModel:
-        model = _model(self.columns, self.parent())
+        model = item_model(self.columns, self.parent())
         for make in makers[:ROW_CHUNK]:  # the first screenful at once
             model.appendRow(make())
         old, self.model = self.model, model
@@ -423,9 +395,9 @@ class SelectionPanel(OnScreen, QWidget):
         self.bar_layout = bar
 
     def _build_cases(self) -> QWidget:
-        self.case_model = _model(CASE_COLUMNS, self)
+        self.case_model = item_model(CASE_COLUMNS, self)
         self.case_model.itemChanged.connect(self._case_edited)
-        self.case_view = _view("selectionCases", self.case_model)
+        self.case_view = item_table("selectionCases", self.case_model)
         self.case_rows = RowFeeder(self.case_view, CASE_COLUMNS, self)
         self.case_view.setItemDelegateForColumn(2, ExpectedDelegate(self._choices, self.case_view))
         self.case_view.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
@@ -456,13 +428,13 @@ class SelectionPanel(OnScreen, QWidget):
         self.loop_label = ElidedLabel("")
         self.loop_label.setObjectName("selectionLoop")
         self.loop_label.hide()  # until there is something to say below the summary
-        self.result_model = _model(RESULT_COLUMNS, self)
-        self.result_view = _view("selectionResults", self.result_model)
+        self.result_model = item_model(RESULT_COLUMNS, self)
+        self.result_view = item_table("selectionResults", self.result_model)
         self.result_rows_feeder = RowFeeder(self.result_view, RESULT_COLUMNS, self)
         self.result_view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         _columns(self.result_view, 2, RESULT_WIDTHS)
-        self.change_model = _model(CHANGE_COLUMNS, self)
-        self.change_view = _view("selectionChanges", self.change_model)
+        self.change_model = item_model(CHANGE_COLUMNS, self)
+        self.change_view = item_table("selectionChanges", self.change_model)
         self.change_view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.change_view.setToolTip("The cases the last edit re-ran offline: the right tool's rank and margin, "
                                     "before → after")
@@ -742,12 +714,13 @@ class SelectionPanel(OnScreen, QWidget):
 
     def _show_cases(self, then: Callable[[], None] | None = None) -> None:
         def row(case: DraftCase) -> list[QStandardItem]:
-            draft = _item("", "Not yet reviewed (draft: true)", editable=True)
+            draft = text_item("", "Not yet reviewed (draft: true)", editable=True)
             draft.setCheckable(True)
             draft.setCheckState(Qt.CheckState.Checked if case.draft else Qt.CheckState.Unchecked)
             prompt_tip = "\n".join(f"{m['role']}: {m['content']}" for m in case.messages) if case.messages else None
-            return [_item(case.id, editable=True), _item(case.prompt, prompt_tip or case.prompt, True),
-                    _item(expect_text(case.expect), editable=True), _item(tags_text(case.tags), editable=True), draft]
+            return [text_item(case.id, editable=True), text_item(case.prompt, prompt_tip or case.prompt, True),
+                    text_item(expect_text(case.expect), editable=True),
+                    text_item(tags_text(case.tags), editable=True), draft]
 
         cases = self.data.cases if self.data else []
         self.case_model = self.case_rows.fill([lambda c=c: row(c) for c in cases], then)
@@ -982,8 +955,8 @@ class SelectionPanel(OnScreen, QWidget):
 
         def row(case) -> list[QStandardItem]:
             picks = " · ".join(self._picks.get(case.id, ()))
-            return [_item(case.id, case.prompt), _item(case.expect.label()), _item(picks), _item("…"), _item(""),
-                    _item("")]
+            return [text_item(case.id, case.prompt), text_item(case.expect.label()), text_item(picks), text_item("…"),
+                    text_item(""), text_item("")]
 
         self.result_model = self.result_rows_feeder.fill([lambda c=c: row(c) for c in suite.cases])
         _columns(self.result_view, 2, RESULT_WIDTHS)
@@ -1030,10 +1003,10 @@ class SelectionPanel(OnScreen, QWidget):
             picks = " · ".join(label if label is not None else "error" for label in case.selected)
             tip = "\n".join([case.prompt, *[f"{label}: {outcome}" for label, outcome in
                                             zip(case.selected, case.outcomes, strict=False)], *case.problems])
-            passed = _item(f"{case.passed}/{case.runs}", tip)
+            passed = text_item(f"{case.passed}/{case.runs}", tip)
             passed.setForeground(QColor(*(OK_RGB if not case.failed else BAD_RGB)))
-            return [_item(case.id, tip), _item(case.expected), _item(picks or "—", tip), passed,
-                    _item("" if case.rank is None else str(case.rank)), _item(_margin(case.margin))]
+            return [text_item(case.id, tip), text_item(case.expected), text_item(picks or "—", tip), passed,
+                    text_item("" if case.rank is None else str(case.rank)), text_item(_margin(case.margin))]
 
         def charts() -> None:
             self._show_heatmap(results)
@@ -1053,6 +1026,8 @@ class SelectionPanel(OnScreen, QWidget):
 
     def _loaded(self, loaded: LoadedSpec, kind: LoadKind) -> None:
         if kind is not LoadKind.RECHECK:
+            if self.jobs.cancel() is not None:  # a run (maybe paid) for the spec shown before: nothing more is sent
+                self._stopped("Stopped: another file was opened (or this one read again); nothing more is sent.")
             self._toolset = None
             self.offline = None  # another file (or the file again from disk): nothing to compare with
             self._update_actions()
@@ -1098,13 +1073,14 @@ class SelectionPanel(OnScreen, QWidget):
         self.loop_hint.setText("Re-run after the last edit (offline): rank and margin of the right tool, before → after"
                                if result.cases else result.text())
         for c in result.cases:
-            passed = _item(f"{c.passed_before[0]}/{c.passed_before[1]} → {c.passed_after[0]}/{c.passed_after[1]}")
+            passed = text_item(f"{c.passed_before[0]}/{c.passed_before[1]} → {c.passed_after[0]}/{c.passed_after[1]}")
             better = (c.passed_after[0] / max(1, c.passed_after[1])) - (c.passed_before[0] / max(1, c.passed_before[1]))
             if better:
                 passed.setForeground(QColor(*(OK_RGB if better > 0 else BAD_RGB)))
-            model.appendRow([_item(c.id, c.expected),
-                             _item(f"{c.rank_before or '—'} → {c.rank_after or '—'}"),
-                             _item(f"{_margin(c.margin_before) or '—'} → {_margin(c.margin_after) or '—'}"), passed])
+            model.appendRow([text_item(c.id, c.expected),
+                             text_item(f"{c.rank_before or '—'} → {c.rank_after or '—'}"),
+                             text_item(f"{_margin(c.margin_before) or '—'} → {_margin(c.margin_after) or '—'}"),
+                             passed])
         self.tabs.setCurrentIndex(1)
 
     def change_rows(self) -> list[tuple[str, ...]]:

@@ -152,6 +152,7 @@ class SourcePanel(QWidget):
         document.loaded.connect(self._loaded)
         document.changed.connect(self._changed)
         document.revealed.connect(self.reveal)
+        document.busy.connect(self._busy)
         self.view.typed.connect(self._typed)
         self.view.undoRequested.connect(document.undo)
         self.view.redoRequested.connect(document.redo)
@@ -216,6 +217,11 @@ class SourcePanel(QWidget):
         self.view.setFocus(Qt.FocusReason.OtherFocusReason)
 
     # -- typing --------------------------------------------------------------------------------------------------
+
+    def _busy(self, _text: str) -> None:
+        """No typing while a file is opened or read again: its text would replace what was typed."""
+        reading = self.document.is_reading
+        self.view.set_editable(not reading and self._shown is not None and self.document.workspace.loaded is not None)
 
     def _typed(self, start: int, end: int, text: str) -> None:
         """The view's text[start:end] became `text`: the same splice of the file's text in the workspace (Qt

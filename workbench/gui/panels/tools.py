@@ -12,7 +12,6 @@ from PySide6.QtCore import QModelIndex, QSortFilterProxyModel, Qt, QTimer, Signa
 from PySide6.QtGui import (
     QColor,
     QFont,
-    QFontDatabase,
     QGuiApplication,
     QStandardItem,
     QStandardItemModel,
@@ -52,7 +51,7 @@ from workbench.gui.highlighter import SpecHighlighter
 from workbench.gui.jobs import Job, JobRunner
 from workbench.gui.panels.onscreen import OnScreen
 from workbench.gui.theme import code_colors, is_dark
-from workbench.gui.widgets import ElidedLabel
+from workbench.gui.widgets import ElidedLabel, code_view
 from workbench.spec import SpecError
 from workbench.workspace import LoadedSpec, LoadKind, OperationEntry
 from workbench.workspace.toolpreview import (
@@ -125,17 +124,6 @@ class ToolsFilter(QSortFilterProxyModel):
         self.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         self.setFilterKeyColumn(-1)
         self.setSortRole(SortRole)
-
-
-def _code_view(name: str) -> QPlainTextEdit:
-    view = QPlainTextEdit()
-    view.setObjectName(name)
-    view.setReadOnly(True)
-    view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-    view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-    view.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
-                                 | Qt.TextInteractionFlag.TextSelectableByKeyboard)
-    return view
 
 
 def _table(name: str, headers: tuple[str, ...]) -> QTableWidget:
@@ -368,7 +356,7 @@ class ToolsPanel(OnScreen, QWidget):
         top.addWidget(self.go_button)
         top.addWidget(self.copy_button)
 
-        self.json_view = _code_view("toolsJson")
+        self.json_view = code_view("toolsJson")
         self.json_highlighter = SpecHighlighter(self.json_view.document(), "json", code_colors(self.palette()))
         self.warnings_list = QListWidget()
         self.warnings_list.setObjectName("toolsWarnings")
@@ -402,7 +390,7 @@ class ToolsPanel(OnScreen, QWidget):
                 combo.addItem(choice.label, choice)
             combo.setCurrentIndex(default)
             combo.currentIndexChanged.connect(lambda _i: self._maybe_compare())
-        self.left_view, self.right_view = _code_view("toolsLeft"), _code_view("toolsRight")
+        self.left_view, self.right_view = code_view("toolsLeft"), code_view("toolsRight")
         self.side_highlighters = [SpecHighlighter(v.document(), "json", code_colors(self.palette()))
                                   for v in (self.left_view, self.right_view)]
         self.sides_label = ElidedLabel("Choose a tool to compare it in two vendors.")
