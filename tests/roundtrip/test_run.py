@@ -307,3 +307,17 @@ def test_a_null_the_spec_means_but_3_0_3_forbids_is_the_specs_contradiction_with
     (said,) = example.oracle
     assert "OpenAPI 3.0.3" in said and "null at /metadata/pinned against #/components/schemas/Value" in said
     assert not report.failed
+
+
+def test_a_required_property_the_schema_does_not_define_is_the_specs_contradiction_not_the_executors(write):
+    """The bundled example's gap: `required: [shipping_address]` beside a `shippingAddress` property. The tool
+    offers the defined properties only, so every call is refused by the mock and the judge: the spec is at
+    fault, said with the pointer of that `required`."""
+    path = write("items.yaml", SPEC.replace("      required: [name]\n", "      required: [name, item_name]\n"))
+    spec = load_spec(path)
+    toolset = build_toolset(spec, WorkbenchConfig(), ToolOverrides(vendor="openai"))
+    report = run_roundtrip(spec, path, toolset, "openai", RoundTripOptions(count=1))
+    create = [a for a in report.attempts if a.tool == "createItem"]
+    assert create and all(a.classification == run.SPEC and a.status == 422 for a in create), report.to_text()
+    assert all("'item_name' required at #/components/schemas/NewItem/required" in a.oracle[0] for a in create)
+    assert not any(a.classification == run.EXECUTOR for a in report.attempts)

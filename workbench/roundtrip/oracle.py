@@ -64,6 +64,8 @@ PATH_SLASH = "WSGI decodes %2F in the path before routing: a path value holding 
 PATH_NEWLINE = "openapi-core's path templates cannot read a line break or tab in a path value (it is dropped)"
 UNTYPED_NULLABLE = "the spec contradicts itself: `nullable: true` without a `type` beside it, which OpenAPI 3.0.3 " \
                    "gives no effect, so the judge refuses the null the spec means to allow"
+REQUIRED_UNDEFINED = "the spec contradicts itself: it requires a property that its schema does not define, so no " \
+                     "tool call can carry it"
 BODY = "<body>"  # the key of a limit on the whole request body
 
 # Formats whose unmarshalled value is compared as a Python object; any other format is read as the string it
@@ -184,7 +186,8 @@ class Oracle:
                 unjudged.update({n: limits[n] for n in names})
                 body_judged = body_judged and isinstance(error, ParameterValidationError)
             else:
-                errors.append(self._untyped_nullable(error, template, method, headers) or describe(error))
+                errors.append(self._untyped_nullable(error, template, method, headers)
+                              or self._required_undefined(error, template, method, headers) or describe(error))
         return Verdict(errors, parameters.parameters, decoded_body.body, unjudged, body_judged,
                        self._resolver.form_properties(template, method.lower()), limits)
 
@@ -206,6 +209,26 @@ class Oracle:
                          f"{self._resolver.pointer(template, method.lower(), media, list(e.absolute_schema_path)[:-1])}"
                          for e in causes})
         return f"{UNTYPED_NULLABLE}: {'; '.join(places)} (give each anyOf/oneOf member its own `nullable: true`)"
+
+    def _required_undefined(self, error: Exception, template: str, method: str,
+                            headers: list[tuple[str, str]]) -> str | None:
+        """A body error whose every cause is a required name that the schema does not define as a property (the
+        example's `required: [shipping_address]` beside `shippingAddress`): the tool offers only the defined
+        properties, so the spec refuses every call. Said as the spec's contradiction, with the pointers; None for
+        any other error."""
+        if isinstance(error, ParameterValidationError):
+            return None
+        causes = _schema_errors(error)
+        undefined = [(e, [n for n in e.validator_value if isinstance(e.instance, dict) and n not in e.instance
+                          and n not in (e.schema.get("properties") or {})])
+                     for e in causes if e.validator == "required" and isinstance(e.schema, dict)]
+        if not causes or len(undefined) != len(causes) or not all(names for _, names in undefined):
+            return None
+        media = next((v for k, v in headers if k.lower() == "content-type"), "").split(";")[0].strip()
+        places = sorted({f"{', '.join(map(repr, names))} required at "
+                         f"{self._resolver.pointer(template, method.lower(), media, list(e.absolute_schema_path))}"
+                         for e, names in undefined})
+        return f"{REQUIRED_UNDEFINED}: {'; '.join(places)} (define it, or take it out of `required`)"
 
     def _judge_for(self, template: str) -> tuple[Any, Any]:
         """openapi-core's unmarshallers over the document with only the operation's own path item: the request

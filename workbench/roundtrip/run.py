@@ -38,7 +38,7 @@ from workbench.roundtrip.generate import (
     draw,
     prepare_schema,
 )
-from workbench.roundtrip.oracle import UNTYPED_NULLABLE, Oracle, Verdict, mismatches
+from workbench.roundtrip.oracle import REQUIRED_UNDEFINED, UNTYPED_NULLABLE, Oracle, Verdict, mismatches
 from workbench.spec import Spec
 from workbench.tools.model import Tool, ToolSet
 from workbench.wire.messages import Request
@@ -376,12 +376,13 @@ def classify(attempt: Attempt, target: str, dialect: list[str]) -> str:
 
 def _spec_at_fault(attempt: Attempt) -> bool:
     """Every refusal of the judge is the spec's own contradiction: a discriminator naming no schema, or a
-    null the spec means (and the tool offers) that OpenAPI 3.0.3's letter forbids (the judge says where)."""
+    null the spec means (and the tool offers) that OpenAPI 3.0.3's letter forbids, or a required property the
+    schema does not define (the judge says where)."""
     if all(UNRESOLVED in o for o in attempt.oracle):
         attempt.detail.insert(0, "the spec's discriminator names a schema that does not exist (no mapping, "
                                  "and no schema of that name)")
         return True
-    return all(UNTYPED_NULLABLE in o for o in attempt.oracle)
+    return all(UNTYPED_NULLABLE in o or REQUIRED_UNDEFINED in o for o in attempt.oracle)
 
 
 def _refused(attempt: Attempt) -> str:
