@@ -145,7 +145,7 @@ def test_profiles_keep_no_key_and_set_the_run(shop):
     assert data.model == {"api": "offline"}
 
 
-def test_a_profiles_own_key_comes_before_the_environments(shop, monkeypatch):
+def test_a_profile_uses_its_own_key_never_the_environments_for_another_endpoint(shop, monkeypatch):
     import keyring
 
     from tests.servers import MemoryKeyring
@@ -157,7 +157,8 @@ def test_a_profiles_own_key_comes_before_the_environments(shop, monkeypatch):
         monkeypatch.setenv("OPENAI_API_KEY", "sk-from-the-environment")
         suite_model = read_suite(shop[1]).model
         gateway = settings_for(suite_model, Profile("gw", "openai-chat", "https://gw.example.invalid/v1", "m"))
-        assert api_key(gateway, gateway.base_url) == "sk-from-the-environment"  # nothing stored for it yet
+        with pytest.raises(SpecError):  # nothing stored for it yet: the environment's key is not sent to a gateway
+            api_key(gateway, gateway.base_url)
         store_key("profile:gw", "sk-for-the-gateway")
         assert api_key(gateway, gateway.base_url) == "sk-for-the-gateway"
         assert api_key(suite_model, None) == "sk-from-the-environment"  # the CLI's order is unchanged
