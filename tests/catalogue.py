@@ -23,6 +23,12 @@ def corpus_dir() -> Path:
     return Path(os.environ.get("WORKBENCH_CORPUS", REPO.parent / "shared" / "corpus"))
 
 
+def corpus_names() -> list[str]:
+    """Every API description of the corpus by name (its JSON and YAML files; not its MANIFEST.md, nor a folder a
+    tool may have left there)."""
+    return sorted(p.name for p in corpus_dir().iterdir() if p.is_file() and p.suffix in (".json", ".yaml"))
+
+
 # The corpus files tests name (see the corpus's MANIFEST.md for the rest).
 TRAVEL = "readme-v3.1-train-travel.yaml"  # 3.1, small, tags and webhooks: the window's everyday spec
 GITHUB = "github-api.github.com-2022-07-18.json"  # 3.9 MB JSON, 874 operations: the large-file case

@@ -11,7 +11,7 @@ import yaml
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from tests.catalogue import corpus_dir
+from tests.catalogue import corpus_dir, corpus_names
 from workbench.edit import Edit, apply_edits, plan_edit
 from workbench.edit.diff import unified_diff
 from workbench.edit.engine import EditRefused, ShiftedIndex, apply_splices
@@ -226,7 +226,7 @@ def _patch(text: str, diff: str) -> str:
 
 # -- every corpus file ------------------------------------------------------------------------------------
 
-CORPUS = sorted(p.name for p in corpus_dir().iterdir() if p.suffix in (".json", ".yaml"))
+CORPUS = corpus_names()
 
 
 @pytest.mark.parametrize("name", CORPUS)

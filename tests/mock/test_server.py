@@ -17,7 +17,7 @@ import httpx
 import pytest
 
 from tests.catalogue import MOCK_PETS as SPEC
-from tests.catalogue import corpus_dir
+from tests.catalogue import corpus_dir, corpus_names
 from workbench.examples import example_path
 from workbench.http.calls import ToolCall
 from workbench.http.executor import CallOptions, Executor
@@ -337,7 +337,7 @@ def test_config_fault_rules_fail_n_times_then_succeed_and_probabilities_are_seed
 
 
 def corpus_specs() -> list[str]:
-    return sorted(p.name for p in corpus_dir().iterdir() if p.name != "MANIFEST.md")
+    return corpus_names()
 
 
 @pytest.mark.corpus_sweep

@@ -21,7 +21,7 @@ from collections import Counter
 
 import pytest
 
-from tests.catalogue import GITHUB, corpus_dir, corpus_file, judged_document
+from tests.catalogue import GITHUB, corpus_file, corpus_names, judged_document
 from workbench.config import WorkbenchConfig
 from workbench.roundtrip import run
 from workbench.roundtrip.suite import RoundTripOptions, run_roundtrip
@@ -99,7 +99,7 @@ def test_a_large_file_round_trips_through_the_judge() -> None:
 
 
 def _corpus() -> list[str]:
-    return sorted(p.name for p in corpus_dir().iterdir() if p.suffix in (".json", ".yaml"))
+    return corpus_names()
 
 
 @pytest.mark.corpus_sweep

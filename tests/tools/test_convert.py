@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from tests.catalogue import corpus_dir
+from tests.catalogue import corpus_dir, corpus_names
 from workbench.examples import example_path
 from workbench.spec import load_spec
 from workbench.tools import VENDORS, ConvertOptions, Scope, convert, spec_sha256
@@ -205,7 +205,7 @@ def test_a_large_corpus_file_converts_for_every_vendor(vendor):
 
 
 @pytest.mark.corpus_sweep
-@pytest.mark.parametrize("name", sorted(p.name for p in corpus_dir().iterdir() if p.suffix in (".json", ".yaml")))
+@pytest.mark.parametrize("name", corpus_names())
 def test_every_corpus_file_converts_for_every_vendor(name):
     spec = load_spec(corpus_dir() / name)
     for vendor in VENDORS:
