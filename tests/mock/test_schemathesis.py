@@ -38,6 +38,11 @@ def schemathesis(spec_path: Path, url: str, folder: Path, *extra: str) -> subpro
     # 3.1, an XML request body, OAuth2: Schemathesis found the mock reading XML bodies as text here
     pytest.param(corpus_file("readme-v3.1-train-travel.yaml"), "", ("-H", "Authorization: Bearer token"),
                  id="train travel"),
+    # two more under `make test-corpus`: a base path and HTTP Basic; form bodies and Twilio's own styles
+    pytest.param(corpus_file("redocly-museum.yaml"), "/_mock/docs/openapi/museum-api",
+                 ("-H", "Authorization: Basic dXNlcjpwYXNz"), id="museum", marks=pytest.mark.corpus_sweep),
+    pytest.param(corpus_file("twilio-lookups-v2.json"), "", ("-H", "Authorization: Basic dXNlcjpwYXNz"),
+                 id="twilio lookups", marks=pytest.mark.corpus_sweep),
 ])
 def test_schemathesis_finds_valid_data_accepted_invalid_refused_and_no_5xx(spec_path, base_path, auth, tmp_path):
     with MockServer(load_spec(spec_path)) as server:
