@@ -42,3 +42,15 @@ def test_lint_loads_through_the_workspace_without_its_edit_session():
     assert "workbench.workspace.loading" in modules
     assert modules & {"workbench.workspace.session", "workbench.workspace.history", "workbench.cli.tools",
                       "workbench.selection.model"} == set()
+
+
+def test_a_command_that_lints_nothing_loads_no_rule_catalogue_without_a_config_but_checks_one_beside_the_spec(
+        tmp_path):
+    spec = tmp_path / "shop.yaml"
+    spec.write_text(example_path().read_text(encoding="utf-8"), encoding="utf-8")
+    modules = imported_by("tools", str(spec), "--format", "json")
+    assert not {m for m in modules if m.startswith("workbench.lint")}
+    (tmp_path / ".workbench.yaml").write_text("rules:\n  no-such-rule: warn\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "workbench", "tools", str(spec)], capture_output=True, text=True,
+                          timeout=120, cwd=REPO, check=False)
+    assert done.returncode == 2 and "no-such-rule" in done.stderr and done.stderr.count("\n") == 1

@@ -9,7 +9,6 @@ from pathlib import Path
 
 from workbench.config import WorkbenchConfig
 from workbench.spec import RefPolicy, Spec, SpecError, load_spec
-from workbench.workspace.loading import spec_config
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1
@@ -41,7 +40,17 @@ def load(args: argparse.Namespace, path: str) -> Spec:
 
 
 def config(args: argparse.Namespace, spec_path: str | Path) -> WorkbenchConfig:
-    return spec_config(spec_path, getattr(args, "config", None))
+    """The spec's config (`workbench.workspace.loading.spec_config`). With no config file there is nothing to
+    check its names against: the defaults, without loading the rule catalogue (about 0.15 s of a command that
+    lints nothing, such as `workbench mock`)."""
+    from workbench.config import find_config
+
+    explicit = getattr(args, "config", None)
+    if not explicit and find_config(Path(spec_path)) is None:
+        return WorkbenchConfig()
+    from workbench.workspace.loading import spec_config
+
+    return spec_config(spec_path, explicit)
 
 
 def csv(text: str) -> tuple[str, ...]:
