@@ -45,12 +45,12 @@ def config(args: argparse.Namespace, spec_path: str | Path) -> WorkbenchConfig:
     lints nothing, such as `workbench mock`)."""
     from workbench.config import find_config
 
-    explicit = getattr(args, "config", None)
-    if not explicit and find_config(Path(spec_path)) is None:
+    found = getattr(args, "config", None) or find_config(Path(spec_path))
+    if found is None:
         return WorkbenchConfig()
     from workbench.workspace.loading import spec_config
 
-    return spec_config(spec_path, explicit)
+    return spec_config(spec_path, found)
 
 
 def csv(text: str) -> tuple[str, ...]:

@@ -127,15 +127,15 @@ class Workspace:
             self.settle()
         return self._edited
 
-    @property
-    def file_paths(self) -> dict[str, Path]:
-        """Every file of the spec by name, and where it is (typing goes on: nothing is made a step for this)."""
-        return {name: document.path for name, document in self._edited.items()}
-
     @edited.setter
     def edited(self, documents: dict[str, SourceDocument]) -> None:
         self._typing = {}
         self._edited = documents
+
+    @property
+    def file_paths(self) -> dict[str, Path]:
+        """Every file of the spec by name, and where it is (typing goes on: nothing is made a step for this)."""
+        return {name: document.path for name, document in self._edited.items()}
 
     # -- typing --------------------------------------------------------------------------------------------------
 
