@@ -168,3 +168,23 @@ def test_yaml_spans_round_trip(tmp_path_factory, value, flow):
         if pointer:
             parent = doc.index[pointer.rsplit("/", 1)[0]]
             assert parent[0] <= start <= end <= parent[1], pointer
+
+
+def test_a_yaml_file_read_without_positions_places_nodes_as_one_read_with_them(tmp_path):
+    from tests.catalogue import corpus_file
+
+    path = corpus_file("twilio-verify-v2.yaml")
+    eager = parse_document(path, "v.yaml")
+    lazy = parse_document(path, "v.yaml", positions=False)
+    assert lazy.data == eager.data and lazy.problems == eager.problems
+    assert lazy._index is None  # nothing asked for a place yet: the span index is not built
+    pointer = "/paths/~1v2~1Services/post/requestBody"
+    assert eager.span(pointer) is not None
+    assert lazy.locate(pointer) == eager.locate(pointer)
+    assert lazy.index == eager.index
+
+
+def test_a_yaml_duplicate_key_is_located_without_positions_too(write):
+    path = write("d.yaml", "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\npaths: {}\n")
+    problem, = parse_document(path, "d.yaml", positions=False).problems
+    assert (problem.code, problem.pointer, problem.line) == ("duplicate-key", "/paths", 4)

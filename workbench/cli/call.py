@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     from workbench.http.executor import CallOptions, Executor
     from workbench.http.repair import RepairFailed, repair_json
 
-    spec = common.load(args, args.spec)
+    spec = common.load(args, args.spec, positions=False)
     toolset = build_toolset(spec, common.config(args, args.spec), overrides(args, read_only=args.read_only))
     try:
         given, _ = repair_json(args.args)

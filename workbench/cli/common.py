@@ -31,9 +31,10 @@ def ref_policy(args: argparse.Namespace) -> RefPolicy:
     return RefPolicy(allow_remote=args.allow_remote_refs, allow_outside=args.allow_outside_refs)
 
 
-def load(args: argparse.Namespace, path: str) -> Spec:
-    """The spec, with what did not stop loading printed to stderr one line each."""
-    spec = load_spec(path, ref_policy(args))
+def load(args: argparse.Namespace, path: str, *, positions: bool = True) -> Spec:
+    """The spec, with what did not stop loading printed to stderr one line each. A command that reports no
+    places passes `positions=False` (see `load_spec`)."""
+    spec = load_spec(path, ref_policy(args), positions=positions)
     for problem in spec.problems:
         print(problem, file=sys.stderr)
     return spec

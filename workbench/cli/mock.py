@@ -32,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
     from workbench.mock.app import MockApp  # the server is loaded only by this command
     from workbench.mock.server import LOCAL_HOSTS, serve
 
-    spec = common.load(args, args.spec)
+    spec = common.load(args, args.spec, positions=False)
     settings = common.config(args, args.spec).mock
     seed = args.seed if args.seed is not None else settings.seed
     if args.explain:

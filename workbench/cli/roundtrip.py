@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
     if args.faults and args.base_url:
         raise SpecError("--faults drills the executor against the mock's faults: not with --base-url",
                         "<command line>")
-    spec = common.load(args, args.spec)
+    spec = common.load(args, args.spec, positions=False)
     config = common.config(args, args.spec)
     toolset = build_toolset(spec, config, overrides(args))
     baseline = read_baseline(Path(args.baseline)) if args.baseline else None

@@ -109,7 +109,7 @@ def build(args: argparse.Namespace) -> Built:
     from workbench.mcp.listing import file_digest
     from workbench.mcp.service import ServeOptions, Service  # the executor loads only when serving
 
-    spec = common.load(args, args.spec)
+    spec = common.load(args, args.spec, positions=False)
     toolset = build_toolset(spec, common.config(args, args.spec), overrides(args, read_only=args.read_only or None))
     name = args.name or server_name(spec.info.get("title") if isinstance(spec.info, dict) else None, args.spec)
     options = ServeOptions(base_url=args.base_url, mock=args.mock, allow_writes=args.allow_writes,

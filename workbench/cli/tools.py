@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
         from workbench.cli.diff import run_check
 
         return run_check(args, overrides(args, read_only=args.read_only))
-    spec = common.load(args, args.spec)
+    spec = common.load(args, args.spec, positions=False)
     toolset = build_toolset(spec, common.config(args, args.spec), overrides(args, read_only=args.read_only))
     if args.relevant_to is not None:
         from workbench.tools import relevance  # numpy and the embedding model only when asked for

@@ -15,16 +15,19 @@ from workbench.spec.source import SourceDocument, parse_document, parse_text
 
 
 def load_spec(path: str | os.PathLike[str], policy: RefPolicy | None = None, *, text: str | None = None,
-              bom: bool = False, documents: Iterable[SourceDocument] = ()) -> Spec:
+              bom: bool = False, documents: Iterable[SourceDocument] = (), positions: bool = True) -> Spec:
     """Load the document at `path`. Raises SpecError when it cannot be used at all; everything else that
     is wrong (broken refs, duplicate keys) is in `spec.problems`.
 
     With `text`, that text is the root document (an editor's unsaved edits) in place of the file's: it keeps
     the file's path, so relative `$ref`s resolve — and refs back into the root see the edited text. Likewise
-    `documents` (edited documents of other files of the spec) are used in place of reading their files."""
+    `documents` (edited documents of other files of the spec) are used in place of reading their files.
+
+    `positions=False` is for a command that places nothing it reports (tools, call, mock): a YAML root's span
+    index is then built only if something asks for a place."""
     path = Path(path)
     if text is None:
-        root = parse_document(path, os.fspath(path))
+        root = parse_document(path, os.fspath(path), positions=positions)
     else:
         if not text.strip():
             raise SpecError("the file is empty", os.fspath(path), code="file-empty")

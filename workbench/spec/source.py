@@ -70,7 +70,10 @@ class SourceDocument:
     @property
     def index(self) -> Mapping[str, SpanEntry]:
         if self._index is None:
-            self._index, _ = index_json(self.text, self.name)
+            if self.format == "yaml":  # parsed without positions (see parse_text): read again, with them
+                _, self._index, _ = parse_yaml(self.text, self.name)
+            else:
+                self._index, _ = index_json(self.text, self.name)
             self._partial = None
         return self._index
 
@@ -79,6 +82,9 @@ class SourceDocument:
         it is not built yet: a JSON file's index is built on demand, and a lint places a few thousand nodes of a
         4 MB file. Asking for any other pointer afterwards builds the whole index, as before."""
         if self._index is not None:
+            return
+        if self.format == "yaml":
+            self.index  # noqa: B018 - a YAML file has no partial index: the whole one, read once
             return
         covered = covering(pointers)
         if self._partial is not None:
@@ -185,19 +191,20 @@ def detect_format(text: str) -> Format:
     return "yaml"
 
 
-def parse_document(path: Path, name: str | None = None) -> SourceDocument:
-    """Read and parse one file. Raises SpecError for anything that makes it unusable."""
+def parse_document(path: Path, name: str | None = None, *, positions: bool = True) -> SourceDocument:
+    """Read and parse one file. Raises SpecError for anything that makes it unusable. Without `positions` a
+    YAML file's span index is left to be built when first asked for (a JSON file's always is)."""
     name = name if name is not None else os.fspath(path)
     text, bom = read_text(path, name)
     if not text.strip():
         raise SpecError("the file is empty", name, code="file-empty")
-    return parse_text(text, path, name, bom=bom)
+    return parse_text(text, path, name, bom=bom, positions=positions)
 
 
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdown", ".mkd")
 
 
-def parse_text(text: str, path: Path, name: str, *, bom: bool = False) -> SourceDocument:
+def parse_text(text: str, path: Path, name: str, *, bom: bool = False, positions: bool = True) -> SourceDocument:
     fmt = detect_format(text)
     problems: list[Problem] = []
     if fmt == "json":
@@ -208,7 +215,7 @@ def parse_text(text: str, path: Path, name: str, *, bom: bool = False) -> Source
             if path.suffix.lower() == ".json" or json_error.message.startswith("nesting"):
                 raise
             try:
-                data, index, problems = parse_yaml(text, name)
+                data, index, problems = parse_yaml(text, name, spans=positions)
             except SpecError:
                 raise json_error from None
             return SourceDocument(path, name, text, "yaml", data, bom, problems, index)
@@ -222,7 +229,7 @@ def parse_text(text: str, path: Path, name: str, *, bom: bool = False) -> Source
             document.problems = problems
         return document
     try:
-        data, index, problems = parse_yaml(text, name)
+        data, index, problems = parse_yaml(text, name, spans=positions)
     except SpecError as exc:
         if exc.code == "syntax" and path.suffix.lower() in MARKDOWN_SUFFIXES:  # not a broken spec: another kind
             raise SpecError(f"not an API description: a Markdown file ({path.suffix}), not YAML or JSON", name,
