@@ -24,25 +24,17 @@ import peers
 import yaml
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
 DEFAULT_REVIEW = REPO / "tests" / "lint" / "recall_review.yaml"
 
-
-def escape(token: str) -> str:
-    return str(token).replace("~", "~0").replace("/", "~1")
-
-
-def to_pointer(path: list) -> str:
-    """A Spectral-style path (the JSON output's `path`) as a JSON pointer."""
-    return "".join("/" + escape(token) for token in path)
+from workbench.spec.pointer import join  # noqa: E402
 
 
 def scope_of(pointer: str) -> str:
     """The node a problem's catching findings must stay within: its operation (/paths/P/METHOD), or its
     component (/components/KIND/NAME); the pointer itself for anything else."""
     parts = pointer.split("/")
-    if len(parts) >= 4 and parts[1] == "paths":
-        return "/".join(parts[:4])
-    if len(parts) >= 4 and parts[1] == "components":
+    if len(parts) >= 4 and parts[1] in ("paths", "components"):
         return "/".join(parts[:4])
     return pointer
 
@@ -68,7 +60,7 @@ def lint_findings(spec: Path, timeout: float, root: Path) -> list[tuple[str, str
     run = peers.run_ours(spec, timeout, root)
     if run.failed:
         raise SystemExit(f"lint_recall: {spec}: workbench lint failed: {run.failed}")
-    return [(item["code"], to_pointer(item["path"])) for item in run.output]
+    return [(item["code"], join("", *item["path"])) for item in run.output]
 
 
 def percent(part: int, whole: int) -> str:
