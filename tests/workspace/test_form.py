@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from workbench.spec.source import parse_text
-from workbench.workspace.form import form_edits, parse_enum, property_pointer, with_unit
+from workbench.workspace.form import form_edits, parse_enum, schema_pointer, with_unit
 
 
 def test_form_values_for_a_property():
@@ -18,11 +18,11 @@ def test_form_values_for_a_property():
     assert parse_enum("true, false", {"type": "boolean"}) == [True, False]
     assert parse_enum("a, 2", {"type": "integer"}) == ["a", "2"]  # not numbers: the re-check says so
     assert parse_enum("a, b ,, c") == ["a", "b", "c"]
-    assert property_pointer("/components/schemas/A/properties/b/properties/c/description") \
+    assert schema_pointer("/components/schemas/A/properties/b/properties/c/description") \
         == "/components/schemas/A/properties/b/properties/c"
     named_properties = "/components/schemas/A/properties/properties"
-    assert property_pointer(named_properties) == named_properties
-    assert property_pointer("/paths/~1a/get/parameters/0/schema") is None
+    assert schema_pointer(named_properties) == named_properties
+    assert schema_pointer("/paths/~1a/get/parameters/0/schema") is None
 
 
 def test_form_values_become_edits_and_clearing_is_refused():
