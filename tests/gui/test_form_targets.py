@@ -63,6 +63,7 @@ def test_a_finding_under_array_items_edits_the_items_and_never_the_parent(window
     assert form.property_root == ITEMS and form.property_pointer == ITEMS
     assert form.property_description.text() == ""  # the items' own description (none), not the parent's
     assert form.property_description.isEnabled() and form.apply_button.isEnabled()
+    assert not form.summary.isHidden() and not form.schema_member.isHidden()
     assert [form.schema_member.itemText(i) for i in range(form.schema_member.count())] \
         == ["(this schema) (no description)", "shade (no description)", "group (no description)"]
     assert "2 of its properties have no description (shade, group)" in form.note.text()
@@ -96,7 +97,7 @@ def test_a_finding_on_a_component_schema_edits_the_schema_and_says_who_uses_it(w
     assert form.property_enum.text() == "fast, slow"
     assert all(w.isEnabled() for w in (form.property_description, form.property_enum, form.property_unit,
                                        form.apply_button))
-    assert not form.summary.isEnabled()  # no operation's fields to edit
+    assert form.summary.isHidden() and form.description.isHidden()  # no operation's fields: only the schema's
     type_and_apply(window, qtbot, "How fast the job runs")
     assert findings_at(window, "/components/schemas/Mode") == []
     assert form.property_description.text() == "How fast the job runs"

@@ -141,6 +141,10 @@ class OperationForm(QWidget):
         if self.property_pointer is not None:
             self.apply_button.setEnabled(True)
             self.reset_button.setEnabled(True)
+        # A schema no operation owns: only its rows, at the top of a low dock (the operation's would be disabled)
+        schema_only = not enabled and self.property_pointer is not None
+        for widget in (*self.fields().values(), self.parameter, self.parameter_description, self.parameter_enum):
+            self._rows.setRowVisible(widget, not schema_only)
 
     def set_property(self, document: SourceDocument | None, pointer: str | None, note: str = "",
                      select: str | None = None) -> None:

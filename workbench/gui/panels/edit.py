@@ -3,7 +3,7 @@ fix), follows the edited texts, and turns Apply into one undoable step of the do
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QFrame, QScrollArea, QVBoxLayout, QWidget
 
 from workbench.edit import apply_edits
@@ -42,6 +42,7 @@ class EditPanel(QWidget):
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setWidget(self.form)
+        self._scroll = scroll
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(scroll)
@@ -100,6 +101,14 @@ class EditPanel(QWidget):
         if document is not ws.root:
             heading += f"  ({ws.file_label(document)})"
         form.show_operation(pointer, heading, current, suggestion, "" if suggestion else note)
+        if finding is not None and prop is not None:
+            # the node the finding is on sits below the operation's fields: scroll it into view (a low dock)
+            QTimer.singleShot(0, self._show_node_rows)
+
+    def _show_node_rows(self) -> None:
+        form = self.form
+        for widget in (form.property_unit, form.property_label):  # the last row, then the first: all, if they fit
+            self._scroll.ensureWidgetVisible(widget, 0, 4)
 
     @staticmethod
     def _members_note(document, pointer: str | None) -> str:
