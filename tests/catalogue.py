@@ -3,6 +3,7 @@ builders from here — never from another test module or from a conftest (which 
 
 from __future__ import annotations
 
+import difflib
 import os
 import select
 import signal
@@ -38,6 +39,17 @@ KUBERNETES = "kubernetes-swagger.json"  # 3.9 MB Swagger 2.0
 
 def corpus_file(name: str) -> Path:
     return corpus_dir() / name
+
+
+def changed_lines(old: str, new: str) -> tuple[list[str], list[str]]:
+    """(removed, added) lines of the diff from old to new: what a zero-noise save may change, exactly."""
+    removed, added = [], []
+    for line in difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True), n=0):
+        if line.startswith("-") and not line.startswith("---"):
+            removed.append(line[1:])
+        elif line.startswith("+") and not line.startswith("+++"):
+            added.append(line[1:])
+    return removed, added
 
 
 # -- a well-described API head, for specs built operation by operation ---------------------------------------

@@ -3,7 +3,6 @@ external changes, and crash recovery."""
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
 import shutil
@@ -13,24 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.catalogue import corpus_dir, run_until_killed
+from tests.catalogue import changed_lines, corpus_dir, run_until_killed
 from workbench.edit.journal import RecoveryJournal
 from workbench.examples import example_path
 from workbench.workspace import ConflictChoice, DiskOutcome, OperationEntry, ProblemEntry, SaveChoice
 
 PETSTORE = corpus_dir() / "oai-v3.0-petstore.json"
 NEW_DESCRIPTION = "Cancels an order that has not shipped yet. Use it when the customer asks to cancel."
-
-
-def changed_lines(old: str, new: str) -> tuple[list[str], list[str]]:
-    """(removed, added) lines of the diff from old to new."""
-    removed, added = [], []
-    for line in difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True), n=0):
-        if line.startswith("-") and not line.startswith("---"):
-            removed.append(line[1:])
-        elif line.startswith("+") and not line.startswith("+++"):
-            added.append(line[1:])
-    return removed, added
 
 
 @pytest.fixture

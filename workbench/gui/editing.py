@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 
 from workbench.gui.widgets import ElidedLabel, shrinkable
 from workbench.spec import SourceDocument
-from workbench.workspace.form import PROPERTY_FIELDS, PROPERTY_UNITS, format_enum, value_at
+from workbench.workspace.form import PROPERTY_FIELDS, PROPERTY_UNITS, format_enum, schema_members, value_at
 
 RECOVERY_ENV = "WORKBENCH_RECOVERY_DIR"
 
@@ -64,8 +64,14 @@ class OperationForm(QWidget):
         self.parameter_enum = QLineEdit()
         self.parameter_enum.setObjectName("formParameterEnum")
         self.parameter_enum.setPlaceholderText("values, separated by commas")
-        self.property_pointer: str | None = None  # the schema property shown, if any
+        self.property_pointer: str | None = None  # the schema node edited: the node shown or one of its properties
+        self.property_root: str | None = None  # the schema node shown (a property, array items, a component …)
         self.property_document: SourceDocument | None = None  # the file it is read from
+        self.schema_member = QComboBox()  # the node itself, or one of its own properties
+        self.schema_member.setObjectName("formSchemaMember")
+        _narrow(self.schema_member)
+        self.schema_member.setToolTip("Edit the schema itself or one of its properties")
+        self.schema_member.currentIndexChanged.connect(self._member_changed)
         self.property_label = ElidedLabel("—", mode=Qt.TextElideMode.ElideMiddle)  # a pointer: both ends say most
         self.property_label.setObjectName("formProperty")
         self.property_description = QLineEdit()
@@ -103,6 +109,7 @@ class OperationForm(QWidget):
         form.addRow("  description", self.parameter_description)
         form.addRow("  enum", self.parameter_enum)
         form.addRow("Property", self.property_label)
+        form.addRow("  property", self.schema_member)
         form.addRow("  description", self.property_description)
         form.addRow("  enum", self.property_enum)
         form.addRow("  unit", self.property_unit)
@@ -110,6 +117,8 @@ class OperationForm(QWidget):
         buttons.addStretch(1)
         buttons.addWidget(self.reset_button)
         buttons.addWidget(self.apply_button)
+        self._rows = form
+        form.setRowVisible(self.schema_member, False)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.heading)
@@ -127,19 +136,45 @@ class OperationForm(QWidget):
         has_parameters = enabled and self.parameter.count() > 0
         for widget in (self.parameter, self.parameter_description, self.parameter_enum):
             widget.setEnabled(has_parameters)
-        for widget in (self.property_description, self.property_enum, self.property_unit):
+        for widget in (self.schema_member, self.property_description, self.property_enum, self.property_unit):
             widget.setEnabled(self.property_pointer is not None)
         if self.property_pointer is not None:
             self.apply_button.setEnabled(True)
             self.reset_button.setEnabled(True)
+        # A schema no operation owns: only its rows, at the top of a low dock (the operation's would be disabled)
+        schema_only = not enabled and self.property_pointer is not None
+        for widget in (*self.fields().values(), self.parameter, self.parameter_description, self.parameter_enum):
+            self._rows.setRowVisible(widget, not schema_only)
 
-    def set_property(self, document: SourceDocument | None, pointer: str | None, note: str = "") -> None:
-        """Show the schema property at `pointer` of `document` (None: no property; `note` says why)."""
-        self.property_pointer = pointer if document is not None else None
+    def set_property(self, document: SourceDocument | None, pointer: str | None, note: str = "",
+                     select: str | None = None) -> None:
+        """Show the schema node at `pointer` of `document` — a property, array items, a component schema … — with
+        its own properties to choose from (`select`: the one chosen; None: no node, `note` says why)."""
+        self.property_root = pointer if document is not None else None
         self.property_document = document if pointer else None
+        members = schema_members(document, pointer) if document is not None and pointer else []
+        self.schema_member.blockSignals(True)
+        self.schema_member.clear()
+        for member, name, described in members:
+            label = name or "(this schema)"
+            self.schema_member.addItem(label if described else f"{label} (no description)", member)
+        position = self.schema_member.findData(select) if select else 0
+        self.schema_member.setCurrentIndex(max(position, 0) if members else -1)
+        self.schema_member.blockSignals(False)
+        self._rows.setRowVisible(self.schema_member, len(members) > 1)
+        self._member_changed(note=note)
+
+    def _member_changed(self, _row: int = 0, note: str = "") -> None:
+        document = self.property_document
+        pointer = self.schema_member.currentData() if document is not None else None
+        self.property_pointer = pointer
         value = value_at(document, pointer) if document is not None and pointer else None
         self.property_label.setText(pointer if pointer else note or "—")
         self.property_label.setToolTip(note or pointer or "")
+        label = self._rows.labelForField(self.property_label)
+        if isinstance(label, QLabel):  # a property is one; array items, a member of anyOf, a component is a schema
+            label.setText("Property" if pointer is None or pointer.rsplit("/", 2)[-2:-1] == ["properties"]
+                          else "Schema")
         description = value.get("description") if isinstance(value, dict) else None
         self.property_description.setText(description if isinstance(description, str) else "")
         self.property_enum.setText(format_enum(value.get("enum") if isinstance(value, dict) else None))
@@ -208,7 +243,7 @@ class OperationForm(QWidget):
     def reset(self) -> None:
         self.show_operation(self.pointer, self.heading.text(), dict(self._original))
         self._parameter_changed()
-        self.set_property(self.property_document, self.property_pointer)
+        self.set_property(self.property_document, self.property_root, select=self.property_pointer)
 
     def request_apply(self) -> None:
         if self.pointer is not None or self.property_pointer is not None:

@@ -169,14 +169,16 @@ class Score:
         return "\n".join(lines)
 
 
-def score(result: LintResult, operations: Sequence[Operation] | None = None) -> Score:
-    """The score of `result` over `operations` (the tools in scope; default: every operation of the spec)."""
+def score(result: LintResult, operations: Sequence[Operation] | None = None, owners: Owners | None = None) -> Score:
+    """The score of `result` over `operations` (the tools in scope; default: every operation of the spec);
+    `owners`, when built over the same operations, is used instead of building it again."""
     spec = result.spec
     if operations is None:
         operations = spec.operations if spec is not None else ()
     operations = tuple(operations)
     count = len(operations)
-    owners = _Owners(spec, operations) if spec is not None and count else None
+    if owners is None or not owners.over(operations):
+        owners = Owners(spec, operations) if spec is not None and count else None
     failed: dict[str, list[set[int]]] = {name: [] for name in CATEGORIES}
     failing_rules: dict[str, dict[str, set[int]]] = {name: {} for name in CATEGORIES}
     category_findings = Counter()
@@ -239,11 +241,13 @@ _SPEC_WIDE = frozenset(("", "paths", "servers", "security", "host", "basePath", 
 _NOT_WALKED = frozenset(("example", "examples", "x-examples"))  # values, not definitions: no finding's owner
 
 
-class _Owners:
-    """Which of the scored operations a finding belongs to (see the module's formula)."""
+class Owners:
+    """Which of the scored operations a finding belongs to (see the module's formula); the Edit form asks it how
+    many operations use the schema it edits."""
 
     def __init__(self, spec: Spec, operations: tuple[Operation, ...]) -> None:
         self.spec = spec
+        self.operations = operations
         self.all = frozenset(range(len(operations)))
         self.own: dict[tuple[str, str], frozenset[int]] = {}
         items: dict[tuple[str, str], set[int]] = {}
@@ -290,9 +294,17 @@ class _Owners:
                 stack.extend(v for v in node if isinstance(v, (dict, list)))
         return found
 
+    def over(self, operations: Sequence[Operation]) -> bool:
+        """Built over exactly these operations (the same objects, in the same order)."""
+        return len(operations) == len(self.operations) and all(
+            a is b for a, b in zip(operations, self.operations, strict=True))
+
     def of(self, finding: Finding) -> frozenset[int]:
-        doc = finding.document.name
-        pointer = finding.pointer
+        return self.of_pointer(finding.document.name, finding.pointer)
+
+    def of_pointer(self, doc: str, pointer: str) -> frozenset[int]:
+        """The operations (by index) that a finding at `pointer` of the document named `doc` belongs to."""
+        start = pointer
         while True:
             key = (doc, pointer)
             owners = self.own.get(key)
@@ -304,7 +316,7 @@ class _Owners:
             if not pointer:
                 break
             pointer = pointer.rsplit("/", 1)[0]
-        tokens = split(finding.pointer)
+        tokens = split(start)
         if doc == self.spec.root.name and ((len(tokens) <= 1 and (not tokens or tokens[0] in _SPEC_WIDE))
                                            or tokens[:2] == ["components", "securitySchemes"]):
             return self.all

@@ -4,10 +4,12 @@ Python: the form widget (`workbench.gui.editing`) only shows and collects the va
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from workbench.edit import Edit
 from workbench.edit.fixes import placed_edit
+from workbench.lint import RULES
 from workbench.spec import SourceDocument
 from workbench.spec.pointer import join, lookup, split
 
@@ -90,13 +92,89 @@ def parse_enum(text: str, schema: Any = None) -> list[Any]:
     return items
 
 
-def property_pointer(pointer: str) -> str | None:
-    """The schema property a pointer is at or inside (`…/properties/<name>`), or None."""
+# Keywords of a schema whose value is one schema, and those whose value holds schemas by name or by position.
+_ONE_SCHEMA = frozenset(("items", "additionalProperties", "not", "contains", "if", "then", "else", "propertyNames",
+                         "unevaluatedItems", "unevaluatedProperties", "additionalItems"))
+_NAMED_SCHEMAS = frozenset(("properties", "patternProperties", "$defs", "definitions", "dependentSchemas"))
+_LISTED_SCHEMAS = frozenset(("allOf", "anyOf", "oneOf", "prefixItems"))
+
+
+def schema_pointer(pointer: str) -> str | None:
+    """The schema node a pointer is at or inside — a component schema, a property, array `items`, an `anyOf`
+    member … (`…/properties/b/description` → `…/properties/b`) — or None: not in a schema, or at a parameter's own
+    `schema` (the form edits that as the parameter)."""
     tokens = split(pointer)
-    for end in range(len(tokens) - 1, 0, -1):
-        if tokens[end - 1] == "properties":
-            return join("", *tokens[:end + 1])
-    return None
+    at: int | None = None  # the end of the schema node reached so far
+    parameter_schema: int | None = None  # the end of a parameter's own `schema`
+    i = 0
+    if tokens[:2] == ["components", "schemas"] and len(tokens) > 2:
+        at = i = 3
+    elif tokens[:1] == ["definitions"] and len(tokens) > 1:
+        at = i = 2
+    elif "schema" not in tokens and "properties" in tokens[1:-1]:
+        at = i = tokens.index("properties", 1)  # a schema file's own map (`pet.yaml#/Pet/properties/name`)
+    while i < len(tokens):
+        token = tokens[i]
+        if at is None:
+            if token == "schema":
+                at = i + 1
+                parameter_schema = at if i >= 2 and tokens[i - 2] == "parameters" else None
+            i += 1
+        elif i + 1 < len(tokens) and (token in _NAMED_SCHEMAS or ((token in _LISTED_SCHEMAS or token == "items")
+                                      and tokens[i + 1].isdigit())):
+            at = i = i + 2  # a named member, or one by position (`items` as a list: a tuple, OpenAPI 3.0 / draft 4)
+        elif token in _ONE_SCHEMA:
+            at = i = i + 1
+        else:
+            break  # a keyword's value (a description, an enum, an example): the node is the schema holding it
+    if at is None or at == parameter_schema:
+        return None
+    return join("", *tokens[:at])
+
+
+def schema_members(document: SourceDocument, pointer: str) -> list[tuple[str, str, bool]]:
+    """(pointer, name, described) of the schema node and of its own properties: what the form's property list
+    offers, the node first (its name ""). A property that is a `$ref` counts as described (by its target)."""
+    node = value_at(document, pointer)
+    properties = node.get("properties") if isinstance(node, dict) else None
+    text = node.get("description") if isinstance(node, dict) else None
+    members = [(pointer, "", isinstance(text, str) and bool(text.strip()))]
+    for name, value in properties.items() if isinstance(properties, dict) else ():
+        text = value.get("description") if isinstance(value, dict) else None
+        described = (isinstance(text, str) and bool(text.strip())) or (isinstance(value, dict) and "$ref" in value)
+        members.append((join(pointer, "properties", str(name)), str(name), described))
+    return members
+
+
+def schema_heading(document_name: str, pointer: str, users: int, file_label: str = "") -> str:
+    """The form's heading for a schema node no single operation owns: which schema, and how many operations an
+    edit of it reaches."""
+    tokens = split(pointer)
+    name = tokens[2] if tokens[:2] == ["components", "schemas"] and len(tokens) > 2 else \
+        tokens[1] if tokens[:1] == ["definitions"] and len(tokens) > 1 else pointer or document_name
+    reach = "used by no operation" if users == 0 else "used by 1 operation" if users == 1 else \
+        f"used by {users} operations"
+    return f"Schema {name} ({reach})" + (f"  ({file_label})" if file_label else "")
+
+
+# Rules whose fix is a description (what the form writes): the descriptions category, and the rules that ask for
+# a unit, an explanation of enum values or of a paging parameter in the description.
+DESCRIPTION_RULES = frozenset((*(rule.id for rule in RULES.values() if rule.category == "descriptions"),
+                               "numeric-unit-missing", "enum-values-unexplained", "pagination-undocumented"))
+
+
+def form_target(finding: Finding, operation: object | None) -> str | None:
+    """What the form edits for a finding: "operation" (with the schema node or parameter inside it), "schema"
+    (a schema node no operation owns), or None (no form target). `operation` is the operation it is inside."""
+    if schema_pointer(finding.pointer) is not None:
+        return "schema" if operation is None else "operation"
+    return "operation" if operation is not None else None
+
+
+def untargeted(findings: Iterable[Finding], operation_of: Callable[[Finding], object | None]) -> list[Finding]:
+    """The description findings (`DESCRIPTION_RULES`) that have no form target: dead ends in the window."""
+    return [finding for finding in findings
+            if finding.rule in DESCRIPTION_RULES and form_target(finding, operation_of(finding)) is None]
 
 
 def format_enum(values: Any) -> str:
@@ -120,7 +198,7 @@ def suggestion_for(finding: Finding, operation_pointer: str) -> tuple[str, str, 
     fix = finding.fix
     if fix is None:
         return None
-    prop = property_pointer(finding.pointer)
+    prop = schema_pointer(finding.pointer)
     if prop is not None and fix.pointer == f"{prop}/enum" and isinstance(fix.value, list):
         return "propertyEnum", format_enum(fix.value), fix.title
     if prop is not None and fix.pointer == f"{prop}/description" and isinstance(fix.value, str):

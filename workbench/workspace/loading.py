@@ -16,7 +16,7 @@ from pathlib import Path
 from workbench.config import Known, WorkbenchConfig, config_for
 from workbench.lint import RULES, Finding, LintResult, lint
 from workbench.lint.engine import parser_result
-from workbench.lint.score import Score, score
+from workbench.lint.score import Owners, Score, score
 from workbench.mock.faults import FAULTS
 from workbench.spec import Location, Operation, SourceDocument, Spec, SpecError, SpecVersion, load_spec
 from workbench.spec.model import Components
@@ -103,11 +103,16 @@ class LoadedSpec:
     schemas: tuple[SchemaEntry, ...] = ()  # the component schemas, in the order written
     # the config in use, found and read as `workbench lint` and `tools` do (lint and the tool set)
     config: WorkbenchConfig = field(default_factory=WorkbenchConfig)
+    users: Owners | None = None  # which operations use a place of the spec (None: not parsed)
 
     @property
     def parsed(self) -> bool:
         """False when a file of the spec does not parse: only its text and the `parser` finding are known."""
         return self.result.spec is not None
+
+    def operations_using(self, document_name: str, pointer: str) -> int:
+        """How many of the spec's operations use the node at `pointer` (their own, or reached through `$ref`s)."""
+        return len(self.users.of_pointer(document_name, pointer)) if self.users is not None else 0
 
     @property
     def config_path(self) -> Path | None:
@@ -124,10 +129,12 @@ def spec_config(spec_path: str | Path, explicit: str | Path | None = None) -> Wo
     return config_for(spec_path, KNOWN_NAMES, explicit)
 
 
-def scored(result: LintResult, config: WorkbenchConfig, overrides: ToolOverrides | None = None) -> Score:
+def scored(result: LintResult, config: WorkbenchConfig, overrides: ToolOverrides | None = None,
+           owners: Owners | None = None) -> Score:
     """The readiness score over the operations that become tools under the config's scope (and `overrides`):
-    what `workbench score`, `lint` and the window show."""
-    return score(result, scoped_operations(result.spec, config, overrides) if result.spec is not None else None)
+    what `workbench score`, `lint` and the window show (`owners`: see `score`)."""
+    return score(result, scoped_operations(result.spec, config, overrides) if result.spec is not None else None,
+                 owners)
 
 
 def load_and_lint(path: str | Path, progress: Callable[[str], None] = lambda _text: None,
@@ -158,7 +165,8 @@ def load_and_lint(path: str | Path, progress: Callable[[str], None] = lambda _te
     config = spec_config(path)
     result = lint(spec, config.lint)
     step("Scoring…")
-    readiness = scored(result, config)
+    users = Owners(spec, tuple(spec.operations))  # who uses what: the score's, and the Edit form's reach of an edit
+    readiness = scored(result, config, owners=users)
     step("Locating findings…")
     problems = tuple(ProblemEntry(f, f.locate()) for f in result.findings)
     operations = tuple(OperationEntry(op, op.origin.locate())
@@ -168,7 +176,7 @@ def load_and_lint(path: str | Path, progress: Callable[[str], None] = lambda _te
     step("Showing…")
     schemas = schema_entries(spec)
     return LoadedSpec(path, spec, result, readiness, problems, operations, path_locations,
-                      time.perf_counter() - began, schemas, config)
+                      time.perf_counter() - began, schemas, config, users)
 
 
 def unparsed_spec(error: SpecError, path: Path, text: str | None, bom: bool, documents: Sequence[SourceDocument],

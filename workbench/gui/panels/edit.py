@@ -3,7 +3,7 @@ fix), follows the edited texts, and turns Apply into one undoable step of the do
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QFrame, QScrollArea, QVBoxLayout, QWidget
 
 from workbench.edit import apply_edits
@@ -11,7 +11,16 @@ from workbench.gui.document import SpecDocument, Target
 from workbench.gui.editing import OperationForm
 from workbench.lint import Finding
 from workbench.workspace import DocumentChange, LoadedSpec, LoadKind, OperationEntry
-from workbench.workspace.form import form_edits, inline_parameters, property_pointer, suggestion_for, value_at
+from workbench.workspace.form import (
+    form_edits,
+    form_target,
+    inline_parameters,
+    schema_heading,
+    schema_members,
+    schema_pointer,
+    suggestion_for,
+    value_at,
+)
 
 EMPTY_HEADING = "Select an operation (outline) or a finding (problems)."
 
@@ -33,6 +42,7 @@ class EditPanel(QWidget):
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setWidget(self.form)
+        self._scroll = scroll
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(scroll)
@@ -53,21 +63,31 @@ class EditPanel(QWidget):
         """Show an operation (or none) and the schema property a finding is about (or `prop` in the file named
         `document_name`) in the form, with the finding's suggested fix pre-filled; any file of the spec."""
         ws = self.document.workspace
+        form = self.form
         if finding is not None:
-            prop = property_pointer(finding.pointer)
+            prop = schema_pointer(finding.pointer)
             document_name = finding.document.name
         elif entry is not None:
             document_name = entry.operation.origin.document.name
         document = ws.edited.get(document_name) if document_name else None
-        form = self.form
+        # the same node again (after an edit): the property chosen in it stays chosen
+        same = finding is None and (prop, document_name) == (form.property_root, self._document_name)
         self._document_name = document_name if document is not None else None
-        form.set_property(document if prop else None, prop if document is not None else None)
+        form.set_property(document if prop else None, prop if document is not None else None,
+                          select=form.property_pointer if same else None)
         self._property = prop if document is not None else None
         self._entry = entry
+        note = self._members_note(document, prop) if finding is not None else ""
         if entry is None or document is None:
             form.set_parameters(None, [])
             suggestion = suggestion_for(finding, "") if finding is not None and document is not None else None
-            form.show_operation(None, "A shared schema (no operation)", {}, suggestion)
+            heading = "A shared schema (no operation)"
+            if document is not None and prop:
+                loaded = ws.loaded
+                heading = schema_heading(document_name, prop,
+                                         loaded.operations_using(document_name, prop) if loaded is not None else 0,
+                                         ws.file_label(document) if document is not ws.root else "")
+            form.show_operation(None, heading, {}, suggestion, "" if suggestion else note)
             return
         op = entry.operation
         pointer = op.origin.pointer
@@ -80,7 +100,26 @@ class EditPanel(QWidget):
         heading = f"{op.method.upper()} {op.path}"
         if document is not ws.root:
             heading += f"  ({ws.file_label(document)})"
-        form.show_operation(pointer, heading, current, suggestion)
+        form.show_operation(pointer, heading, current, suggestion, "" if suggestion else note)
+        if finding is not None and prop is not None:
+            # the node the finding is on sits below the operation's fields: scroll it into view (a low dock)
+            QTimer.singleShot(0, self._show_node_rows)
+
+    def _show_node_rows(self) -> None:
+        form = self.form
+        for widget in (form.property_unit, form.property_label):  # the last row, then the first: all, if they fit
+            self._scroll.ensureWidgetVisible(widget, 0, 4)
+
+    @staticmethod
+    def _members_note(document, pointer: str | None) -> str:
+        """What to do when the node shown holds properties without a description (one finding names them all)."""
+        if document is None or not pointer:
+            return ""
+        missing = [name for _member, name, described in schema_members(document, pointer)[1:] if not described]
+        if not missing:
+            return ""
+        shown = ", ".join(missing[:4]) + (f" and {len(missing) - 4} more" if len(missing) > 4 else "")
+        return f"{len(missing)} of its properties have no description ({shown}): choose each under “property”."
 
     def refill(self) -> None:
         """After an edit: the same operation and property, with their values as they are now."""
@@ -133,7 +172,7 @@ class EditPanel(QWidget):
         if target.problem is not None:
             finding = target.problem.finding
             operation = self.document.workspace.operation_of(finding)
-            if operation is not None or property_pointer(finding.pointer) is not None:
+            if form_target(finding, operation) is not None:
                 self.fill(operation, finding)
         elif target.operation is not None:
             self.fill(target.operation)
