@@ -16,6 +16,7 @@ lists the top-level modules first imported during the watch (`sys.modules` befor
 
 from __future__ import annotations
 
+import itertools
 import sys
 import threading
 import time
@@ -30,7 +31,7 @@ OURS = ("/workbench/", "/bench/")
 def _importer(frame) -> str | None:
     """The line that started the import this stack is in (None: it is not importing)."""
     stack = traceback.extract_stack(frame)
-    for outer, entry in zip(stack, stack[1:]):
+    for outer, entry in itertools.pairwise(stack):
         if entry.filename.startswith("<frozen importlib"):
             return f"{_short(outer.filename)}:{outer.lineno} {outer.name}: {outer.line}"
     return None
