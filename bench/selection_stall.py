@@ -92,6 +92,8 @@ def main() -> int:
         window.resize(1024, 700)
         window.show()
         measured(app, window.documentLoaded, lambda: window.open_path(path))
+        while not window.source.view.is_complete:  # the text all in the view: the runs' own stalls are measured
+            app.processEvents()
         panel = window.selection
         window.docks["selection"].show()
         window.docks["selection"].raise_()
