@@ -117,8 +117,9 @@ class SpecDocument(QObject):
         self.jobs.failed.connect(self._failed)
         self.jobs.cancelled.connect(self._cancelled)
         # The whole span index of a file that lacks one (a JSON file's is built on demand), built in the background
-        # after a load or an edit: the next edit asks for spans, and building it then held the window 1.6 s on
-        # the GitHub description.
+        # after a re-check or an edit, and once an opened file's text is all shown: the next edit asks for spans,
+        # and building it then held the window 1.6 s on the GitHub description. (Built while the source view
+        # still takes in a big text, it competes with that for the interpreter lock.)
         self.index_jobs = JobRunner(self, max_threads=1)
         self.fix_jobs = JobRunner(self, max_threads=1)  # a Fix All's preview
         self.fix_jobs.progress.connect(lambda _job, text: self.busy.emit(text))
@@ -235,7 +236,8 @@ class SpecDocument(QObject):
         if self.workspace.take_loaded(loaded, kind):
             self._watch()
         self.loaded.emit(loaded, kind)
-        self.index_later()
+        if kind is LoadKind.RECHECK:
+            self.index_later()  # an opened file's waits until its text is all shown (see MainWindow)
 
     def index_later(self) -> None:
         """Build the span index of every edited file without one, on a worker thread (see `index_jobs`)."""

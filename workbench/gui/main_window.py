@@ -147,6 +147,7 @@ class MainWindow(QMainWindow):
         document.message.connect(lambda text, ms: self.statusBar().showMessage(text, ms))
         document.reloadingFromDisk.connect(self._note_place)
         document.fixFinished.connect(self._fix_finished)
+        self.source.view.sourceComplete.connect(document.index_later)  # an opened file's spans, once it is shown
         self._place: SourcePlace | None = None
         self._restore_settings()
         self._update_title()
