@@ -259,3 +259,21 @@ def test_a_newer_conversion_stops_the_filling_of_an_older_list(qtbot, window, re
         window.tools.set_choice("MCP")
     qtbot.wait(100)
     assert shown == ["mcp"] and window.tools.shown_names() == [t.name for t in window.tools.preview.toolset.tools]
+
+
+def test_a_big_files_conversion_waits_until_its_text_is_all_shown(qtbot, window):
+    from tests.catalogue import GITHUB, corpus_file
+
+    window.focus_tools()
+    complete_when_started: list[bool] = []
+    start = window.tools.jobs.start
+
+    def noting(fn, tag=None):
+        complete_when_started.append(window.source.view.is_complete)
+        return start(fn, tag)
+
+    window.tools.jobs.start = noting
+    with qtbot.waitSignal(window.tools.previewReady, timeout=240_000) as blocker:
+        window.open_path(corpus_file(GITHUB))
+    assert complete_when_started == [True] and len(blocker.args[0].toolset.tools) > 800
+    assert window.tools.shown_names() == [t.name for t in blocker.args[0].toolset.tools]

@@ -240,8 +240,9 @@ class SpecDocument(QObject):
             self.index_later()  # an opened file's waits until its text is all shown (see MainWindow)
 
     def index_later(self) -> None:
-        """Build the span index of every edited file without one, on a worker thread (see `index_jobs`)."""
-        missing = [document for document in self.workspace.edited.values() if not document.is_indexed]
+        """Build the span index of every edited JSON file without one, on a worker thread (see `index_jobs`)."""
+        missing = [document for document in self.workspace.edited.values()
+                   if document.format == "json" and not document.is_indexed]  # a YAML file's comes with its parse
         if not missing:
             return
 

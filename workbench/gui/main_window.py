@@ -148,6 +148,8 @@ class MainWindow(QMainWindow):
         document.reloadingFromDisk.connect(self._note_place)
         document.fixFinished.connect(self._fix_finished)
         self.source.view.sourceComplete.connect(document.index_later)  # an opened file's spans, once it is shown
+        self.tools.showing_source = lambda: not self.source.view.is_complete
+        self.source.view.sourceComplete.connect(self.tools.source_shown)
         self._place: SourcePlace | None = None
         self._restore_settings()
         self._update_title()

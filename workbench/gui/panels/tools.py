@@ -5,6 +5,7 @@ result is dropped), and what changed since the last preview is said."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -239,6 +240,11 @@ class ToolsPanel(OnScreen, QWidget):
         self.build_timer.setSingleShot(True)
         self.build_timer.setInterval(BUILD_DELAY_MS)
         self.build_timer.timeout.connect(self._start_build)
+        # Is the window still taking in what was loaded (a big text goes into the source view by chunks)? Then a
+        # conversion waits for `source_shown`: converting meanwhile competed with the chunks' colouring for the
+        # interpreter lock, and both stalled the window for up to a second on the GitHub description.
+        self.showing_source: Callable[[], bool] = lambda: False
+        self._waiting_for_source = False
         self.preview: ToolPreview | None = None
         self.settings = ToolsConfig()
         self.json_schema_form = False  # the vendor selector's "Gemini JSON Schema": shown, never written
@@ -562,6 +568,7 @@ class ToolsPanel(OnScreen, QWidget):
             return
         self.jobs.cancel()
         self._stop_filling()
+        self._waiting_for_source = False
         if not self.is_shown:
             self._stale = True
             self.build_timer.stop()
@@ -570,9 +577,18 @@ class ToolsPanel(OnScreen, QWidget):
         self.build_timer.start()
         self.status_label.setText("Converting…")
 
+    def source_shown(self) -> None:
+        """What was loaded is all shown: a conversion that waited for it starts."""
+        if self._waiting_for_source:
+            self._waiting_for_source = False
+            self._start_build()
+
     def _start_build(self) -> None:
         loaded = self.document.spec
         if loaded is None:
+            return
+        if self.showing_source():
+            self._waiting_for_source = True
             return
         spec, config, settings, before = loaded.spec, loaded.config, self.settings, self.preview
         form = self.json_schema_form
@@ -590,7 +606,8 @@ class ToolsPanel(OnScreen, QWidget):
     @property
     def is_building(self) -> bool:
         """A conversion is due or running (`previewReady` follows)."""
-        return self.build_timer.isActive() or self.jobs.current is not None or self.filling is not None
+        return (self.build_timer.isActive() or self._waiting_for_source or self.jobs.current is not None
+                or self.filling is not None)
 
     @property
     def is_stale(self) -> bool:
