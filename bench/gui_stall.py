@@ -7,11 +7,13 @@ list is drawn) converts the spec in the background and shows the tools. Then typ
 source view, a key every 40 ms (one undoable step at the pause, the re-check after it), timing each keystroke
 and the step. Also times the UI-thread steps.
 
-    .venv/bin/python bench/gui_stall.py [path] [--tools-hidden] [--roundtrip [SECONDS]]
+    .venv/bin/python bench/gui_stall.py [path] [--tools-hidden] [--roundtrip [SECONDS]] [--stacks]
 
 (`--tools-hidden`: the Tools tab left behind Problems, as the window opens: then it converts nothing.
 `--roundtrip`: then the Round trips panel raised and a round trip run on the file for SECONDS at most (default
-30; cancelled then), its rows streaming into the table: the longest stall meanwhile.)
+30; cancelled then), its rows streaming into the table: the longest stall meanwhile. `--stacks`: a watchdog
+thread samples the UI thread's stack (and the other threads') whenever it is over 50 ms late, and prints the places
+seen most often for each phase: see `stackwatch.py`.)
 """
 
 from __future__ import annotations
@@ -27,6 +29,9 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from PySide6.QtCore import QEventLoop, QSettings, Qt, QTimer
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from stackwatch import StackWatch
 
 from workbench.gui.app import configure_application
 from workbench.gui.main_window import MainWindow
@@ -49,8 +54,12 @@ def timed(owner, name: str, record: dict[str, float]) -> None:
     setattr(owner, name, wrapper)
 
 
+STACKS = "--stacks" in sys.argv
+WATCHES: list[tuple[str, StackWatch]] = []  # with --stacks: each measured phase's watchdog
+
+
 def main() -> int:
-    args, roundtrip_s = roundtrip_option([a for a in sys.argv[1:] if a != "--tools-hidden"])
+    args, roundtrip_s = roundtrip_option([a for a in sys.argv[1:] if a not in ("--tools-hidden", "--stacks")])
     path = Path(args[0]) if args else DEFAULT
     app = QApplication.instance() or QApplication([])
     configure_application(app)
@@ -83,7 +92,7 @@ def main() -> int:
         window.source.view.sourceComplete.connect(lambda: complete_at.append(time.perf_counter() - began))
 
         began = time.perf_counter()
-        gaps = run_measured(app, window, lambda: window.open_path(path))
+        gaps = run_measured(app, window, lambda: window.open_path(path), "opening")
         loaded_at = [window.loaded.seconds] if window.loaded else []
         edit_gaps: list[tuple[float, float]] = []
         while not window.source.view.is_complete:  # the whole text in the view (an edit while it goes in works)
@@ -93,10 +102,10 @@ def main() -> int:
             entry = window.loaded.operations[0]
             window.edit.fill(entry)
             window.edit.form.summary.setText("Edited summary, to measure the re-check")
-            edit_gaps = run_measured(app, window, window.edit.form.apply_button.click)
+            edit_gaps = run_measured(app, window, window.edit.form.apply_button.click, "re-checking after an edit")
         keys: list[float] = []
         timed(window.document.workspace, "settle", steps)  # the pause's step (one copy of the text, the journal)
-        typing_gaps = run_measured(app, window, lambda: type_slowly(window, TYPED, keys))
+        typing_gaps = run_measured(app, window, lambda: type_slowly(window, TYPED, keys), "typing and the re-check")
         typed_ok = TYPED in window.document.workspace.root.text
         window.ask_save_changes = lambda: SaveChoice.DISCARD  # the edit was only for measuring
         streamed = measure_roundtrip(app, window, roundtrip_s) if roundtrip_s and window.loaded else None
@@ -131,7 +140,16 @@ def main() -> int:
         print(f"round trip: {rows} result rows in {batches} batches, "
               + ("finished" if finished else f"cancelled after {roundtrip_s:g} s"))
         report("round trip streaming", gaps)
+    report_stacks()
     return 0
+
+
+def report_stacks() -> None:
+    """With --stacks, what each phase's watchdog saw; then the load the figures were taken under."""
+    for phase, watch in WATCHES:
+        print(f"-- {phase}:")
+        watch.report()
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 
 
 def roundtrip_option(args: list[str]) -> tuple[list[str], float | None]:
@@ -179,6 +197,7 @@ def measure_roundtrip(app, window, seconds: float) -> tuple[list[tuple[float, fl
     batches: list[int] = []
     finished: list[bool] = []
     gaps, timer = ticker()
+    watch = watching("round trip streaming")
     loop = QEventLoop()
     flushes: list[tuple[float, float]] = []  # (wall, the UI thread's own CPU): the difference is waiting for the GIL
     flush = panel.flush
@@ -198,6 +217,8 @@ def measure_roundtrip(app, window, seconds: float) -> tuple[list[tuple[float, fl
     panel.run_roundtrip()
     loop.exec()
     timer.stop()
+    if watch is not None:
+        watch.stop()
     if panel.is_running:
         panel.cancel_run()
     if flushes:
@@ -225,7 +246,17 @@ def ticker() -> tuple[list[tuple[float, float]], QTimer]:
     return gaps, timer
 
 
-def run_measured(app, window, action) -> list[tuple[float, float]]:
+def watching(phase: str) -> StackWatch | None:
+    """With --stacks: a started watchdog for `phase` (stop it when the phase ends)."""
+    if not STACKS:
+        return None
+    watch = StackWatch()
+    WATCHES.append((phase, watch))
+    watch.start()
+    return watch
+
+
+def run_measured(app, window, action, phase: str = "") -> list[tuple[float, float]]:
     """Run `action`, then the event loop until the window has shown the (re)loaded spec and settled; the gaps
     between the ticks of a 10 ms timer meanwhile, as (gap, seconds since the action)."""
     gaps, timer = ticker()
@@ -247,10 +278,13 @@ def run_measured(app, window, action) -> list[tuple[float, float]]:
     window.documentLoaded.connect(loaded)
     window.loadFailed.connect(failed)
     QTimer.singleShot(120_000, loop.quit)  # never wait for ever: a missing signal shows as a short report
+    watch = watching(phase)
     timer.start()
     action()
     loop.exec()
     timer.stop()
+    if watch is not None:
+        watch.stop()
     window.documentLoaded.disconnect(loaded)
     window.loadFailed.disconnect(failed)
     return gaps

@@ -5,7 +5,10 @@ and then against a scripted OpenAI-compatible model on 127.0.0.1 in a process of
 arrive as fast as the runner takes them), with a 10 ms QTimer recording the gaps between its ticks.
 Also times the UI-thread steps (the batched appends of streamed answers, the results shown at the end).
 
-    .venv/bin/python bench/selection_stall.py [path] [--repeats N]
+    .venv/bin/python bench/selection_stall.py [path] [--repeats N] [--stacks]
+
+(`--stacks`: a watchdog thread samples the UI thread's stack, and the other threads', whenever the UI thread is over
+50 ms late, and prints the places seen most often in each run: see `stackwatch.py`.)
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from gui_stall import timed  # the UI-thread time of a step, summed over its calls
+from gui_stall import WATCHES, report_stacks, timed, watching  # timed: a step's UI-thread time, summed
 from PySide6.QtCore import QEventLoop, QSettings, QTimer
 from PySide6.QtWidgets import QApplication
 
@@ -47,7 +50,7 @@ def model_server() -> tuple[subprocess.Popen, str]:
     return process, process.stdout.readline().strip()
 
 
-def measured(app, signal, action, timeout_s: float = 600) -> list[float]:
+def measured(app, signal, action, timeout_s: float = 600, phase: str = "") -> list[float]:
     """Run `action`, then the event loop until `signal`; the gaps between 10 ms ticks meanwhile (seconds)."""
     gaps: list[float] = []
     last = [time.perf_counter()]
@@ -63,10 +66,13 @@ def measured(app, signal, action, timeout_s: float = 600) -> list[float]:
     loop = QEventLoop()
     signal.connect(loop.quit)
     QTimer.singleShot(int(timeout_s * 1000), loop.quit)
+    watch = watching(phase) if phase else None
     timer.start()
     action()
     loop.exec()
     timer.stop()
+    if watch is not None:
+        watch.stop()
     signal.disconnect(loop.quit)
     return gaps
 
@@ -86,6 +92,8 @@ def main() -> int:
         window.resize(1024, 700)
         window.show()
         measured(app, window.documentLoaded, lambda: window.open_path(path))
+        while not window.source.view.is_complete:  # the text all in the view: the runs' own stalls are measured
+            app.processEvents()
         panel = window.selection
         window.docks["selection"].show()
         window.docks["selection"].raise_()
@@ -97,12 +105,12 @@ def main() -> int:
         measured(app, panel.draftReady, panel.draft)
         cases = len(panel.data.cases)
         panel.repeats_spin.setValue(repeats)
-        offline = measured(app, panel.runFinished, panel.run)
+        offline = measured(app, panel.runFinished, panel.run, phase="offline run")
         process, url = model_server()
         try:
             panel.add_profile(Profile("bench", "openai-chat", url, "scripted"))
             began = time.perf_counter()
-            model = measured(app, panel.runFinished, panel.run)
+            model = measured(app, panel.runFinished, panel.run, phase="model run")
             seconds = time.perf_counter() - began
             sent = panel.finished.results.summary.requests_sent
         finally:
@@ -111,11 +119,14 @@ def main() -> int:
         window.close()
     print(f"{path.name}: {cases} drafted cases × {repeats} repeats")
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-    print(f"offline run: longest event-loop stall {max(offline) * 1000:.0f} ms over {len(offline)} ticks")
+    print(f"offline run: longest event-loop stall {max(offline) * 1000:.0f} ms over {len(offline)} ticks; stalls "
+          f"over 100 ms: {sum(1 for g in offline if g > 0.1)}")
     print(f"model run: {sent} requests in {seconds:.1f} s; longest stall {max(model) * 1000:.0f} ms over "
           f"{len(model)} ticks; stalls over 100 ms: {sum(1 for g in model if g > 0.1)}")
     for name, seconds in steps.items():
         print(f"  UI thread in {name}: {seconds * 1000:.0f} ms in all")
+    if WATCHES:
+        report_stacks()
     return 0
 
 

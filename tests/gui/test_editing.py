@@ -599,3 +599,36 @@ def test_a_property_chosen_in_the_outline_is_edited_in_the_form(window, open_spe
     assert [line.strip() for line in added] == [
         "weight: { type: number, minimum: 0, description: Shipping weight of one unit (in kilograms). }"]
     assert len(removed) == 1
+
+
+def test_a_json_files_span_index_is_built_off_the_ui_thread_after_a_load_and_after_an_edit(
+        qtbot, window, open_spec, tmp_path, monkeypatch):
+    import threading
+
+    import yaml
+
+    from workbench.spec import source
+
+    on_ui_thread: list[bool] = []
+    whole_index = source.index_json
+
+    def recorded(*args, **kwargs):
+        if kwargs.get("only") is None:  # the whole index, not a lint's few spans
+            on_ui_thread.append(threading.current_thread() is threading.main_thread())
+        return whole_index(*args, **kwargs)
+
+    monkeypatch.setattr(source, "index_json", recorded)
+    spec = tmp_path / "shop.json"
+    spec.write_text(json.dumps(yaml.safe_load(example_path().read_text(encoding="utf-8")), indent=2),
+                    encoding="utf-8")
+    loaded = open_spec(spec)
+    workspace = window.document.workspace
+    qtbot.waitUntil(lambda: workspace.root.is_indexed, timeout=30_000)
+    assert on_ui_thread == [False]
+    entry = loaded.operations[0]
+    window.edit.fill(entry)
+    window.edit.form.summary.setText("Lists the products, to check where the index is built")
+    window.edit.form.apply_button.click()
+    assert "to check where the index is built" in workspace.root.text
+    qtbot.waitUntil(lambda: workspace.root.is_indexed and window.document.index_jobs.current is None, timeout=30_000)
+    assert on_ui_thread and not any(on_ui_thread)

@@ -133,3 +133,54 @@ def test_outline_schema_mode_lists_every_property_where_it_is_written(qtmodeltes
     for leaf in leaves:
         assert leaf.location.exact and leaf.location.pointer == leaf.pointer
         assert leaf.document.text[leaf.location.key_start.offset:].startswith(leaf.name)
+
+
+def _moved(loaded):
+    """The same spec re-checked with a comment line at the top: every operation and finding one line lower."""
+    text = loaded.spec.root.text
+    return load_and_lint(TRAVEL, text=text.replace("\n", "\n# moved down a line\n", 1))
+
+
+def test_a_recheck_that_only_moves_lines_is_taken_without_a_reset(qtmodeltester, travel):
+    moved = _moved(travel)
+    problems, outline = ProblemsModel(), OutlineModel()
+    problems.set_problems(travel.problems, travel.spec.root.name)
+    outline.set_operations(travel.operations, travel.spec.tag_names(), travel.path_locations)
+    qtmodeltester.check(problems, force_py=True)
+    resets, changed = [], []
+    for model in (problems, outline):
+        model.modelReset.connect(lambda model=model: resets.append(model))
+    problems.dataChanged.connect(lambda first, last, _roles: changed.append((first.parent().row(), first.row(),
+                                                                            last.row(), first.column())))
+    problems.set_problems(moved.problems, moved.spec.root.name)
+    outline.set_operations(moved.operations, moved.spec.tag_names(), moved.path_locations)
+    assert resets == []
+    assert _leaves(problems) == list(problems.shown_entries()) and set(map(id, _leaves(problems))) == set(
+        map(id, moved.problems))
+    assert {id(e) for e in _leaves(outline)} == {id(e) for e in moved.operations}
+    first = _leaves(problems)[0]
+    assert problems.data(problems.index_of(first).siblingAtColumn(2)) == f"{first.start.line}:{first.start.column}"
+    old_first = next(e for e in travel.problems if e.finding.pointer == first.finding.pointer
+                     and e.finding.rule == first.finding.rule)
+    assert first.start.line == old_first.start.line + 1
+    assert sorted(changed) == [(row, 0, len(group) - 1, 2) for row, (_sev, group) in enumerate(problems._groups)]
+
+
+def test_a_recheck_that_changes_what_is_shown_resets(qtmodeltester, travel):
+    text = travel.spec.root.text
+    operation = travel.spec.operations[0]
+    renamed = load_and_lint(TRAVEL, text=text.replace(f"operationId: {operation.operation_id}\n",
+                                                      "operationId: renamedForTheTest\n", 1))
+    assert any(e.operation.operation_id == "renamedForTheTest" for e in renamed.operations)
+    problems, outline = ProblemsModel(), OutlineModel()
+    problems.set_problems(travel.problems, travel.spec.root.name)
+    outline.set_operations(travel.operations, travel.spec.tag_names(), travel.path_locations)
+    outline.set_mode("operationId")
+    resets = []
+    for model in (problems, outline):
+        model.modelReset.connect(lambda model=model: resets.append(model))
+    outline.set_operations(renamed.operations, renamed.spec.tag_names(), renamed.path_locations)
+    assert resets == [outline]
+    assert "renamedForTheTest" in [outline.data(outline.index(row, 0)) for row in range(outline.rowCount())]
+    problems.set_problems(travel.problems[1:], travel.spec.root.name)
+    assert resets == [outline, problems] and len(_leaves(problems)) == len(travel.problems) - 1

@@ -5,6 +5,7 @@ flips, and the fix-and-measure loop: a description edited through the document m
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import shutil
 from pathlib import Path
@@ -29,6 +30,7 @@ from workbench.examples import example_path, example_suite_path
 from workbench.gui.app import take_screenshots
 from workbench.selection.baseline import read_baseline
 from workbench.selection.suite import read_suite
+from workbench.tools import relevance
 from workbench.workspace import LoadKind
 from workbench.workspace.selectionrun import Profile
 
@@ -416,3 +418,14 @@ def test_selection_screenshots_are_written(qtbot, window, tmp_path):
     for name in ("selection-results.png", "selection-heatmap.png", "selection-results-dark.png",
                  "selection-heatmap-dark.png"):
         assert (out / name).stat().st_size > 10_000
+
+
+def test_the_offline_run_ranks_with_the_model_loaded_in_a_process_of_its_own(qtbot, window, open_spec, shop,
+                                                                            monkeypatch):
+    monkeypatch.setattr(relevance, "_MODEL", None)  # whether an earlier test loaded it here or not: none now
+    panel = open_shop(qtbot, window, open_spec, shop)
+    finished = run_and_wait(qtbot, panel)
+    assert len(finished.results.cases) == 22
+    assert relevance._MODEL is None  # the window's process loaded no model: its interpreter lock was never held
+    child = relevance._CHILD
+    assert child is not None and child.process.is_alive() and child.process.pid != os.getpid()

@@ -11,6 +11,7 @@ import pytest
 
 from workbench.cli import main as cli_main
 from workbench.config import ToolsConfig
+from workbench.gui.panels import tools as tools_panel
 from workbench.tools.options import ToolOverrides, build_toolset
 from workbench.workspace import LoadKind
 from workbench.workspace.loading import spec_config
@@ -225,3 +226,54 @@ def test_a_conversion_overtaken_by_a_newer_choice_is_dropped(qtbot, window, read
     window.tools.select_tool(warned.name)
     assert set(warned.warnings) <= set(window.tools.warnings())
     assert window.tools.warnings_list.count() == len(window.tools.warnings())
+
+
+def test_the_list_is_filled_in_slices_while_the_previous_one_stays_shown(qtbot, window, readme, monkeypatch):
+    monkeypatch.setattr(tools_panel, "ROWS_PER_SLICE", 7)
+    filled: list[tools_panel.SlicedModel] = []
+    built = window.tools._built
+
+    def keep_filling(job, preview) -> None:
+        built(job, preview)
+        filled.append(window.tools.filling)
+        assert window.tools.model.rowCount() == 0 and window.tools.is_building  # the list shown is the old one
+
+    window.tools.jobs.succeeded.disconnect(built)
+    window.tools.jobs.succeeded.connect(keep_filling)
+    preview = open_with_preview(qtbot, window, readme)
+    assert len(filled) == 1 and sum(filled[0].slices) == len(preview.rows) > 20
+    assert max(filled[0].slices) <= 7 and len(filled[0].slices) == -(-len(preview.rows) // 7)
+    assert window.tools.shown_names() == [t.name for t in preview.toolset.tools] and not window.tools.is_building
+    assert window.tools.current_row() is not None
+
+
+def test_a_newer_conversion_stops_the_filling_of_an_older_list(qtbot, window, readme, monkeypatch):
+    monkeypatch.setattr(tools_panel, "ROWS_PER_SLICE", 1)
+    open_with_preview(qtbot, window, readme)
+    shown = []
+    window.tools.previewReady.connect(lambda preview: shown.append(preview.toolset.vendor))
+    with qtbot.waitSignal(window.tools.jobs.succeeded, timeout=30_000):
+        window.tools.set_choice("Anthropic")
+    assert window.tools.filling is not None and window.tools.filling.slices == []
+    with qtbot.waitSignal(window.tools.previewReady, timeout=30_000):
+        window.tools.set_choice("MCP")
+    qtbot.wait(100)
+    assert shown == ["mcp"] and window.tools.shown_names() == [t.name for t in window.tools.preview.toolset.tools]
+
+
+def test_a_big_files_conversion_waits_until_its_text_is_all_shown(qtbot, window):
+    from tests.catalogue import GITHUB, corpus_file
+
+    window.focus_tools()
+    complete_when_started: list[bool] = []
+    start = window.tools.jobs.start
+
+    def noting(fn, tag=None):
+        complete_when_started.append(window.source.view.is_complete)
+        return start(fn, tag)
+
+    window.tools.jobs.start = noting
+    with qtbot.waitSignal(window.tools.previewReady, timeout=240_000) as blocker:
+        window.open_path(corpus_file(GITHUB))
+    assert complete_when_started == [True] and len(blocker.args[0].toolset.tools) > 800
+    assert window.tools.shown_names() == [t.name for t in blocker.args[0].toolset.tools]

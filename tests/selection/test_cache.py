@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from workbench.selection.cache import Cache, default_folder, endpoint_of, request_key
+from workbench.selection.cache import Cache, canonical_json, default_folder, endpoint_of, request_key, tools_text
 from workbench.selection.model import Called, Sample
 
 BODY = {"model": "m", "messages": [{"role": "user", "content": "list customers"}], "temperature": 0.2,
@@ -34,6 +34,21 @@ def test_the_key_depends_on_every_part_of_the_request_and_the_sample_number():
         request_key("openai-chat", "http://h/v1", BODY, 1),
     ]
     assert len({key, *changed}) == 8
+
+
+def test_tools_encoded_once_give_the_key_of_the_whole_request_encoded():
+    tools = [{"type": "function", "function": {"name": name, "description": "Ünïcode \u0000 \"quoted\" [ok]",
+                                               "parameters": {"type": "object", "properties": {"b": {}, "a": {}}}}}
+             for name in ("listCustomers", "getCustomer", "deleteCustomer")]
+    body = {**BODY, "tools": tools, "messages": [{"role": "user", "content": 'tools: "[]" \u0000'}]}
+    encoded = tools_text([canonical_json(tool) for tool in tools])
+    assert encoded == canonical_json(tools)
+    for sample in (0, 3):
+        assert request_key("openai-chat", "http://h/v1", body, sample, encoded) == request_key(
+            "openai-chat", "http://h/v1", body, sample)
+    untooled = {k: v for k, v in BODY.items() if k != "tools"}
+    assert request_key("openai-chat", "http://h/v1", untooled, 0, "[]") == request_key(
+        "openai-chat", "http://h/v1", untooled, 0)
 
 
 def test_the_endpoint_keeps_what_picks_the_server_and_drops_credentials():

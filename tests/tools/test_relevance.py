@@ -266,3 +266,19 @@ def test_github_catalogue(corpus):
     assert "repos_get" in [r.name for r in index.rank("get a repository")[:3]]
     assert "issues_create" in [r.name for r in index.rank("open a new issue in my repository")[:3]]
     assert "pulls_merge" in [r.name for r in index.rank("merge this pull request")[:3]]
+
+
+def test_embeddings_from_a_process_of_their_own_are_the_ones_computed_here(monkeypatch):
+    texts = ["list the users of my team", "delete a repository", "create an invoice for a customer"]
+    here = relevance.embed(texts)
+    monkeypatch.setattr(relevance, "_IN_OWN_PROCESS", False)
+    relevance.embed_in_own_process()
+    assert relevance._IN_OWN_PROCESS
+    monkeypatch.setattr(relevance, "_MODEL", None)  # loaded above: were it loaded here again, this would show
+    there = relevance.embed(texts)
+    assert relevance._MODEL is None
+    child = relevance._CHILD
+    assert child is not None and child.process.is_alive() and child.process.pid != os.getpid()
+    assert there.shape == here.shape and (there == here).all()
+    assert relevance.embed([]).shape == (0, 256)
+    assert relevance._embedding_process() is child  # one process, asked again

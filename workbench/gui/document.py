@@ -116,6 +116,11 @@ class SpecDocument(QObject):
         self.jobs.succeeded.connect(self._succeeded)
         self.jobs.failed.connect(self._failed)
         self.jobs.cancelled.connect(self._cancelled)
+        # The whole span index of a file that lacks one (a JSON file's is built on demand), built in the background
+        # after a re-check or an edit, and once an opened file's text is all shown: the next edit asks for spans,
+        # and building it then held the window 1.6 s on the GitHub description. (Built while the source view
+        # still takes in a big text, it competes with that for the interpreter lock.)
+        self.index_jobs = JobRunner(self, max_threads=1)
         self.fix_jobs = JobRunner(self, max_threads=1)  # a Fix All's preview
         self.fix_jobs.progress.connect(lambda _job, text: self.busy.emit(text))
         self.fix_jobs.succeeded.connect(self._fix_ready)
@@ -231,6 +236,23 @@ class SpecDocument(QObject):
         if self.workspace.take_loaded(loaded, kind):
             self._watch()
         self.loaded.emit(loaded, kind)
+        if kind is LoadKind.RECHECK:
+            self.index_later()  # an opened file's waits until its text is all shown (see MainWindow)
+
+    def index_later(self) -> None:
+        """Build the span index of every edited JSON file without one, on a worker thread (see `index_jobs`)."""
+        missing = [document for document in self.workspace.edited.values()
+                   if document.format == "json" and not document.is_indexed]  # a YAML file's comes with its parse
+        if not missing:
+            return
+
+        def work(_progress, cancelled) -> None:
+            for document in missing:
+                if cancelled():
+                    return
+                document.index  # noqa: B018 (built and kept by the document)
+
+        self.index_jobs.start(work, "index")
 
     def _failed(self, job: Job, error: BaseException) -> None:
         self.busy.emit("")
@@ -245,7 +267,7 @@ class SpecDocument(QObject):
         self.recheck_timer.stop()
         self.typing_timer.stop()
         self.disk_timer.stop()
-        for jobs in (self.jobs, self.fix_jobs):
+        for jobs in (self.jobs, self.fix_jobs, self.index_jobs):
             jobs.cancel()
             jobs.wait()
 
@@ -372,6 +394,7 @@ class SpecDocument(QObject):
         if changes:
             self.edited.emit(changes)
             self.recheck_timer.start()
+            self.index_later()
         self.modifiedChanged.emit()
         return bool(changes)
 

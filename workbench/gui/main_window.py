@@ -43,6 +43,7 @@ from workbench.gui.recent import RecentFiles
 from workbench.gui.theme import THEME_LABELS, THEMES, apply_theme
 from workbench.lint import Severity
 from workbench.spec import SpecError
+from workbench.tools.relevance import embed_in_own_process
 from workbench.workspace import (
     ConflictChoice,
     LoadedSpec,
@@ -108,6 +109,7 @@ class MainWindow(QMainWindow):
         self.diff_dialog: QDialog | None = None
         self.help_dialog: QDialog | None = None
         self._theme = "system"
+        embed_in_own_process()  # the offline ranking's model loads in a process of its own, not holding this one
         self.document = SpecDocument(lambda: recovery_dir(self.settings), self)
         self.document.choose_conflict = lambda _merge: ConflictChoice(self.ask_conflict())
         self.setObjectName("mainWindow")
@@ -145,6 +147,9 @@ class MainWindow(QMainWindow):
         document.message.connect(lambda text, ms: self.statusBar().showMessage(text, ms))
         document.reloadingFromDisk.connect(self._note_place)
         document.fixFinished.connect(self._fix_finished)
+        self.source.view.sourceComplete.connect(document.index_later)  # an opened file's spans, once it is shown
+        self.tools.showing_source = lambda: not self.source.view.is_complete
+        self.source.view.sourceComplete.connect(self.tools.source_shown)
         self._place: SourcePlace | None = None
         self._restore_settings()
         self._update_title()

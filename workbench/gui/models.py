@@ -138,8 +138,19 @@ class ProblemsModel(_TwoLevelModel):
         for entry in self._all:
             if not filtering or self._shown(entry):
                 by_severity.setdefault(entry.finding.severity, []).append(entry)
+        groups = [(sev, by_severity[sev]) for sev in SEVERITY_ORDER if sev in by_severity]
+        if _same_findings(groups, self._groups):
+            # The same findings, perhaps at other lines (a re-check after an edit that changed none of them):
+            # taken in without a reset, so the tree keeps its expansion and selection and lays nothing out again
+            # (a reset made it ask for thousands of indexes through Python); only the Location column repaints.
+            self._groups = groups
+            last = len(self.COLUMNS) - 1
+            for row, (_sev, group) in enumerate(groups):
+                parent = self.index(row, 0)
+                self.dataChanged.emit(self.index(0, last, parent), self.index(len(group) - 1, last, parent))
+            return
         self.beginResetModel()
-        self._groups = [(sev, by_severity[sev]) for sev in SEVERITY_ORDER if sev in by_severity]
+        self._groups = groups
         self.endResetModel()
 
     # counts and lookups, for the window and the tests
@@ -203,6 +214,19 @@ class ProblemsModel(_TwoLevelModel):
         if entry.finding.file == self._root_name:
             return f"{start.line}:{start.column}"
         return f"{Path(entry.finding.file).name}:{start.line}:{start.column}"
+
+
+def _same_findings(new: list[tuple[Severity, list[ProblemEntry]]],
+                   old: list[tuple[Severity, list[ProblemEntry]]]) -> bool:
+    """The same groups of the same findings in the same order, but for where they are."""
+    def said(entry: ProblemEntry) -> tuple:
+        finding = entry.finding
+        return finding.rule, finding.message, finding.file, finding.pointer
+
+    return len(new) == len(old) and all(
+        sev == old_sev and len(group) == len(old_group)
+        and all(said(a) == said(b) for a, b in zip(group, old_group, strict=True))
+        for (sev, group), (old_sev, old_group) in zip(new, old, strict=True))
 
 
 def _bold() -> QFont:
@@ -269,6 +293,16 @@ class _Row:
     method: str | None = None
 
 
+def _same_rows(new: list[_Row], old: list[_Row]) -> bool:
+    """The same labels, details, filter texts and kinds of row, with the same children: the same tree shown."""
+    def shown(row: _Row) -> tuple:
+        return row.label, row.detail, row.filter_text, row.method, row.schema is None, len(row.children)
+
+    return len(new) == len(old) and all(
+        shown(a) == shown(b) and all(shown(c) == shown(d) for c, d in zip(a.children, b.children, strict=True))
+        for a, b in zip(new, old, strict=True))
+
+
 class OutlineModel(_TwoLevelModel):
     """The operations by path (path → methods), by tag (tag → operations; untagged last) or by operationId
     (a flat list, sorted; operations without one last), webhooks included and marked as such; or the shared
@@ -316,9 +350,16 @@ class OutlineModel(_TwoLevelModel):
         return sum(1 for entry in self._entries if not entry.operation.webhook)
 
     def _rebuild(self) -> None:
+        rows = {"path": self._by_path, "tag": self._by_tag, "operationId": self._by_operation_id,
+                "schema": self._by_schema}[self._mode]()
+        if _same_rows(rows, self._rows):
+            # The same rows with new entries (a re-check after an edit that renamed nothing): what is shown is the
+            # same, the entries and places are read when asked for, so there is nothing to reset: the tree keeps
+            # its expansion and selection and lays nothing out again (a reset asked for thousands of indexes).
+            self._rows = rows
+            return
         self.beginResetModel()
-        self._rows = {"path": self._by_path, "tag": self._by_tag, "operationId": self._by_operation_id,
-                      "schema": self._by_schema}[self._mode]()
+        self._rows = rows
         self.endResetModel()
 
     @staticmethod

@@ -7,8 +7,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import secrets
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -36,11 +37,28 @@ def endpoint_of(base_url: str) -> str:
     return urlunsplit((parts.scheme.lower(), netloc, parts.path.rstrip("/"), "", ""))
 
 
-def request_key(api: str, endpoint: str, body: Mapping[str, Any], sample: int) -> str:
+_SLOT = f"\x00tools {secrets.token_hex(16)}\x00"  # stands for the tools while the rest is encoded
+_SLOT_JSON = json.dumps(_SLOT)
+
+
+def request_key(api: str, endpoint: str, body: Mapping[str, Any], sample: int, tools_json: str | None = None) -> str:
     """sha256 over canonical JSON of everything that decides the answer: the API, the endpoint, the request
-    body as sent (model, every setting, messages, the offered tools' native JSON) and the sample number."""
+    body as sent (model, every setting, messages, the offered tools' native JSON) and the sample number.
+    `tools_json`: the canonical JSON of `body["tools"]` when the caller has it (`tools_text`), spliced in rather
+    than encoded again; the text hashed, and so the key, is the same."""
     content = {"format": CACHE_FORMAT, "api": api, "endpoint": endpoint, "body": body, "sample": sample}
-    return hashlib.sha256(canonical_json(content).encode("utf-8")).hexdigest()
+    if tools_json is None or "tools" not in body:
+        text = canonical_json(content)
+    else:
+        text = canonical_json({**content, "body": {**body, "tools": _SLOT}}).replace(_SLOT_JSON, tools_json, 1)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def tools_text(encoded: Sequence[str]) -> str:
+    """The canonical JSON of a list of tools from each tool's own canonical JSON (`canonical_json(native)`): a
+    run offers the same tools in many requests, and encoding every request's whole list again held the
+    interpreter lock for the length of a 100-tool catalogue per request."""
+    return "[" + ",".join(encoded) + "]"
 
 
 class Cache:

@@ -21,7 +21,7 @@ from typing import Any
 
 import openai
 
-from workbench.selection.cache import Cache, endpoint_of, request_key
+from workbench.selection.cache import Cache, canonical_json, endpoint_of, request_key, tools_text
 from workbench.selection.keys import api_key, effective_base_url
 from workbench.selection.model import (
     API_VENDOR,
@@ -128,7 +128,8 @@ class OpenAIRunner:
         """One Sample per request, cache hits first, then the answers as they arrive. Cancelled: nothing more
         is sent, and what already came back is yielded."""
         natives = native_tools(toolset, self.name)
-        jobs = [self._job(natives, request) for request in requests]
+        encoded = {name: canonical_json(native) for name, native in natives.items()}  # once, not per request
+        jobs = [self._job(natives, request, encoded) for request in requests]
         total, done = len(jobs), 0
         closing = threading.Event()
 
@@ -185,13 +186,14 @@ class OpenAIRunner:
                 self.cache_hits += 1
         return hit
 
-    def _job(self, natives: Mapping[str, dict], request: SampleRequest) -> _Job:
+    def _job(self, natives: Mapping[str, dict], request: SampleRequest, encoded: Mapping[str, str]) -> _Job:
         unknown = [name for name in request.offered if name not in natives]
         if unknown:
             raise SpecError(f"case {request.case.id}: offered tools not in the tool set: {', '.join(unknown)}",
                             "<tool set>")
         body = self.request_body(request, [natives[name] for name in request.offered])
-        return _Job(request, body, request_key(self.name, self.endpoint, body, request.sample))
+        tools_json = tools_text([encoded[name] for name in request.offered])
+        return _Job(request, body, request_key(self.name, self.endpoint, body, request.sample, tools_json))
 
     def request_body(self, request: SampleRequest, tools: list[dict]) -> dict[str, Any]:
         """The create call's keyword arguments: only the settings that are set, so a server that does not

@@ -77,6 +77,11 @@ class SourceDocument:
             self._partial = None
         return self._index
 
+    @property
+    def is_indexed(self) -> bool:
+        """The whole span index is built (asking for any pointer's span is cheap)."""
+        return self._index is not None
+
     def prepare_spans(self, pointers: Iterable[str]) -> None:
         """Make the spans of these pointers (and their ancestors) cheap to ask for, without the whole index when
         it is not built yet: a JSON file's index is built on demand, and a lint places a few thousand nodes of a

@@ -296,6 +296,75 @@ def model() -> Any:
         return _MODEL
 
 
+class EmbeddingProcess:
+    """The embedding model in a process of its own, asked for vectors over a pipe. Loading the model holds the
+    interpreter lock for 0.3–0.5 s at a time (the tokenizer's file is read in native code, the weights cast), so a
+    window that ranked offline on a worker thread froze that long on its first run; in a process of its own it
+    competes with nothing. The vectors are the same: the same `model()` computes them there."""
+
+    def __init__(self) -> None:
+        import multiprocessing
+
+        context = multiprocessing.get_context("spawn")  # never a fork of a process with a GUI's threads
+        self._connection, child = context.Pipe()
+        self.process = context.Process(target=_serve_embeddings, args=(child,), name="workbench-embeddings",
+                                       daemon=True)
+        self.process.start()
+        child.close()
+        self._lock = threading.Lock()  # one question at a time on the pipe
+
+    def vectors(self, texts: Sequence[str]) -> Any:
+        with self._lock:
+            try:
+                self._connection.send(list(texts))
+                kind, value = self._connection.recv()
+            except (EOFError, OSError) as exc:
+                raise ModelUnavailable(f"the offline relevance model's process ended (exit "
+                                       f"{self.process.exitcode}): {exc or type(exc).__name__}") from exc
+        if kind == "unavailable":
+            raise ModelUnavailable(value)
+        return value
+
+    def close(self) -> None:
+        self._connection.close()
+        self.process.join(5)
+
+
+def _serve_embeddings(connection: Any) -> None:
+    """In the embedding process: vectors for every list of texts asked for, until the pipe closes."""
+    while True:
+        try:
+            texts = connection.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            answer = ("vectors", model().embed(texts, norm=False))
+        except ModelUnavailable as exc:
+            answer = ("unavailable", str(exc))
+        connection.send(answer)
+
+
+_IN_OWN_PROCESS = False
+_CHILD: EmbeddingProcess | None = None
+
+
+def embed_in_own_process() -> None:
+    """From now on, this process's embeddings are computed in a process of their own, started when they are
+    first needed (the desktop workbench asks for it, so that loading the model never holds its interpreter
+    lock)."""
+    global _IN_OWN_PROCESS
+    _IN_OWN_PROCESS = True
+
+
+def _embedding_process() -> EmbeddingProcess:
+    """The embedding process: started on first use, and again if it has ended."""
+    global _CHILD
+    with _MODEL_LOCK:
+        if _CHILD is None or not _CHILD.process.is_alive():
+            _CHILD = EmbeddingProcess()
+        return _CHILD
+
+
 def embedding_text(text: str) -> str:
     """What the embedding model reads of a request: its words without stop words, identifiers and numbers
     (an average over tokens is diluted by `ff483d1ff591`'s pieces and by "the")."""
@@ -308,7 +377,7 @@ def embed(texts: Sequence[str]) -> Any:
 
     if not texts:
         return np.zeros((0, 256), dtype=np.float32)
-    vectors = model().embed(list(texts), norm=False)
+    vectors = _embedding_process().vectors(texts) if _IN_OWN_PROCESS else model().embed(list(texts), norm=False)
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
     return np.divide(vectors, norms, out=np.zeros_like(vectors), where=norms > 0)
 

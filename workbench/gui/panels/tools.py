@@ -5,10 +5,11 @@ result is dropped), and what changed since the last preview is said."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from PySide6.QtCore import QModelIndex, QSortFilterProxyModel, Qt, QTimer, Signal
+from PySide6.QtCore import QModelIndex, QObject, QSortFilterProxyModel, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -83,23 +84,42 @@ COLUMN_TIPS = ("The tool's name", "The operation it calls", "Its token estimate"
                "What the conversion lost or moved (warnings)")
 
 
+ROWS_PER_SLICE = 100  # tools put in the list per turn of the event loop (GitHub's 874 in one go held it 0.2 s)
+
+
 def tools_model(rows: list[ToolRow], changes: list[ToolChange], parent=None) -> QStandardItemModel:
     """The tools as rows (name, operation, tokens, warnings), changed tools (since the last preview) in bold.
 
     The data lives in Qt's own items, not in a Python model: while a conversion runs on a worker thread, every
     call from Qt into Python waits for the interpreter (up to its 5 ms switch interval), and a Python `data()`
-    asked a few hundred times per paint made the window stall for 0.4 s on the GitHub description."""
-    said: dict[str, list[str]] = {}
-    for change in changes:
-        said.setdefault(change.name, []).append(change.text)
-    model = QStandardItemModel(len(rows), len(COLUMNS), parent)
+    asked a few hundred times per paint made the window stall for 0.4 s on the GitHub description. The panel
+    fills it in slices (`SlicedModel`); this fills it at once."""
+    model = _empty_model(len(rows), parent)
+    _fill_rows(model, rows, _said(changes), range(len(rows)))
+    return model
+
+
+def _empty_model(count: int, parent=None) -> QStandardItemModel:
+    model = QStandardItemModel(count, len(COLUMNS), parent)
     model.setHorizontalHeaderLabels(list(COLUMNS))
     for column, tip in enumerate(COLUMN_TIPS):
         model.horizontalHeaderItem(column).setToolTip(tip)
+    return model
+
+
+def _said(changes: list[ToolChange]) -> dict[str, list[str]]:
+    said: dict[str, list[str]] = {}
+    for change in changes:
+        said.setdefault(change.name, []).append(change.text)
+    return said
+
+
+def _fill_rows(model: QStandardItemModel, rows: list[ToolRow], said: dict[str, list[str]], where: range) -> None:
     bold = QFont()
     bold.setBold(True)
     right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
-    for r, row in enumerate(rows):
+    for r in where:
+        row = rows[r]
         tip = "\n".join([row.name, row.operation, *said.get(row.name, [])])
         for column, (shown, key) in enumerate(((row.name, row.name.lower()), (row.operation, row.operation),
                                                (str(row.tokens), row.tokens),
@@ -115,7 +135,42 @@ def tools_model(rows: list[ToolRow], changes: list[ToolChange], parent=None) -> 
             if column == 0:
                 item.setData(row, RowRole)
             model.setItem(r, column, item)
-    return model
+
+
+class SlicedModel(QObject):
+    """A preview's tools model filled ROWS_PER_SLICE rows per turn of the event loop, off screen (the list shows
+    the previous model meanwhile); `ready` when it is whole. `slices` says how many rows each turn filled."""
+
+    ready = Signal()
+
+    def __init__(self, preview: ToolPreview, tag: object, parent: QObject) -> None:
+        super().__init__(parent)
+        self.preview, self.tag = preview, tag
+        self.model = _empty_model(len(preview.rows), parent)
+        self.slices: list[int] = []
+        self._said = _said(preview.changes)
+        self._next = 0
+        self._timer = QTimer(self)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self._slice)
+
+    def start(self) -> None:
+        self._timer.start()
+
+    def cancel(self) -> None:
+        self._timer.stop()
+        self.model.deleteLater()
+        self.deleteLater()
+
+    def _slice(self) -> None:
+        rows = self.preview.rows
+        end = min(self._next + ROWS_PER_SLICE, len(rows))
+        _fill_rows(self.model, rows, self._said, range(self._next, end))
+        self.slices.append(end - self._next)
+        self._next = end
+        if end >= len(rows):
+            self._timer.stop()
+            self.ready.emit()
 
 
 class ToolsFilter(QSortFilterProxyModel):
@@ -175,6 +230,7 @@ class ToolsPanel(OnScreen, QWidget):
         super().__init__(parent)
         self.document = document
         self.jobs = JobRunner(self, max_threads=1)
+        self.filling: SlicedModel | None = None  # a conversion's list being filled, before it is shown
         self.jobs.succeeded.connect(self._built)
         self.jobs.failed.connect(self._build_failed)
         self.compare_jobs = JobRunner(self, max_threads=1)
@@ -184,6 +240,11 @@ class ToolsPanel(OnScreen, QWidget):
         self.build_timer.setSingleShot(True)
         self.build_timer.setInterval(BUILD_DELAY_MS)
         self.build_timer.timeout.connect(self._start_build)
+        # Is the window still taking in what was loaded (a big text goes into the source view by chunks)? Then a
+        # conversion waits for `source_shown`: converting meanwhile competed with the chunks' colouring for the
+        # interpreter lock, and both stalled the window for up to a second on the GitHub description.
+        self.showing_source: Callable[[], bool] = lambda: False
+        self._waiting_for_source = False
         self.preview: ToolPreview | None = None
         self.settings = ToolsConfig()
         self.json_schema_form = False  # the vendor selector's "Gemini JSON Schema": shown, never written
@@ -506,6 +567,8 @@ class ToolsPanel(OnScreen, QWidget):
         if self.document.spec is None:
             return
         self.jobs.cancel()
+        self._stop_filling()
+        self._waiting_for_source = False
         if not self.is_shown:
             self._stale = True
             self.build_timer.stop()
@@ -514,9 +577,18 @@ class ToolsPanel(OnScreen, QWidget):
         self.build_timer.start()
         self.status_label.setText("Converting…")
 
+    def source_shown(self) -> None:
+        """What was loaded is all shown: a conversion that waited for it starts."""
+        if self._waiting_for_source:
+            self._waiting_for_source = False
+            self._start_build()
+
     def _start_build(self) -> None:
         loaded = self.document.spec
         if loaded is None:
+            return
+        if self.showing_source():
+            self._waiting_for_source = True
             return
         spec, config, settings, before = loaded.spec, loaded.config, self.settings, self.preview
         form = self.json_schema_form
@@ -534,7 +606,8 @@ class ToolsPanel(OnScreen, QWidget):
     @property
     def is_building(self) -> bool:
         """A conversion is due or running (`previewReady` follows)."""
-        return self.build_timer.isActive() or self.jobs.current is not None
+        return (self.build_timer.isActive() or self._waiting_for_source or self.jobs.current is not None
+                or self.filling is not None)
 
     @property
     def is_stale(self) -> bool:
@@ -542,14 +615,34 @@ class ToolsPanel(OnScreen, QWidget):
         return self._stale
 
     def _built(self, job: Job, preview: ToolPreview | None) -> None:
+        """A conversion ended: its list is filled in slices (`SlicedModel`), then shown (`_show_built`)."""
         if preview is None or job.tag != (self.settings, self.json_schema_form):
             return
+        self._stop_filling()
+        self.filling = SlicedModel(preview, job.tag, self)
+        self.filling.ready.connect(self._show_built)
+        self.filling.start()
+
+    def _stop_filling(self) -> None:
+        if self.filling is not None:
+            self.filling.cancel()
+            self.filling = None
+
+    def _show_built(self) -> None:
+        filling, self.filling = self.filling, None
+        if filling is None:
+            return
+        if filling.tag != (self.settings, self.json_schema_form):  # the options changed while it was filled
+            filling.cancel()
+            return
+        preview = filling.preview
         current = self.current_row()
         key = operation_key(self.preview.toolset.tools[current.index]) if current and self.preview else None
         self.preview = preview
-        old, self.model = self.model, tools_model(preview.rows, preview.changes, self)
+        old, self.model = self.model, filling.model
         self.proxy.setSourceModel(self.model)
         old.deleteLater()
+        filling.deleteLater()
         toolset = preview.toolset
         state = limit_state(len(toolset.tools), preview.total_tokens)
         self.bar.setRange(0, state.maximum)
@@ -813,6 +906,7 @@ class ToolsPanel(OnScreen, QWidget):
 
     def shutdown(self) -> None:
         self.build_timer.stop()
+        self._stop_filling()
         for jobs in (self.jobs, self.compare_jobs):
             jobs.cancel()
             jobs.wait()
