@@ -1,0 +1,114 @@
+"""Rules for problems the hand review (recall_review.yaml) found and the lint missed, each shown firing and staying
+quiet on snippets adapted from the corpus specs (Twilio Verify, Box, OpenAI, GitHub)."""
+
+from __future__ import annotations
+
+from tests.catalogue import findings as run
+from tests.catalogue import rules_at
+
+
+def operation(path: str, method: str, summary: str, extra: str = "", op_id: str | None = None) -> str:
+    """One described operation (a path item of its own) with `extra` lines under it."""
+    op_id = op_id or f"{method}{''.join(s.strip('{}').title() for s in path.split('/'))}"
+    return (f"  {path}:\n    {method}:\n      operationId: {op_id}\n      tags: [t]\n      summary: {summary}\n"
+            "      description: Use this when the user asks for it; returns the record.\n" + extra +
+            "      responses: {'200': {description: ok, content: {application/json: {schema: {type: object}}}},"
+            " '400': {description: bad, content: {application/problem+json: {schema: {type: object}}}}}\n")
+
+
+def param(name: str, where: str, text: str, schema: str = "{type: string}") -> str:
+    required = ", required: true" if where == "path" else ""
+    return f"        - {{name: {name}, in: {where}{required}, schema: {schema}, description: \"{text}\"}}\n"
+
+
+def params(*lines: str) -> str:
+    return "      parameters:\n" + "".join(lines)
+
+
+def json_body(properties: str) -> str:
+    return ("      requestBody:\n        content:\n          application/json:\n            schema:\n"
+            "              type: object\n              properties:\n" + properties)
+
+
+PASTED = "description-from-another-operation"
+
+# -- description-from-another-operation ----------------------------------------------------------------------
+
+TWILIO_SID = "The Twilio-provided string that uniquely identifies the Rate Limit resource to fetch."
+
+
+def test_a_fetch_description_on_an_update_or_delete(write):
+    # Twilio Verify: the update and the delete of /RateLimits/{Sid} carry the fetch operation's Sid text.
+    path = "/v2/Services/{ServiceSid}/RateLimits/{Sid}"
+    sids = params(param("ServiceSid", "path", "The SID of the Service the resource is associated with."),
+                  param("Sid", "path", TWILIO_SID))
+    paths = (f"  {path}:\n" + operation(path, "post", "Update a specific Rate Limit.", sids).split("\n", 1)[1] +
+             operation(path, "delete", "Delete a specific Rate Limit.", sids).split("\n", 1)[1] +
+             operation(path, "get", "Fetch a specific Rate Limit.", sids).split("\n", 1)[1])
+    found = rules_at(run(write, paths), PASTED)
+    at = "/paths/~1v2~1Services~1{ServiceSid}~1RateLimits~1{Sid}"
+    assert found == [f"{at}/post/parameters/1", f"{at}/delete/parameters/1"]
+
+
+def test_a_create_description_on_an_update(write):
+    # Box: PUT /groups/{group_id} ("Update group") describes `name` as the name of the new group to be created.
+    text = "The name of the new group to be created. This name must be unique within the enterprise."
+    update = operation("/groups/{group_id}", "put", "Update group",
+                       params(param("group_id", "path", "The ID of the group.")) +
+                       json_body(f"                name: {{type: string, description: \"{text}\"}}\n"))
+    create = operation("/groups", "post", "Create group",
+                       json_body(f"                name: {{type: string, description: \"{text}\"}}\n"))
+    assert rules_at(run(write, update + create), PASTED) == [
+        "/paths/~1groups~1{group_id}/put/requestBody/content/application~1json/schema/properties/name"]
+
+
+def test_verbs_that_are_not_a_pasted_description_are_quiet(write):
+    # The parent a sub-resource operation works under (OpenAI: project_id of POST /projects/{project_id}/groups
+    # is "The ID of the project to update."), what happens to something else (Box retention: "allowing it to be
+    # deleted"), what the caller may want (GitHub team-sync: "groups you don't want to remove"), a default value
+    # (Kubernetes: "Defaults to Delete.").
+    quiet = (operation("/projects/{project_id}/groups", "post", "Adds a group to a project",
+                       params(param("project_id", "path", "The ID of the project to update."))) +
+             operation("/retention_policies", "post", "Create retention policy", json_body(
+                 "                disposition_action: {type: string, description: \"The disposition action. "
+                 "`remove_retention` lifts the policy from the content, allowing it to be deleted.\"}\n"
+                 "                groups: {type: array, items: {type: string}, description: \"The groups to "
+                 "connect. You must include any existing groups that you don't want to remove.\"}\n"
+                 "                reclaimPolicy: {type: string, description: \"The reclaim policy. "
+                 "Defaults to Delete.\"}\n")))
+    assert rules_at(run(write, quiet), PASTED) == []
+
+
+MARKER = ("Defines the position marker at which to begin returning results. "
+          "This requires `usemarker` to be set to `true`.")
+
+
+def test_an_argument_named_that_only_another_operation_takes(write):
+    # Box: `marker` of GET /webhooks says "This requires `usemarker` …", a parameter only GET /folders/{id}/items
+    # has.
+    items = operation("/folders/{folder_id}/items", "get", "List items in folder", params(
+        param("folder_id", "path", "The ID of the folder."), param("marker", "query", MARKER),
+        param("usemarker", "query", "Use marker-based paging.", "{type: boolean}")))
+    webhooks = operation("/webhooks", "get", "List all webhooks", params(param("marker", "query", MARKER)))
+    assert rules_at(run(write, items + webhooks), PASTED) == ["/paths/~1webhooks/get/parameters/0"]
+
+
+def test_backticked_names_that_are_values_fields_or_references_are_quiet(write):
+    # GitHub: `filter` of GET /issues explains its enum value `mentioned` (also a parameter of another list);
+    # `tool_name` of the SARIF upload points at "the `tool_guid` parameter of operations such as GET …"; a
+    # response field (`next_marker`) is no argument at all.
+    repo_issues = operation("/repos/{repo}/issues", "get", "List repository issues", params(
+        param("repo", "path", "The repository name."), param("mentioned", "query", "A user that is mentioned."),
+        param("tool_guid", "query", "The GUID of a code scanning tool."),
+        param("next_marker", "query", "Unused.")))
+    issues = operation("/issues", "get", "List issues assigned to the user", params(param(
+        "filter", "query", "Which issues to return. `mentioned` means issues that mention you.",
+        "{type: string, enum: [assigned, mentioned]}")))
+    sarif = operation("/code-scanning/sarifs", "post", "Upload an analysis", json_body(
+        "                tool_name: {type: string, description: \"The tool's name, available for filtering "
+        "using the `tool_guid` parameter of operations such as GET /repos/{repo}/code-scanning/alerts.\"}\n"))
+    page = operation("/webhooks", "get", "List all webhooks", params(param(
+        "marker", "query", "Pass the `next_marker` of the previous page's response.")) + "", op_id="listHooks")
+    response_field = page.replace("{type: object}}}},", "{type: object, properties: {next_marker: "
+                                  "{type: string}}}}}},", 1)
+    assert rules_at(run(write, repo_issues + issues + sarif + response_field), PASTED) == []
