@@ -3,8 +3,13 @@ quiet on snippets adapted from the corpus specs (Twilio Verify, Box, OpenAI, Git
 
 from __future__ import annotations
 
+import pytest
+
+from tests.catalogue import HEAD, rules_at
 from tests.catalogue import findings as run
-from tests.catalogue import rules_at
+from workbench.lint import lint
+from workbench.policy import APPROVAL_MARKER
+from workbench.spec import load_spec
 
 
 def operation(path: str, method: str, summary: str, extra: str = "", op_id: str | None = None) -> str:
@@ -112,3 +117,55 @@ def test_backticked_names_that_are_values_fields_or_references_are_quiet(write):
     response_field = page.replace("{type: object}}}},", "{type: object, properties: {next_marker: "
                                   "{type: string}}}}}},", 1)
     assert rules_at(run(write, repo_issues + issues + sarif + response_field), PASTED) == []
+
+
+# -- unsafe-write-unmarked: permission changes and live calls -------------------------------------------------
+
+UNSAFE = "unsafe-write-unmarked"
+
+
+@pytest.mark.parametrize("path, method, summary, extra, said", [
+    # Box: an admin update of a user can change their role (and login and status).
+    ("/users/{user_id}", "put", "Update user", json_body(
+        "                role: {type: string, enum: [coadmin, user]}\n"
+        "                login: {type: string}\n"), "changes who may do what (it can change 'role')"),
+    # OpenAI: a role granted to a whole group; which models a project may use.
+    ("/projects/{project_id}/groups/{group_id}/roles", "post", "Assigns a project role to a group within a project.",
+     "", "the summary says 'Assigns a project role'"),
+    ("/organization/projects/{project_id}/model_permissions", "post", "Updates model permissions for a project.", "",
+     "it writes model_permissions"),
+    ("/organization/users/{user_id}/roles", "post", "Add a role for the user", "",
+     "it assigns roles to users"),
+    # OpenAI Realtime: declining an incoming SIP call.
+    ("/realtime/calls/{call_id}/reject", "post", "Decline an incoming SIP call by returning a SIP status code.", "",
+     "acts on a live call or request (it is reject)"),
+])
+def test_permission_changes_and_live_calls_ask_for_approval(write, path, method, summary, extra, said):
+    spec = load_spec(write("s.yaml", HEAD + "paths:\n" + operation(path, method, summary, extra)))
+    [finding] = [f for f in lint(spec).findings if f.rule == UNSAFE]
+    assert said in finding.message and APPROVAL_MARKER in finding.message
+
+
+@pytest.mark.parametrize("path, method, summary, extra", [
+    # Defining a custom role grants it to nobody (OpenAI: POST /organization/roles).
+    ("/organization/roles", "post", "Creates a custom role for the organization.", ""),
+    # Box: a file update (rename, move, download setting) names no role.
+    ("/files/{file_id}", "put", "Update file", json_body(
+        "                name: {type: string}\n"
+        "                permissions: {type: object, properties: {can_download: {type: string}}}\n")),
+    # A role in a create's body is the new record's (Box: POST /users); the rule reads updates of one record.
+    ("/users", "post", "Create user", json_body("                role: {type: string}\n")),
+    # The role the user plays in a thread is no permission (a chat message).
+    ("/threads/{thread_id}/messages", "post", "Create a message in a thread",
+     json_body("                role: {type: string, enum: [user, assistant]}\n")),
+])
+def test_writes_that_grant_nothing_are_quiet(write, path, method, summary, extra):
+    spec = load_spec(write("s.yaml", HEAD + "paths:\n" + operation(path, method, summary, extra)))
+    assert [f for f in lint(spec).findings if f.rule == UNSAFE] == []
+
+
+def test_a_marked_permission_change_is_quiet(write):
+    marked = operation("/users/{user_id}", "put", "Update user", f"      {APPROVAL_MARKER}: true\n" + json_body(
+        "                role: {type: string}\n"))
+    spec = load_spec(write("s.yaml", HEAD + "paths:\n" + marked))
+    assert [f for f in lint(spec).findings if f.rule == UNSAFE] == []
