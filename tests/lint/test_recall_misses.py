@@ -169,3 +169,47 @@ def test_a_marked_permission_change_is_quiet(write):
         "                role: {type: string}\n"))
     spec = load_spec(write("s.yaml", HEAD + "paths:\n" + marked))
     assert [f for f in lint(spec).findings if f.rule == UNSAFE] == []
+
+
+# -- id-param-no-source: ids among a request body's arguments -------------------------------------------------
+
+NO_SOURCE = "id-param-no-source"
+LIST_ROLES = operation("/organization/roles", "get", "Lists the roles configured for the organization.",
+                       op_id="list-roles")
+
+
+def test_a_body_id_names_the_list_that_provides_it(write):
+    # OpenAI: assigning a role to a group takes `role_id`, "Identifier of the role to assign"; GET
+    # /organization/roles lists them.
+    assign = operation("/organization/groups/{group_id}/roles", "post", "Assigns an organization role to a group.",
+                       params(param("group_id", "path", "The group, as returned by list-groups.")) + json_body(
+                           "                role_id: {type: string, description: \"Identifier of the role to "
+                           "assign.\"}\n"))
+    spec = load_spec(write("s.yaml", HEAD + "paths:\n" + LIST_ROLES + assign))
+    [finding] = [f for f in lint(spec).findings if f.rule == NO_SOURCE]
+    assert finding.pointer == ("/paths/~1organization~1groups~1{group_id}~1roles/post/requestBody/content/"
+                               "application~1json/schema/properties/role_id")
+    assert "list-roles (GET /organization/roles)" in finding.message
+    # Said where it comes from: quiet.
+    said = assign.replace("Identifier of the role to assign.", "The id of a role, as returned by list-roles.")
+    assert rules_at(run(write, LIST_ROLES + said), NO_SOURCE) == []
+    # No list of roles to name: quiet (a body id is reported only when the message can say what to write).
+    assert rules_at(run(write, assign), NO_SOURCE) == []
+
+
+def test_body_ids_whose_only_list_is_the_wrong_one_are_quiet(write):
+    # GitHub: a repository transfer's `team_ids` are the new owner's teams, not GET /repos/{owner}/{repo}/teams
+    # (the teams the repo has now); an external group's `group_id` is not one of GET /orgs/{org}/team-sync/groups.
+    repo_teams = operation("/repos/{owner}/{repo}/teams", "get", "List repository teams", params(
+        param("owner", "path", "The account owner."), param("repo", "path", "The repository name.")))
+    transfer = operation("/repos/{owner}/{repo}/transfer", "post", "Transfer a repository", params(
+        param("owner", "path", "The account owner."), param("repo", "path", "The repository name.")) + json_body(
+        "                team_ids: {type: array, items: {type: integer}, description: \"ID of the team or teams "
+        "to add to the repository.\"}\n"))
+    sync_groups = operation("/orgs/{org}/team-sync/groups", "get", "List IdP groups for an organization",
+                            params(param("org", "path", "The organization name.")))
+    external = operation("/orgs/{org}/teams/{team_slug}/external-groups", "patch", "Update the connection",
+                         params(param("org", "path", "The organization name."),
+                                param("team_slug", "path", "The slug of the team name.")) + json_body(
+                             "                group_id: {type: integer, description: \"External Group Id.\"}\n"))
+    assert rules_at(run(write, repo_teams + transfer + sync_groups + external), NO_SOURCE) == []
