@@ -213,3 +213,41 @@ def test_body_ids_whose_only_list_is_the_wrong_one_are_quiet(write):
                                 param("team_slug", "path", "The slug of the team name.")) + json_body(
                              "                group_id: {type: integer, description: \"External Group Id.\"}\n"))
     assert rules_at(run(write, repo_teams + transfer + sync_groups + external), NO_SOURCE) == []
+
+
+# -- string-format-missing: formats the prose requires by name ----------------------------------------------
+
+FORMAT = "string-format-missing"
+
+
+def test_a_format_required_in_prose_only(write):
+    # Twilio Verify: PhoneNumber "in E.164 format" with no pattern; Box: a web link's url "Must start with
+    # `"http://"` or `"https://"`." with no format (the URL in the text used to silence the rule).
+    phone = param("PhoneNumber", "path", "The phone number in E.164 format, which consists of a + followed by "
+                  "the country code and subscriber number.")
+    url = "The new URL that the web link links to. Must start with `\\\"http://\\\"` or `\\\"https://\\\"`."
+    paths = (operation("/v2/SafeList/Numbers/{PhoneNumber}", "get", "Check if a phone number is in the SafeList.",
+                       params(phone)) +
+             operation("/web_links/{web_link_id}", "put", "Update web link",
+                       params(param("web_link_id", "path", "The ID of the web link.")) +
+                       json_body(f"                url: {{type: string, description: \"{url}\"}}\n")))
+    spec = load_spec(write("s.yaml", HEAD + "paths:\n" + paths))
+    found = {f.pointer: f for f in lint(spec).findings if f.rule == FORMAT}
+    assert sorted(found) == [
+        "/paths/~1v2~1SafeList~1Numbers~1{PhoneNumber}/get/parameters/0",
+        "/paths/~1web_links~1{web_link_id}/put/requestBody/content/application~1json/schema/properties/url"]
+    e164 = found["/paths/~1v2~1SafeList~1Numbers~1{PhoneNumber}/get/parameters/0"]
+    assert "E.164" in e164.message and e164.fix is None  # a pattern could reject what the API takes: no fix
+    web = found["/paths/~1web_links~1{web_link_id}/put/requestBody/content/application~1json/schema/properties/url"]
+    assert web.fix is not None and web.fix.value == "uri"
+
+
+def test_formats_the_prose_widens_or_the_schema_declares_are_quiet(write):
+    # Twilio Lookups: "in E.164 or national format"; Twilio Verify: "The phone number or email to verify";
+    # a prefix of a number; a declared pattern.
+    texts = ["The phone number to lookup in E.164 or national format.",
+             "The phone number or email to verify. Phone numbers must be in E.164 format.",
+             "It is the prefix of a phone number in E.164 format."]
+    lines = [param(f"Number{i}", "query", text) for i, text in enumerate(texts)]
+    lines.append(param("Declared", "query", "In E.164 format.", "{type: string, pattern: '^[+][1-9][0-9]{1,14}$'}"))
+    assert rules_at(run(write, operation("/lookups", "get", "Look up a number", params(*lines))), FORMAT) == []

@@ -338,12 +338,43 @@ def expected_format(name: str) -> str | None:
     return None
 
 
+# Formats a description requires by name, that no keyword declares: (the words, what it is, the keyword to
+# declare, and a fix when the keyword cannot reject a value the prose allows — `format: uri` accepts every URL).
+_REQUIRED_IN_PROSE = (
+    (re.compile(r"\bE\.?164\b"), "an E.164 phone number", "`pattern: '^\\+[1-9]\\d{1,14}$'`", None),
+    (re.compile(r"\b(?:must|should|has to)\s+(?:start|begin)\s+with\s+[`'\"]{0,2}https?://", re.I), "a URL",
+     "`format: uri`", "uri"),
+    (re.compile(r"\b(?:must|should) be a (?:valid|well-formed|fully qualified) (?:URL|URI)\b", re.I), "a URL",
+     "`format: uri`", "uri"),
+)
+# Texts that allow more than the named format (a phone number "or a WhatsApp address", "or an email").
+_OTHER_FORMS = re.compile(r"\b(or an? (e-?mail|address|short ?code|channel|sid|identity)|whatsapp:|messenger:|"
+                          r"e-?mail|prefix|E\.?164 or \w+)\b", re.I)
+
+
+def format_required_in_prose(text: str) -> tuple[str, str, str | None, str] | None:
+    """(what the value must be, the keyword to declare, a safe `format` fix or None, the words) when a
+    description requires a named format, or None."""
+    for pattern, what, keyword, fix in _REQUIRED_IN_PROSE:
+        match = pattern.search(text)
+        if match and not _OTHER_FORMS.search(text):
+            return what, keyword, fix, match.group(0)
+    return None
+
+
 @rule("string-format-missing", "info", "parameters",
       "a string named like a date, time, email, URI or UUID has no format or pattern")
 def string_format_missing(spec, context):
     for site in input_sites(spec):
         schema = site.schema
         if schema_types(schema) != {"string"} or any(k in schema for k in ("format", "pattern", "enum", "const")):
+            continue
+        required = format_required_in_prose(site.description) if site.description else None
+        if required is not None:
+            what, keyword, fix, said = required
+            yield Report(f"{site.name!r} must be {what} ({said!r}), said only in prose: declare {keyword} so a "
+                         "malformed value is caught before it is sent", site.document, report_pointer(site),
+                         Fix(join(site.pointer, "format"), fix, f"set format: {fix}") if fix else None)
             continue
         expected = expected_format(site.name)
         if expected is None or (site.description and _FORMAT_TEXT.search(site.description)):
