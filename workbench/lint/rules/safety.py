@@ -65,13 +65,21 @@ _OUTWARD_VERB = re.compile(r"^(send|sends|places? (an? )?(outbound |phone )?call
                            r"publishes|invite|invites|broadcast|broadcasts|close|closes)\b", re.I)
 
 
+def _last_static(op) -> list[str]:
+    """The path's last static segment (`reject` of /realtime/calls/{call_id}/reject), as a list of 0 or 1."""
+    return [s for s in op.path.split("/") if s and not s.startswith("{")][-1:]
+
+
+def _summary(op) -> str:
+    return (op.summary or op.description or "").strip()
+
+
 def outward_action(op) -> str | None:
     """What a POST/PUT/PATCH does beyond the system, by its last path segment or its summary's first verb (a
     suspicion the spec has not declared: workbench.policy decides only from what is declared)."""
     if op.method not in ("post", "put", "patch"):
         return None
-    last = [s for s in op.path.split("/") if s and not s.startswith("{")][-1:]
-    summary = (op.summary or op.description or "").strip()
+    last, summary = _last_static(op), _summary(op)
     verb = _OUTWARD_VERB.match(summary)
     if verb:
         return f"the summary says {verb.group(1).lower()!r}"
@@ -97,8 +105,7 @@ def permission_change(spec, op) -> str | None:
     update) a role among its body's arguments (a suspicion, like outward_action's)."""
     if op.method not in ("post", "put", "patch"):
         return None
-    last = [s for s in op.path.split("/") if s and not s.startswith("{")][-1:]
-    summary = (op.summary or op.description or "").strip()
+    last, summary = _last_static(op), _summary(op)
     grant = _GRANT_VERB.match(summary)
     if grant:
         return f"the summary says {grant.group(0)!r}"
@@ -120,7 +127,7 @@ def permission_change(spec, op) -> str | None:
 
 def refusal(op) -> str | None:
     """A POST that turns away a live call or a waiting request (`/calls/{call_id}/reject`)."""
-    last = [s for s in op.path.split("/") if s and not s.startswith("{")][-1:]
+    last = _last_static(op)
     if op.method == "post" and last and _REFUSE_SEGMENT.match(last[0]):
         return f"it is {last[0]}"
     return None
