@@ -44,6 +44,9 @@ def foreign_verb(op, text: str) -> str | None:
     """The sentence of `text` ("… resource to fetch", "… to be created") that names the thing by what another
     operation does to it: the operation names a different verb first (its summary or id), or, naming none,
     its method does something else and its path never uses that verb."""
+    lowered = text.lower()
+    if " to " not in lowered or not any(verb in lowered for verb in _METHODS_FOR):
+        return None  # the common case, decided by substring scans before the sentences are split
     own = _own_family(op)
     for sentence in _SENTENCE_END.split(" ".join(text.split())):
         sentence = sentence.strip().rstrip(".;!?")

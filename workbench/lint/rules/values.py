@@ -355,6 +355,10 @@ _OTHER_FORMS = re.compile(r"\b(or an? (e-?mail|address|short ?code|channel|sid|i
 def format_required_in_prose(text: str) -> tuple[str, str, str | None, str] | None:
     """(what the value must be, the keyword to declare, a safe `format` fix or None, the words) when a
     description requires a named format, or None."""
+    lowered = text.lower()
+    if "164" not in text and "://" not in text and " valid ur" not in lowered and "formed ur" not in lowered \
+            and "qualified ur" not in lowered:
+        return None  # the common case, decided by substring scans before the patterns run
     for pattern, what, keyword, fix in _REQUIRED_IN_PROSE:
         match = pattern.search(text)
         if match and not _OTHER_FORMS.search(text):
