@@ -54,8 +54,8 @@ PINNED = {
         "property-description-missing": 1, "security-undeclared": 1},
     "oai-v2.0-uber.json": {
         "bounds-in-prose": 1, "id-param-no-source": 1, "operation-id-missing": 5, "security-undeclared": 1},
-    "readme-v3.1-train-travel.yaml": {
-        "destructive-operation-unmarked": 1, "id-param-no-source": 1, "numeric-unit-missing": 1,
+    "readme-v3.1-train-travel.yaml": {  # id-param-no-source: a path parameter, and Booking's trip_id (get-trips)
+        "destructive-operation-unmarked": 1, "id-param-no-source": 2, "numeric-unit-missing": 1,
         "operation-description-restates-signature": 1, "property-description-missing": 1,
         "unsafe-write-unmarked": 1},
     "twilio-oauth-v1.json": {

@@ -5,6 +5,7 @@ from workbench.lint.rules import (
     examples,
     naming,
     parameters,
+    pasted,
     prose,
     responses,
     safety,
@@ -15,5 +16,5 @@ from workbench.lint.rules import (
     values,
 )
 
-__all__ = ["descriptions", "examples", "naming", "parameters", "prose", "responses", "safety", "schemas", "scope",
-           "similarity", "structure", "values"]
+__all__ = ["descriptions", "examples", "naming", "parameters", "pasted", "prose", "responses", "safety", "schemas",
+           "scope", "similarity", "structure", "values"]

@@ -5,24 +5,32 @@ from __future__ import annotations
 from workbench.lint.registry import Report, rule
 
 
+def body_schema(spec, op) -> tuple[dict | None, bool]:
+    """The request body's schema as the tool takes it (its first media type, a top-level `$ref` followed), and
+    whether the operation has a body at all."""
+    body = op.request_body
+    if body is None:
+        return None, False
+    for media in body.content.values():
+        schema = media.schema
+        if isinstance(schema, dict) and "$ref" in schema:
+            schema = spec.resolve_schema(schema["$ref"]) or schema
+        return (schema if isinstance(schema, dict) else None), schema is not None
+    return None, False
+
+
 def arguments(spec, op) -> tuple[int, int]:
     """(all, required) arguments the tool would have: parameters plus top-level body properties."""
     total = len(op.parameters)
     required = sum(1 for p in op.parameters if p.required)
-    body = op.request_body
-    if body is not None:
-        for media in body.content.values():
-            schema = media.schema
-            if isinstance(schema, dict) and "$ref" in schema:
-                schema = spec.resolve_schema(schema["$ref"]) or schema
-            if isinstance(schema, dict) and isinstance(schema.get("properties"), dict):
-                total += len(schema["properties"])
-                if body.required and isinstance(schema.get("required"), list):
-                    required += len(schema["required"])
-            elif schema is not None:
-                total += 1
-                required += 1 if body.required else 0
-            break
+    schema, present = body_schema(spec, op)
+    if isinstance(schema, dict) and isinstance(schema.get("properties"), dict):
+        total += len(schema["properties"])
+        if op.request_body.required and isinstance(schema.get("required"), list):
+            required += len(schema["required"])
+    elif present:
+        total += 1
+        required += 1 if op.request_body.required else 0
     return total, required
 
 

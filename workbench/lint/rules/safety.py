@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from workbench.lint.registry import Report, rule
+from workbench.lint.rules.parameters import body_schema
 from workbench.naming import last_segment
 from workbench.policy import safety
 
@@ -64,18 +65,71 @@ _OUTWARD_VERB = re.compile(r"^(send|sends|places? (an? )?(outbound |phone )?call
                            r"publishes|invite|invites|broadcast|broadcasts|close|closes)\b", re.I)
 
 
+def _last_static(op) -> list[str]:
+    """The path's last static segment (`reject` of /realtime/calls/{call_id}/reject), as a list of 0 or 1."""
+    return [s for s in op.path.split("/") if s and not s.startswith("{")][-1:]
+
+
+def _summary(op) -> str:
+    return (op.summary or op.description or "").strip()
+
+
 def outward_action(op) -> str | None:
     """What a POST/PUT/PATCH does beyond the system, by its last path segment or its summary's first verb (a
     suspicion the spec has not declared: workbench.policy decides only from what is declared)."""
     if op.method not in ("post", "put", "patch"):
         return None
-    last = [s for s in op.path.split("/") if s and not s.startswith("{")][-1:]
-    summary = (op.summary or op.description or "").strip()
+    last, summary = _last_static(op), _summary(op)
     verb = _OUTWARD_VERB.match(summary)
     if verb:
         return f"the summary says {verb.group(1).lower()!r}"
     if op.method == "post" and last and _OUTWARD_SEGMENT.match(last[0].split(".")[0]):
         return f"it creates {last[0]}"
+    return None
+
+
+# Writes that change who may do what: a role or permission granted, an account's role or login changed.
+_GRANT_SEGMENT = re.compile(r"^(permissions|model_permissions|role_assignments|grants)$", re.I)
+# `roles` under a user, group or member (/users/{user_id}/roles) assigns; bare `/roles` defines roles, and a
+# write to one role (/roles/{role_id}) changes what everyone holding it may do.
+_SUBJECTS = frozenset(("users", "groups", "members", "memberships", "teams", "principals", "accounts",
+                       "service_accounts", "identities"))
+_GRANT_VERB = re.compile(r"^(assigns?|grants?)\b[^.]*\b(roles?|permissions?|access|admin\w*|owners?)\b", re.I)
+_ROLE_PROPERTIES = ("role", "roles", "is_admin", "admin")
+# A live call or request someone is waiting on, turned away: the person on the other end hears it at once.
+_REFUSE_SEGMENT = re.compile(r"^(reject|decline|hangup|hang_up)$", re.I)
+
+
+def permission_change(spec, op) -> str | None:
+    """How a POST/PUT/PATCH changes who may do what, by its last path segment, its summary's first verb or (an
+    update) a role among its body's arguments (a suspicion, like outward_action's)."""
+    if op.method not in ("post", "put", "patch"):
+        return None
+    last, summary = _last_static(op), _summary(op)
+    grant = _GRANT_VERB.match(summary)
+    if grant:
+        return f"the summary says {grant.group(0)!r}"
+    if last and _GRANT_SEGMENT.match(last[0]):
+        return f"it writes {last[0]}"
+    segments = [s for s in op.path.split("/") if s]
+    if len(segments) >= 3 and segments[-1] == "roles" and segments[-2].startswith("{") and segments[-3] in _SUBJECTS:
+        return f"it assigns roles to {segments[-3]}"
+    if len(segments) >= 2 and segments[-2] == "roles" and segments[-1].startswith("{"):
+        return "it changes a role that others hold"
+    if op.method in ("put", "patch") and op.path.rstrip("/").endswith("}"):
+        schema, _ = body_schema(spec, op)
+        properties = schema.get("properties") if isinstance(schema, dict) else None
+        named = [name for name in _ROLE_PROPERTIES if isinstance(properties, dict) and name in properties]
+        if named:
+            return f"it can change {named[0]!r}"
+    return None
+
+
+def refusal(op) -> str | None:
+    """A POST that turns away a live call or a waiting request (`/calls/{call_id}/reject`)."""
+    last = _last_static(op)
+    if op.method == "post" and last and _REFUSE_SEGMENT.match(last[0]):
+        return f"it is {last[0]}"
     return None
 
 
@@ -87,8 +141,14 @@ def unsafe_write_unmarked(spec, context):
         if care.marked or care.destructive or _names_destructive_action(op):
             continue  # declared, or destructive-operation-unmarked reports it
         action = outward_action(op)
-        if action is None:
+        if action is not None:
+            what = f"reaches beyond the system ({action}): a message sent, a call placed or money spent cannot be " \
+                   "taken back"
+        elif (action := refusal(op)) is not None:
+            what = f"acts on a live call or request ({action}): the person on the other end hears it at once"
+        elif (action := permission_change(spec, op)) is not None:
+            what = f"changes who may do what ({action}): a wrong role or permission lets someone in or locks them out"
+        else:
             continue
-        yield Report(f"{op.label()} reaches beyond the system ({action}): a message sent, a call placed or money "
-                     "spent cannot be taken back, yet it carries no `x-agent-requires-approval: true`; mark it, so "
-                     "an agent asks a person before it fires", op.origin.document, op.origin.pointer)
+        yield Report(f"{op.label()} {what}, yet it carries no `x-agent-requires-approval: true`; mark it, so an "
+                     "agent asks a person before it fires", op.origin.document, op.origin.pointer)

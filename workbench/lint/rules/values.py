@@ -4,6 +4,7 @@ ids without a source. These are where generated calls validate yet mean the wron
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from workbench.lint.finding import Fix
 from workbench.lint.registry import Report, rule
@@ -337,12 +338,47 @@ def expected_format(name: str) -> str | None:
     return None
 
 
+# Formats a description requires by name, that no keyword declares: (the words, what it is, the keyword to
+# declare, and a fix when the keyword cannot reject a value the prose allows — `format: uri` accepts every URL).
+_REQUIRED_IN_PROSE = (
+    (re.compile(r"\bE\.?164\b"), "an E.164 phone number", "`pattern: '^\\+[1-9]\\d{1,14}$'`", None),
+    (re.compile(r"\b(?:must|should|has to)\s+(?:start|begin)\s+with\s+[`'\"]{0,2}https?://", re.I), "a URL",
+     "`format: uri`", "uri"),
+    (re.compile(r"\b(?:must|should) be a (?:valid|well-formed|fully qualified) (?:URL|URI)\b", re.I), "a URL",
+     "`format: uri`", "uri"),
+)
+# Texts that allow more than the named format (a phone number "or a WhatsApp address", "or an email").
+_OTHER_FORMS = re.compile(r"\b(or an? (e-?mail|address|short ?code|channel|sid|identity)|whatsapp:|messenger:|"
+                          r"e-?mail|prefix|E\.?164 or \w+)\b", re.I)
+
+
+def format_required_in_prose(text: str) -> tuple[str, str, str | None, str] | None:
+    """(what the value must be, the keyword to declare, a safe `format` fix or None, the words) when a
+    description requires a named format, or None."""
+    lowered = text.lower()
+    if "164" not in text and "://" not in text and " valid ur" not in lowered and "formed ur" not in lowered \
+            and "qualified ur" not in lowered:
+        return None  # the common case, decided by substring scans before the patterns run
+    for pattern, what, keyword, fix in _REQUIRED_IN_PROSE:
+        match = pattern.search(text)
+        if match and not _OTHER_FORMS.search(text):
+            return what, keyword, fix, match.group(0)
+    return None
+
+
 @rule("string-format-missing", "info", "parameters",
       "a string named like a date, time, email, URI or UUID has no format or pattern")
 def string_format_missing(spec, context):
     for site in input_sites(spec):
         schema = site.schema
         if schema_types(schema) != {"string"} or any(k in schema for k in ("format", "pattern", "enum", "const")):
+            continue
+        required = format_required_in_prose(site.description) if site.description else None
+        if required is not None:
+            what, keyword, fix, said = required
+            yield Report(f"{site.name!r} must be {what} ({said!r}), said only in prose: declare {keyword} so a "
+                         "malformed value is caught before it is sent", site.document, report_pointer(site),
+                         Fix(join(site.pointer, "format"), fix, f"set format: {fix}") if fix else None)
             continue
         expected = expected_format(site.name)
         if expected is None or (site.description and _FORMAT_TEXT.search(site.description)):
@@ -378,6 +414,35 @@ def _collection_gets(spec) -> tuple[dict, dict]:
     return by_shape, by_noun
 
 
+# Nouns that name many kinds of thing (a secret's public key, an SSH key, a deploy key): the list of the same
+# noun elsewhere is as likely the wrong source as the right one.
+_GENERIC_NOUNS = frozenset(("key", "external", "object", "item", "resource", "entity", "parent", "target"))
+
+
+def _static(path: str) -> list[str]:
+    return [seg for seg in path.split("/") if seg and not seg.startswith("{")]
+
+
+def _near(op, source) -> bool:
+    """A source worth naming for a body id: a top-level collection (GET /models), or one under the same first
+    segment as the operation (/orgs/{org}/teams for POST /orgs/{org}/repos), not a list from another corner, nor
+    what the item written to already holds (GET /repos/{owner}/{repo}/teams for a transfer of that repo)."""
+    mine, theirs = _static(op.path), _static(source.path)
+    item = op.path[: op.path.rindex("}") + 1] if "}" in op.path else None
+    if item and source.path.startswith(item + "/"):
+        return False
+    return len(theirs) == 1 or bool(mine and theirs and mine[0] == theirs[0])
+
+
+def _qualified_kind(op, noun: str) -> str | None:
+    """A path segment that names the id's kind more closely than its noun (`external-groups` for a `group_id`)."""
+    for segment in _static(op.path):
+        parts = words(segment)
+        if len(parts) > 1 and singular(parts[-1]) == noun:
+            return segment
+    return None
+
+
 def id_source(spec, op, param, index) -> object | None:
     """The operation that provides the id: the list GET on the collection path just before a path parameter
     (`/users/{user_id}` ← GET /users), or for a query parameter the shortest list GET of its noun."""
@@ -391,7 +456,22 @@ def id_source(spec, op, param, index) -> object | None:
             return source
     noun = "".join(singular(w) for w in words(param.name)[:-1])
     candidates = [c for c in by_noun.get(noun, []) if c is not op]
+    if param.location == "body":  # only a list near the operation: a body id names no path to follow
+        kind = _qualified_kind(op, noun)
+        candidates = [c for c in candidates if _near(op, c) and (kind is None or _static(c.path)[-1:] == [kind])]
     return min(candidates, key=lambda c: (len(c.path), c.path)) if candidates else None
+
+
+def _source_advice(parts: list[str], source) -> str:
+    name = source.operation_id or source.label()
+    return (f"name the operation that returns it, e.g. \"the {' '.join(parts[:-1]) or 'item'}'s id, as returned by "
+            f"{name} ({source.method.upper()} {source.path})\"")
+
+
+@dataclass(frozen=True, slots=True)
+class _BodyArgument:
+    name: str
+    location: str = "body"
 
 
 @rule("id-param-no-source", "info", "parameters", "an id parameter never says which operation yields it")
@@ -407,10 +487,24 @@ def id_param_no_source(spec, context):
             index = _collection_gets(spec) if index is None else index
             source = id_source(spec, op, param, index)
             if source is not None:
-                name = source.operation_id or source.label()
-                advice = (f"name the operation that returns it, e.g. \"the {' '.join(parts[:-1]) or 'item'}'s id, "
-                          f"as returned by {name} ({source.method.upper()} {source.path})\"")
+                advice = _source_advice(parts, source)
             else:
                 advice = "no list operation on its collection path returns it, so say which operation does"
             yield Report(f"{param.location} parameter {param.name!r} does not say where its value comes from: "
                          f"{advice}", param.origin.document, param.origin.pointer)
+    # Ids among a request body's arguments (`role_id`, `model_ids`): reported when a list operation of their
+    # noun exists to name, so the message says what to write.
+    for site in input_sites(spec):
+        parts = words(site.name)
+        if site.role != "request" or site.slot != "property" or site.depth > 1 or len(parts) < 2 \
+                or parts[-1] not in ("id", "ids") or site.schema.get("readOnly") is True:
+            continue
+        if site.description and _SOURCE_TEXT.search(site.description):
+            continue
+        if "".join(parts[:-1]) in _GENERIC_NOUNS:
+            continue
+        index = _collection_gets(spec) if index is None else index
+        source = id_source(spec, site.operation, _BodyArgument(site.name), index)
+        if source is not None:
+            yield Report(f"body property {site.name!r} does not say where its value comes from: "
+                         f"{_source_advice(parts, source)}", site.document, report_pointer(site))
