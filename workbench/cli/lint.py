@@ -6,11 +6,11 @@ import argparse
 from pathlib import Path
 
 from workbench.cli import common
-from workbench.lint import Severity, lint
+from workbench.lint import Severity
 from workbench.lint import report as lint_report
 from workbench.lint.engine import parser_result
 from workbench.spec import SpecError, load_spec
-from workbench.workspace.loading import scored
+from workbench.workspace.loading import lint_in_scope, scored
 
 HELP = "agent-readiness findings, with exit codes for CI"
 RENDERERS = {"text": lint_report.to_text, "json": lint_report.to_json, "sarif": lint_report.to_sarif,
@@ -30,7 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     config = common.config(args, args.spec)
     try:
-        result = lint(load_spec(args.spec, common.ref_policy(args)), config.lint)
+        result = lint_in_scope(load_spec(args.spec, common.ref_policy(args)), config)
     except SpecError as exc:
         if exc.code != "syntax":
             raise
