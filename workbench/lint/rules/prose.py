@@ -60,7 +60,9 @@ def _kind(schema: dict) -> str | None:
 
 
 @rule("bounds-in-prose", "warn", "parameters",
-      "the description states a minimum or maximum the schema does not declare")
+      "the description states a minimum or maximum the schema does not declare",
+      fix="Declare the bounds the prose states: `minimum`/`maximum` for numbers, `minLength`/`maxLength` for "
+          "strings, `minItems`/`maxItems` for arrays.")
 def bounds_in_prose(spec, context):
     for site in input_sites(spec):
         kind = _kind(site.schema)
@@ -112,7 +114,9 @@ def format_contradiction(schema: dict, text: str) -> str | None:
     return None
 
 
-@rule("format-contradicts-prose", "warn", "parameters", "the declared type or format contradicts the description")
+@rule("format-contradicts-prose", "warn", "parameters", "the declared type or format contradicts the description",
+      fix="Make the type or `format` say what the description says (`format: date` for YYYY-MM-DD, `type: "
+          "integer` for a count), or correct the description.")
 def format_contradicts_prose(spec, context):
     for site in input_sites(spec):
         if not site.description:
@@ -132,7 +136,9 @@ def _normal(text: str) -> str:
 
 
 @rule("description-copy-pasted", "warn", "descriptions",
-      "one operation's different arguments carry the same description")
+      "one operation's different arguments carry the same description",
+      fix="Give each argument its own description saying what it takes; the same text on two arguments leaves "
+          "the model unable to tell them apart.")
 def description_copy_pasted(spec, context):
     by_operation: dict[int, list] = defaultdict(list)
     for site in input_sites(spec):

@@ -37,7 +37,10 @@ def _names_destructive_action(op) -> bool:
 
 
 @rule("destructive-operation-unmarked", "warn", "safety",
-      "DELETE and destructive writes say so, or carry an approval marker")
+      "DELETE and destructive writes say so, or carry an approval marker",
+      fix="Say in the description whether the change can be undone (\"permanently deletes …\", \"can be "
+          "restored from …\"), or mark the operation `x-agent-requires-approval: true` (`x-destructive: false` "
+          "when it is harmless).")
 def destructive_operation_unmarked(spec, context):
     for op in spec.operations:
         care = safety(op)
@@ -80,7 +83,9 @@ def outward_action(op) -> str | None:
 
 
 @rule("unsafe-write-unmarked", "warn", "safety",
-      "writes that reach people or spend money (send a message, place a call, buy a number) ask for approval")
+      "writes that reach people or spend money (send a message, place a call, buy a number) ask for approval",
+      fix="Mark the operation `x-agent-requires-approval: true`: a message sent, a call placed or money spent "
+          "cannot be taken back.")
 def unsafe_write_unmarked(spec, context):
     for op in spec.operations:
         care = safety(op)

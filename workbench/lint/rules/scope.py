@@ -25,7 +25,9 @@ def too_many_operations(spec, context):
                  spec.root, pointer)
 
 
-@rule("deprecated-operation-exposed", "info", "scope", "deprecated operations would become tools")
+@rule("deprecated-operation-exposed", "info", "scope", "deprecated operations would become tools",
+      fix="Leave deprecated operations out of the tool set (the default; `include-deprecated: true` in `tools:` "
+          "brings them back), or remove them from the spec when they are gone.")
 def deprecated_operation_exposed(spec, context):
     for op in spec.operations:
         if op.deprecated:

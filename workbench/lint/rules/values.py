@@ -139,7 +139,9 @@ def free_text(site: SchemaSite) -> bool:
 
 
 @rule("enum-in-prose", "warn", "parameters",
-      "the description lists the allowed values but the schema declares no enum")
+      "the description lists the allowed values but the schema declares no enum",
+      fix="Declare the values the prose lists as an `enum` (a list parameter: `type: array` with `items: {enum: "
+          "[...]}`); the quick fix is offered only for a closed list of single tokens.")
 def enum_in_prose(spec, context):
     for site in input_sites(spec):
         schema = site.schema
@@ -201,7 +203,8 @@ def self_explaining(values: list) -> bool:
     return True
 
 
-@rule("enum-values-unexplained", "hint", "parameters", "an enum whose values are explained nowhere")
+@rule("enum-values-unexplained", "hint", "parameters", "an enum whose values are explained nowhere",
+      fix="Say in the description what each enum value means.")
 def enum_values_unexplained(spec, context):
     for site in input_sites(spec):
         enum = site.schema.get("enum")
@@ -263,7 +266,9 @@ def is_quantity(name: str) -> bool:
 
 
 @rule("numeric-unit-missing", "warn", "parameters",
-      "a number named like a quantity states no unit in its name, description or format")
+      "a number named like a quantity states no unit in its name, description or format",
+      fix="Name the unit in the description (\"in seconds\", \"in cents, in the account's currency\") or in the "
+          "name (`timeout_ms`).")
 def numeric_unit_missing(spec, context):
     # Every role: a result in milliseconds read as seconds misleads the next call just as much.
     for site in schema_sites(spec):
@@ -338,7 +343,8 @@ def expected_format(name: str) -> str | None:
 
 
 @rule("string-format-missing", "info", "parameters",
-      "a string named like a date, time, email, URI or UUID has no format or pattern")
+      "a string named like a date, time, email, URI or UUID has no format or pattern",
+      fix="Declare the `format` (`date-time`, `date`, `email`, `uri`, `uuid`) or a `pattern` on the string.")
 def string_format_missing(spec, context):
     for site in input_sites(spec):
         schema = site.schema
@@ -394,7 +400,9 @@ def id_source(spec, op, param, index) -> object | None:
     return min(candidates, key=lambda c: (len(c.path), c.path)) if candidates else None
 
 
-@rule("id-param-no-source", "info", "parameters", "an id parameter never says which operation yields it")
+@rule("id-param-no-source", "info", "parameters", "an id parameter never says which operation yields it",
+      fix="Say in the parameter's description which operation returns the id (\"the `id` returned by "
+          "listUsers\").")
 def id_param_no_source(spec, context):
     index = None
     for op in spec.operations:
