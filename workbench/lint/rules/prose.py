@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from functools import lru_cache
 
 from workbench.lint.finding import Fix
 from workbench.lint.registry import Report, rule
@@ -403,15 +404,28 @@ _OBSOLETE = re.compile(
     r"|\bdo not use this (?:parameter|field|property|value|argument)\b"
     r"|\*\*deprecated\*\*", re.I | re.M)
 _OBSOLETE_CUES = ("deprecated", "obsolete", "no longer", "ignored", "reserved", "internal use", "do not use", "unused")
+_OBSOLETE_CUE = re.compile("|".join(_OBSOLETE_CUES), re.I)
 _CONDITIONAL = re.compile(r"\b(if|when|unless|except|while|whenever|once)\b", re.I)
 
 
+def _near_cues(text: str):
+    """`_OBSOLETE`'s matches, searched only around its cue words (long texts hold few of them)."""
+    searched = 0
+    for cue in _OBSOLETE_CUE.finditer(text):
+        start = max(cue.start() - 90, searched)
+        for match in _OBSOLETE.finditer(text, start, min(cue.end() + 60, len(text))):
+            searched = max(searched, match.end())
+            yield match
+
+
+@lru_cache(maxsize=2048)
 def obsolete_words(text: str) -> str | None:
-    """The words saying that the argument described by `text` is obsolete, or None."""
+    """The words saying that the argument described by `text` is obsolete, or None (cached: Kubernetes repeats its
+    shared parameters' long descriptions on every operation)."""
     lowered = text.lower()
     if not any(cue in lowered for cue in _OBSOLETE_CUES):
         return None
-    for match in _OBSOLETE.finditer(text):
+    for match in _near_cues(text):
         words = re.split(r"\s*[*.:\n–-]+\s*", match.group(0).strip(" *.:\n–-"))[0]
         if "ignored" in words.lower():
             start = max(text.rfind(". ", 0, match.start()), text.rfind("\n\n", 0, match.start())) + 1
