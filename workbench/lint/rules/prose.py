@@ -323,13 +323,14 @@ def _description(spec, document, node) -> str | None:
     return text if isinstance(text, str) else None
 
 
-def _body_object(spec, op):
-    """(document, pointer, schema) of the operation's first request-body object with properties, or None."""
+def _body_objects(spec) -> dict[int, tuple]:
+    """Each operation's first request-body object with properties, as (document, pointer, schema), by id(op)."""
+    found: dict[int, tuple] = {}
     for site in schema_sites(spec):
-        if site.operation is op and site.role == "request" and site.depth == 0 and not site.composition \
+        if site.role == "request" and site.depth == 0 and not site.composition \
                 and isinstance(site.schema.get("properties"), dict):
-            return site.document, site.pointer, site.schema
-    return None
+            found.setdefault(id(site.operation), (site.document, site.pointer, site.schema))
+    return found
 
 
 @rule("conditional-requirement-in-prose", "warn", "parameters",
@@ -361,6 +362,11 @@ def conditional_requirement_in_prose(spec, context):
                          "before it is sent", document, pointer)
 
 
+def _cued(text: str | None) -> bool:
+    """Could the text state a requirement (the quick scan before any pattern runs)?"""
+    return bool(text) and any(cue in text.lower() for cue in _CONDITION_CUES)
+
+
 def _request_objects(spec):
     """The request-body object schemas with properties (each once, at its definition)."""
     for site in schema_sites(spec):
@@ -373,18 +379,19 @@ def _requirement_places(spec) -> list[tuple]:
     its own description, each property's, and the operation's and request body's descriptions for the body."""
     places: list[tuple] = []
     for site in _request_objects(spec):
-        if site.description:
+        if _cued(site.description):
             places.append((site.description, None, site.document, site.pointer, site.schema))
         for name, sub in site.schema["properties"].items():
             text = _description(spec, site.document, sub)
-            if text:
+            if _cued(text):
                 places.append((text, name, site.document, site.pointer, site.schema))
+    bodies = None
     for op in spec.operations:
         texts = [t for t in (op.description, op.request_body.description if op.request_body else None) if t]
-        if texts and any(cue in " ".join(texts).lower() for cue in _CONDITION_CUES):
-            found = _body_object(spec, op)
-            if found:
-                places.extend((text, None, *found) for text in texts)
+        if texts and _cued(" ".join(texts)):
+            bodies = _body_objects(spec) if bodies is None else bodies
+            if id(op) in bodies:
+                places.extend((text, None, *bodies[id(op)]) for text in texts)
     return places
 
 
