@@ -6,10 +6,9 @@ import argparse
 
 from workbench.cli import common
 from workbench.examples import example_path
-from workbench.lint import lint
 from workbench.lint import report as lint_report
 from workbench.summary import summarize
-from workbench.workspace.loading import scored
+from workbench.workspace.loading import lint_in_scope, scored
 
 HELP = "the headless audit of a spec (default: the bundled example)"
 
@@ -27,6 +26,6 @@ def run(args: argparse.Namespace) -> int:
           f"{'problems:':<12}none found while loading")
     print()
     config = common.config(args, path)
-    result = lint(spec, config.lint)
+    result = lint_in_scope(spec, config)
     print(lint_report.to_text(result, scored(result, config)))
     return common.EXIT_OK

@@ -6,11 +6,11 @@ import argparse
 from pathlib import Path
 
 from workbench.cli import common
-from workbench.lint import Severity, lint
+from workbench.lint import RULES, Severity
 from workbench.lint import report as lint_report
 from workbench.lint.engine import parser_result
 from workbench.spec import SpecError, load_spec
-from workbench.workspace.loading import scored
+from workbench.workspace.loading import lint_in_scope, scored
 
 HELP = "agent-readiness findings, with exit codes for CI"
 RENDERERS = {"text": lint_report.to_text, "json": lint_report.to_json, "sarif": lint_report.to_sarif,
@@ -18,7 +18,10 @@ RENDERERS = {"text": lint_report.to_text, "json": lint_report.to_json, "sarif": 
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("spec", metavar="SPEC")
+    parser.add_argument("spec", metavar="SPEC", nargs="?")
+    parser.add_argument("--explain", metavar="RULE", action="append",
+                        help="print what the rule checks and how to fix it (repeatable; `all` for every rule); "
+                             "no SPEC needed")
     parser.add_argument("--format", choices=tuple(RENDERERS), default="text")
     parser.add_argument("--fail-severity", choices=("error", "warn", "info", "hint"), default="error",
                         help="exit 1 when a finding is at least this severe (default: error)")
@@ -28,9 +31,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.explain:
+        return explain(args.explain)
+    if args.spec is None:
+        raise SpecError("give a SPEC to lint (or --explain RULE)", "<command line>")
     config = common.config(args, args.spec)
     try:
-        result = lint(load_spec(args.spec, common.ref_policy(args)), config.lint)
+        result = lint_in_scope(load_spec(args.spec, common.ref_policy(args)), config)
     except SpecError as exc:
         if exc.code != "syntax":
             raise
@@ -40,3 +47,12 @@ def run(args: argparse.Namespace) -> int:
     else:
         common.emit(args, RENDERERS[args.format](result))
     return result.exit_code(Severity.parse(args.fail_severity))
+
+
+def explain(rule_ids: list[str]) -> int:
+    wanted = list(RULES) if "all" in rule_ids else rule_ids
+    unknown = [rule_id for rule_id in wanted if rule_id not in RULES]
+    if unknown:
+        raise SpecError(f"--explain: unknown rule {unknown[0]!r} (`--explain all` lists every rule)", "<command line>")
+    print("\n\n".join(lint_report.explain(rule_id) for rule_id in wanted))
+    return common.EXIT_OK

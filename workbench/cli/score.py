@@ -6,8 +6,7 @@ import argparse
 
 from workbench.cli import common
 from workbench.cli.toolset_args import add_scope_options, scope_overrides
-from workbench.lint import lint
-from workbench.workspace.loading import scored
+from workbench.workspace.loading import lint_in_scope, scored
 
 HELP = "the agent-readiness score (0-100): blockers first, then quality per operation"
 
@@ -23,6 +22,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     config = common.config(args, args.spec)
     spec = common.load(args, args.spec)
-    result = scored(lint(spec, config.lint), config, scope_overrides(args))
+    overrides = scope_overrides(args)
+    result = scored(lint_in_scope(spec, config, overrides), config, overrides)
     print(result.to_json() if args.format == "json" else result.to_text())
     return common.EXIT_OK

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import re
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent, QFont, QKeySequence
@@ -82,9 +83,14 @@ def help_dialog(parent: QWidget, title: str, html: str) -> QDialog:
     return dialog
 
 
+def _code_spans(text: str) -> str:
+    """Escaped text with its `backticked` spans set as code."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
+
+
 def rules_html() -> str:
-    """Every lint rule by category: its id, default severity and what it checks (the registry's own text, which
-    `workbench lint` reports and the config's `rules:` names)."""
+    """Every lint rule by category: its id, default severity, what it checks and how to fix it (the registry's own
+    text, which `workbench lint --explain` prints, SARIF's `help` carries and the config's `rules:` names)."""
     parts = ["<p>The rules <code>workbench lint</code> runs, by category. A <code>.workbench.yaml</code> beside the "
              "spec changes a rule's severity or turns it off (<code>rules: {rule-id: off}</code>). A finding with a "
              "quick fix offers it in the Problems panel's context menu (Fix, Fix All).</p>"]
@@ -93,8 +99,9 @@ def rules_html() -> str:
         if not rules:
             continue
         parts.append(f"<h3>{html.escape(category)}</h3><table cellspacing='0' cellpadding='3'>")
-        parts.extend(f"<tr><td><code>{html.escape(r.id)}</code></td><td>{r.severity.label}</td>"
-                     f"<td>{html.escape(r.summary)}</td></tr>" for r in rules)
+        parts.extend(f"<tr><td valign='top'><code>{html.escape(r.id)}</code></td><td valign='top'>{r.severity.label}"
+                     f"</td><td>{html.escape(r.summary)}<br><i>How to fix:</i> {_code_spans(r.fix)}</td></tr>"
+                     for r in rules)
         parts.append("</table>")
     return "".join(parts)
 

@@ -568,7 +568,8 @@ class MainWindow(QMainWindow):
         return True
 
     def show_rules(self) -> None:
-        """Help > Rules: what each lint rule checks, its severity and category, as `workbench lint` has them."""
+        """Help > Rules: what each lint rule checks and how to fix it, its severity and category, as `workbench lint
+        --explain` has them."""
         self._show_help(dialogs.help_dialog(self, "Rules", dialogs.rules_html()))
 
     def show_shortcuts(self) -> None:

@@ -10,14 +10,24 @@ from workbench.config import LintConfig
 from workbench.lint import rules as _rules  # noqa: F401  (importing registers every rule)
 from workbench.lint.finding import Finding, Severity
 from workbench.lint.registry import RULES
-from workbench.spec import SourceDocument, Spec, SpecError
+from workbench.spec import Operation, SourceDocument, Spec, SpecError
 from workbench.spec.pointer import split
 from workbench.spec.source import detect_format, read_text
 
 
 @dataclass(frozen=True)
+class ToolScope:
+    """The operations that become tools under the config's `tools:` scope (the caller selects them: the tool set's
+    scope lives above the lint), and that scope in words, for messages."""
+
+    operations: tuple[Operation, ...]
+    description: str
+
+
+@dataclass(frozen=True)
 class LintContext:
     config: LintConfig
+    scope: ToolScope | None = None  # None: every operation of the spec counts as a tool
 
 
 @dataclass(frozen=True)
@@ -44,9 +54,11 @@ def severity_counts(findings) -> dict[Severity, int]:
     return counts
 
 
-def lint(spec: Spec, config: LintConfig | None = None) -> LintResult:
+def lint(spec: Spec, config: LintConfig | None = None, scope: ToolScope | None = None) -> LintResult:
+    """The findings on `spec`; `scope`: the tools in the config's scope (`workspace.loading.lint_in_scope` builds
+    it), which the tool-count rule counts instead of every operation."""
     config = config or LintConfig()
-    context = LintContext(config)
+    context = LintContext(config, scope)
     findings: list[Finding] = []
     for rule in RULES.values():
         severity = config.severities.get(rule.id, rule.default_run)

@@ -27,6 +27,7 @@ class Rule:
     category: str  # one of CATEGORIES
     summary: str
     check: Callable[[Spec, Any], Iterator[Report]]  # (spec, LintContext) -> reports
+    fix: str = ""  # how to fix it: what to write in the spec (Help > Rules, `lint --explain`, SARIF `help`)
 
     @property
     def default_run(self) -> Severity:
@@ -41,13 +42,13 @@ CATEGORIES = ("naming", "descriptions", "parameters", "responses", "safety", "sc
 RULES: dict[str, Rule] = {}
 
 
-def rule(rule_id: str, severity: str, category: str, summary: str):
+def rule(rule_id: str, severity: str, category: str, summary: str, fix: str = ""):
     def register(check: Callable[[Spec, Any], Iterator[Report]]):
         if rule_id in RULES:
             raise ValueError(f"rule {rule_id} registered twice")
         if category not in CATEGORIES:
             raise ValueError(f"rule {rule_id}: unknown category {category!r}")
-        RULES[rule_id] = Rule(rule_id, Severity.parse(severity), category, summary, check)
+        RULES[rule_id] = Rule(rule_id, Severity.parse(severity), category, summary, check, fix)
         return check
 
     return register

@@ -35,6 +35,15 @@ def to_text(result: LintResult, readiness: Score | None = None) -> str:
     return "\n".join(lines)
 
 
+def explain(rule_id: str) -> str:
+    """A rule's documentation as `workbench lint --explain` prints it: what it checks and how to fix it (the
+    registry's text, which Help > Rules and SARIF's `help` show too)."""
+    rule = RULES[rule_id]
+    default = rule.severity.label + (" (off unless the config names it)" if rule.default_run is Severity.OFF else "")
+    return (f"{rule.id}\n  category: {rule.category}\n  default:  {default}\n  checks:   {rule.summary}\n"
+            f"  fix:      {rule.fix}")
+
+
 def to_json(result: LintResult) -> str:
     """Spectral-compatible: code, path (list), message, severity (0 error … 3 hint), 0-based range, source."""
     items = []
@@ -71,6 +80,7 @@ def to_sarif(result: LintResult) -> str:
         descriptor: dict = {
             "id": rule.id,
             "shortDescription": {"text": rule.summary},
+            "help": {"text": rule.fix},
             "defaultConfiguration": {"level": _SARIF_LEVEL[rule.severity]},
             "properties": {"category": rule.category},
         }

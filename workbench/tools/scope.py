@@ -22,6 +22,23 @@ class Scope:
     budget: int = 40
 
 
+def describe(scope: Scope) -> str:
+    """The scope in the config's words: "tags: issues, pulls; read-only; deprecated left out"."""
+    parts = []
+    if scope.tags:
+        parts.append("tags: " + ", ".join(scope.tags))
+    if scope.exclude_tags:
+        parts.append("exclude-tags: " + ", ".join(scope.exclude_tags))
+    if scope.operations:
+        parts.append(f"an allowlist of {len(scope.operations)} operationIds")
+    if scope.read_only:
+        parts.append("read-only")
+    if not parts:
+        parts.append("no tags or allowlist: every operation")
+    parts.append("deprecated included" if scope.include_deprecated else "deprecated left out")
+    return "; ".join(parts)
+
+
 def select(spec: Spec, scope: Scope) -> tuple[list[Operation], list[Rejected]]:
     """The operations in scope, and every one left out with its reason (left-out is not an error)."""
     chosen: list[Operation] = []

@@ -15,14 +15,15 @@ from pathlib import Path
 
 from workbench.config import Known, WorkbenchConfig, config_for
 from workbench.lint import RULES, Finding, LintResult, lint
-from workbench.lint.engine import parser_result
+from workbench.lint.engine import ToolScope, parser_result
 from workbench.lint.score import Owners, Score, score
 from workbench.mock.faults import FAULTS
 from workbench.spec import Location, Operation, SourceDocument, Spec, SpecError, SpecVersion, load_spec
 from workbench.spec.model import Components
 from workbench.spec.pointer import join
 from workbench.spec.source import detect_format, parse_text, read_text
-from workbench.tools.options import ToolOverrides, scoped_operations
+from workbench.tools.options import ToolOverrides, scoped_operations, toolset_options
+from workbench.tools.scope import describe
 from workbench.tools.vendors import VENDORS
 from workbench.workspace.typing import TypedDocument
 
@@ -137,6 +138,14 @@ def scored(result: LintResult, config: WorkbenchConfig, overrides: ToolOverrides
                  owners)
 
 
+def lint_in_scope(spec: Spec, config: WorkbenchConfig, overrides: ToolOverrides | None = None) -> LintResult:
+    """Lint `spec` with the config's rules, the tool count taken over the operations in the config's `tools:`
+    scope (and `overrides`): what `workbench lint`, `score` and the window report."""
+    tool_scope = ToolScope(tuple(scoped_operations(spec, config, overrides)),
+                           describe(toolset_options(config, overrides).scope))
+    return lint(spec, config.lint, tool_scope)
+
+
 def load_and_lint(path: str | Path, progress: Callable[[str], None] = lambda _text: None,
                   cancelled: Callable[[], bool] = lambda: False, text: str | None = None,
                   bom: bool = False, documents: Sequence[SourceDocument] = ()) -> LoadedSpec:
@@ -163,7 +172,7 @@ def load_and_lint(path: str | Path, progress: Callable[[str], None] = lambda _te
         return unparsed_spec(error, path, text, bom, documents, began)
     step(f"Linting {len(spec.operations)} operations…")
     config = spec_config(path)
-    result = lint(spec, config.lint)
+    result = lint_in_scope(spec, config)
     step("Scoring…")
     users = Owners(spec, tuple(spec.operations))  # who uses what: the score's, and the Edit form's reach of an edit
     readiness = scored(result, config, owners=users)

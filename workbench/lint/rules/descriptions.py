@@ -17,7 +17,9 @@ def _text(value: str | None) -> str:
     return "" if text.startswith(PLACEHOLDER_PREFIX) else text
 
 
-@rule("operation-description-missing", "error", "descriptions", "an operation has a summary or description")
+@rule("operation-description-missing", "error", "descriptions", "an operation has a summary or description",
+      fix="Write a `summary` (a short verb phrase: \"List open issues\") and a `description` saying when to "
+          "call the operation and what it returns or changes.")
 def operation_description_missing(spec, context):
     for op in spec.operations:
         if not _text(op.summary) and not _text(op.description):
@@ -27,7 +29,9 @@ def operation_description_missing(spec, context):
                          op.origin.document, op.origin.pointer)
 
 
-@rule("operation-description-thin", "warn", "descriptions", "descriptions shorter than the configured floor")
+@rule("operation-description-thin", "warn", "descriptions", "descriptions shorter than the configured floor",
+      fix="Lengthen the `description` past the `description-min-chars` threshold: say what the operation does, "
+          "when to use it, and what it returns.")
 def operation_description_thin(spec, context):
     floor = int(context.config.threshold("description-min-chars"))
     for op in spec.operations:
@@ -39,7 +43,9 @@ def operation_description_thin(spec, context):
                          join(op.origin.pointer, field))
 
 
-@rule("summary-equals-description", "info", "descriptions", "summary and description are the same text")
+@rule("summary-equals-description", "info", "descriptions", "summary and description are the same text",
+      fix="Keep the short phrase in `summary` and give `description` what the summary cannot: when to use it, "
+          "what it returns, its side effects.")
 def summary_equals_description(spec, context):
     for op in spec.operations:
         if _text(op.summary) and _text(op.summary).rstrip(".").lower() == _text(op.description).rstrip(".").lower():
@@ -89,7 +95,9 @@ def explained_by_path(op, name: str) -> bool:
     return bool(named or rest) and all(w in collection for w in rest)
 
 
-@rule("parameter-description-missing", "warn", "descriptions", "path/query/header/cookie parameters are described")
+@rule("parameter-description-missing", "warn", "descriptions", "path/query/header/cookie parameters are described",
+      fix="Give the parameter a `description` (on the parameter or its schema) saying what value it takes and "
+          "where that value comes from.")
 def parameter_description_missing(spec, context):
     for op in spec.operations:
         for param in op.parameters:
@@ -131,7 +139,9 @@ def restates_signature(op, text: str) -> bool:
 
 
 @rule("operation-description-restates-signature", "warn", "descriptions",
-      "the text only restates the method, path or operationId")
+      "the text only restates the method, path or operationId",
+      fix="Replace the text that repeats the method, path or operationId with what the operation does, when to "
+          "use it and what it returns.")
 def operation_description_restates_signature(spec, context):
     floor = int(context.config.threshold("description-min-chars"))
     for op in spec.operations:
@@ -152,7 +162,8 @@ _WHEN_TO_USE = re.compile(
 
 
 @rule("operation-description-no-when-to-use", "hint", "descriptions",
-      "no hint of when to use it, what it returns or what it changes")
+      "no hint of when to use it, what it returns or what it changes",
+      fix="Add a sentence on when to call it (\"Use this to …\") and what it returns or changes.")
 def operation_description_no_when_to_use(spec, context):
     floor = int(context.config.threshold("description-min-chars"))
     for op in spec.operations:

@@ -16,7 +16,9 @@ def _has_example(node: object) -> bool:
     return isinstance(node, dict) and any(k in node for k in ("example", "examples", "x-example"))
 
 
-@rule("examples-missing", "hint", "parameters", "object/array parameters and request bodies have an example")
+@rule("examples-missing", "hint", "parameters", "object/array parameters and request bodies have an example",
+      fix="Add an `example` (or `examples`) to the object or array parameter or request body, with realistic "
+          "values that validate against its schema.")
 def examples_missing(spec, context):
     for op in spec.operations:
         body = op.request_body
@@ -90,7 +92,9 @@ def _validator(spec, schema):
     return jsonschema.Draft202012Validator({"$ref": "urn:spec#/$defs/target"}, registry=registry)
 
 
-@rule("example-invalid", "off", "parameters", "examples validate against their own schema (opt-in: expensive)")
+@rule("example-invalid", "off", "parameters", "examples validate against their own schema (opt-in: expensive)",
+      fix="Correct the `example` so it validates against its own schema, or correct the schema if the example "
+          "shows what the API really takes.")
 def example_invalid(spec, context):
     cache = _VerdictCache()
     refs_fingerprint = {"n": len(spec.components.schemas)}

@@ -20,7 +20,9 @@ from workbench.naming import (
 from workbench.spec.pointer import join
 
 
-@rule("operation-id-missing", "error", "naming", "every operation needs an operationId")
+@rule("operation-id-missing", "error", "naming", "every operation needs an operationId",
+      fix="Add an `operationId`: a unique verb-first name such as `listIssues` (`workbench fix` derives one "
+          "from the summary or method and path).")
 def operation_id_missing(spec, context):
     taken = {op.operation_id for op in spec.operations if op.operation_id}
     for op in spec.operations:
@@ -36,7 +38,8 @@ def operation_id_missing(spec, context):
                      Fix(join(op.origin.pointer, "operationId"), proposal, f"set operationId to {proposal}"))
 
 
-@rule("operation-id-duplicate", "error", "naming", "operationIds are unique")
+@rule("operation-id-duplicate", "error", "naming", "operationIds are unique",
+      fix="Rename one of the operations so every `operationId` is unique; update any Link Objects that name it.")
 def operation_id_duplicate(spec, context):
     by_id = defaultdict(list)
     for op in spec.operations:
@@ -49,7 +52,9 @@ def operation_id_duplicate(spec, context):
 
 
 @rule("operation-id-tool-name-invalid", "error", "naming",
-      "operationId must match ^[a-zA-Z0-9_-]{1,64}$ and not start with a digit")
+      "operationId must match ^[a-zA-Z0-9_-]{1,64}$ and not start with a digit",
+      fix="Rename the `operationId` to letters, digits, `_` and `-` only, at most 64 characters, not starting "
+          "with a digit (`repos/get` → `reposGet`); `workbench fix` offers the rename.")
 def operation_id_tool_name_invalid(spec, context):
     taken = {op.operation_id for op in spec.operations if op.operation_id}
     for op in spec.operations:
@@ -67,7 +72,8 @@ def operation_id_tool_name_invalid(spec, context):
                          Fix(join(op.origin.pointer, "operationId"), proposal, f"rename to {proposal}"))
 
 
-@rule("operation-id-reserved-word", "info", "naming", "operationId is a Python or JavaScript keyword")
+@rule("operation-id-reserved-word", "info", "naming", "operationId is a Python or JavaScript keyword",
+      fix="Rename the `operationId` so it is not a Python or JavaScript keyword (`delete` → `deleteItem`).")
 def operation_id_reserved_word(spec, context):
     for op in spec.operations:
         if op.operation_id and is_reserved_word(op.operation_id):
@@ -104,7 +110,9 @@ def _has_verb(op_id: str) -> bool:
     return bool(words) and any(words[0].startswith(v) and len(words[0]) > len(v) + 2 for v in _LONG_VERBS)
 
 
-@rule("operation-id-opaque", "hint", "naming", "operationIds that tell the model nothing: no verb, hashes, op1")
+@rule("operation-id-opaque", "hint", "naming", "operationIds that tell the model nothing: no verb, hashes, op1",
+      fix="Rename the `operationId` to a verb and the thing it acts on (`getInvoice`, `listOrders`) instead of "
+          "a hash, a number or a path mash-up.")
 def operation_id_opaque(spec, context):
     for op in spec.operations:
         op_id = op.operation_id
@@ -142,7 +150,9 @@ def _style(op_id: str) -> str:
 
 
 @rule("operation-id-inconsistent-style", "hint", "naming",
-      "operationIds mix casing styles or synonyms for reading (get/fetch/retrieve/read)")
+      "operationIds mix casing styles or synonyms for reading (get/fetch/retrieve/read)",
+      fix="Pick one casing (camelCase or snake_case) and one verb per kind of action (`get` for reading one, "
+          "`list` for many) across the operationIds.")
 def operation_id_inconsistent_style(spec, context):
     ids = [op for op in spec.operations if op.operation_id]
     if len(ids) < 3:

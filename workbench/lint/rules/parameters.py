@@ -34,7 +34,9 @@ def arguments(spec, op) -> tuple[int, int]:
     return total, required
 
 
-@rule("too-many-parameters", "warn", "parameters", "more arguments (or required arguments) than the thresholds")
+@rule("too-many-parameters", "warn", "parameters", "more arguments (or required arguments) than the thresholds",
+      fix="Split the operation, or group related arguments into one object property, so it stays under the "
+          "`max-parameters` and `max-required-parameters` thresholds.")
 def too_many_parameters(spec, context):
     most = int(context.config.threshold("max-parameters"))
     most_required = int(context.config.threshold("max-required-parameters"))

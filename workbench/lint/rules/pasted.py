@@ -90,7 +90,9 @@ def _property_names(spec) -> set[str]:
 
 
 @rule("description-from-another-operation", "warn", "descriptions",
-      "an argument's description was written for another operation (its verb or the arguments it names)")
+      "an argument's description was written for another operation (its verb or the arguments it names)",
+      fix="Rewrite the description for this operation: say what the value is here, and drop sentences naming "
+          "arguments it does not take.")
 def description_from_another_operation(spec, context):
     names = None
     for site in input_sites(spec):

@@ -14,7 +14,9 @@ def _where(op):
     return pointer if op.origin.document.has(pointer) else op.origin.pointer
 
 
-@rule("success-response-missing", "warn", "responses", "a 2xx or 3xx response is defined")
+@rule("success-response-missing", "warn", "responses", "a 2xx or 3xx response is defined",
+      fix="Declare the success response (`200`, `201`, `204` or the right 3xx) with its description and, when "
+          "it has a body, its schema.")
 def success_response_missing(spec, context):
     for op in spec.operations:
         if not any(r.status[:1] in "23" for r in op.responses):
@@ -22,7 +24,9 @@ def success_response_missing(spec, context):
                          _where(op))
 
 
-@rule("error-responses-missing", "warn", "responses", "a 4xx or default response is defined")
+@rule("error-responses-missing", "warn", "responses", "a 4xx or default response is defined",
+      fix="Declare the 4xx responses the API returns (at least `400` and `404`, or a `default`), with an error "
+          "schema.")
 def error_responses_missing(spec, context):
     for op in spec.operations:
         if not any(r.status[:1] == "4" or r.status == "default" for r in op.responses):
@@ -30,7 +34,8 @@ def error_responses_missing(spec, context):
                          op.origin.document, _where(op))
 
 
-@rule("default-only-responses", "info", "responses", "responses are not only `default`")
+@rule("default-only-responses", "info", "responses", "responses are not only `default`",
+      fix="Declare the success status explicitly (`200`/`201`) and the main 4xx statuses beside `default`.")
 def default_only_responses(spec, context):
     for op in spec.operations:
         if op.responses and all(r.status == "default" for r in op.responses):
@@ -48,7 +53,9 @@ def _item_action(op) -> bool:
             and not segments[-1].startswith("{") and not segments[-1].endswith("s"))
 
 
-@rule("success-response-schema-missing", "warn", "responses", "2xx responses (other than 204) have a schema")
+@rule("success-response-schema-missing", "warn", "responses", "2xx responses (other than 204) have a schema",
+      fix="Give the 2xx response a `content` entry with a schema of the returned body (or make it `204` when "
+          "nothing comes back).")
 def success_response_schema_missing(spec, context):
     for op in spec.operations:
         if op.method == "head":
@@ -67,7 +74,9 @@ _SELF_EXPLAINING_STATUS = frozenset(("401", "403", "404", "405", "406", "415", "
 _STRUCTURED = ("application/problem+json", "application/json", "+json", "application/xml", "+xml")
 
 
-@rule("error-schema-unstructured", "info", "responses", "error responses have a schema (or problem+json)")
+@rule("error-schema-unstructured", "info", "responses", "error responses have a schema (or problem+json)",
+      fix="Give error responses a schema (a shared `Error` object, or `application/problem+json`) so the error "
+          "can be read and the call repaired.")
 def error_schema_unstructured(spec, context):
     for op in spec.operations:
         for response in op.responses:
@@ -147,7 +156,9 @@ def _returns_list(spec, op) -> bool:
 
 
 @rule("pagination-undocumented", "hint", "responses",
-      "list operations have documented limit/cursor/page parameters")
+      "list operations have documented limit/cursor/page parameters",
+      fix="Declare the list operation's paging parameters (`limit`/`page_size`, `cursor`/`page`/`offset`) and "
+          "describe how to get the next page.")
 def pagination_undocumented(spec, context):
     for op in spec.operations:
         if op.method != "get" or op.path.rstrip("/").endswith("}") or not returns_list(spec, op):

@@ -38,7 +38,10 @@ def _names_destructive_action(op) -> bool:
 
 
 @rule("destructive-operation-unmarked", "warn", "safety",
-      "DELETE and destructive writes say so, or carry an approval marker")
+      "DELETE and destructive writes say so, or carry an approval marker",
+      fix="Say in the description whether the change can be undone (\"permanently deletes …\", \"can be "
+          "restored from …\"), or mark the operation `x-agent-requires-approval: true` (`x-destructive: false` "
+          "when it is harmless).")
 def destructive_operation_unmarked(spec, context):
     for op in spec.operations:
         care = safety(op)
@@ -134,7 +137,10 @@ def refusal(op) -> str | None:
 
 
 @rule("unsafe-write-unmarked", "warn", "safety",
-      "writes that reach people or spend money (send a message, place a call, buy a number) ask for approval")
+      "writes that reach people, spend money or change permissions (send a message, place a call, buy a number, "
+      "grant a role) ask for approval",
+      fix="Mark the operation `x-agent-requires-approval: true`: a message sent, a call placed, money spent or a "
+          "role granted cannot be taken back by the agent; or `x-destructive: false` if the change is harmless.")
 def unsafe_write_unmarked(spec, context):
     for op in spec.operations:
         care = safety(op)

@@ -75,7 +75,9 @@ def _is_property(site) -> bool:
     return site.role == "request" and bool(site.name) and site.slot == "property"
 
 
-@rule("property-description-missing", "warn", "descriptions", "request-body properties are described")
+@rule("property-description-missing", "warn", "descriptions", "request-body properties are described",
+      fix="Give the request-body property a `description` (beside its `$ref` in 3.1, or on the referenced "
+          "schema) saying what it takes.")
 def property_description_missing(spec, context):
     properties = [s for s in schema_sites(spec) if _is_property(s)]
     if not properties:
@@ -98,7 +100,8 @@ def property_description_missing(spec, context):
                      holder if len(names) > 1 else sites[0].pointer)
 
 
-@rule("schema-type-missing", "warn", "parameters", "parameters and request properties have a type")
+@rule("schema-type-missing", "warn", "parameters", "parameters and request properties have a type",
+      fix="Declare a `type` (or `enum`, `const`, or a composition) on the parameter or property schema.")
 def schema_type_missing(spec, context):
     for site in schema_sites(spec):
         if (site.role in ("parameter", "request") and site.name and not site.composition
@@ -133,7 +136,8 @@ def _sibling_nested(spec, schema: dict, document) -> set[str]:
     return names
 
 
-@rule("required-undefined", "error", "parameters", "`required` names only defined properties")
+@rule("required-undefined", "error", "parameters", "`required` names only defined properties",
+      fix="Define every property that `required` names under `properties`, or remove the name from `required`.")
 def required_undefined(spec, context):
     for site in schema_sites(spec):
         schema = site.schema
@@ -151,7 +155,8 @@ def required_undefined(spec, context):
                              "it cannot see", site.document, f"{site.pointer}/required/{i}")
 
 
-@rule("required-missing", "hint", "parameters", "request objects say which properties are required")
+@rule("required-missing", "hint", "parameters", "request objects say which properties are required",
+      fix="List the properties a call must send under the object's `required`.")
 def required_missing(spec, context):
     for site in schema_sites(spec):
         schema = site.schema
@@ -175,7 +180,9 @@ def _all_optional_by_nature(op) -> bool:
     return op.method == "patch" or bool((named | {w.lower() for w in first}) & _SEARCH_WORDS)
 
 
-@rule("typed-enum", "warn", "parameters", "enum values match the declared type")
+@rule("typed-enum", "warn", "parameters", "enum values match the declared type",
+      fix="Make the enum values match the declared `type` (quote numbers on a string enum), or correct the "
+          "type.")
 def typed_enum(spec, context):
     for site in schema_sites(spec):
         enum, types = site.schema.get("enum"), schema_types(site.schema)
@@ -189,7 +196,8 @@ def typed_enum(spec, context):
                              f"{site.pointer}/enum/{i}")
 
 
-@rule("duplicated-enum", "warn", "parameters", "enum values are not repeated")
+@rule("duplicated-enum", "warn", "parameters", "enum values are not repeated",
+      fix="Remove the repeated values from the `enum`.")
 def duplicated_enum(spec, context):
     for site in schema_sites(spec):
         enum = site.schema.get("enum")
@@ -203,7 +211,9 @@ def duplicated_enum(spec, context):
 
 
 @rule("schema-unfriendly-for-tools", "warn", "parameters",
-      "request schemas a vendor drops or mangles: deep, recursive, nested unions, free-form objects")
+      "request schemas a vendor drops or mangles: deep, recursive, nested unions, free-form objects",
+      fix="Flatten the request schema where you can: name free-form objects' properties, replace recursive "
+          "`$ref`s and nested oneOf/anyOf with plain objects, keep nesting shallow.")
 def schema_unfriendly_for_tools(spec, context):
     for site in schema_sites(spec):
         if site.role not in ("parameter", "request"):
@@ -239,7 +249,8 @@ def _creates(op) -> bool:
 
 
 @rule("server-field-required", "warn", "parameters",
-      "a create request requires a field the server assigns (`id`, `created_at`)")
+      "a create request requires a field the server assigns (`id`, `created_at`)",
+      fix="Mark the server-assigned field `readOnly: true`, or take it out of the create request's `required`.")
 def server_field_required(spec, context):
     for site in schema_sites(spec):
         if site.role != "request" or site.slot != "property" or site.depth != 1 or not site.required:

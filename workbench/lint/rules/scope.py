@@ -5,17 +5,29 @@ from __future__ import annotations
 from workbench.lint.registry import Report, rule
 
 
-@rule("too-many-operations", "warn", "scope", "more operations than the tool budget")
+@rule("too-many-operations", "warn", "scope", "more operations in the tools scope than the tool budget",
+      fix="Scope the tool set in `.workbench.yaml`'s `tools:` section (`tags`, `exclude-tags`, an `operations` "
+          "allowlist, `read-only`) until it holds no more tools than the `tool-budget` threshold; OpenAI rejects more "
+          "than 128.")
 def too_many_operations(spec, context):
     budget = int(context.config.threshold("tool-budget"))
-    count = len(spec.operations)
-    if count > budget:
-        pointer = "/paths" if spec.root.has("/paths") else ""
-        yield Report(f"{count} operations exceed the tool budget of {budget}: scope the tool set by tag or "
-                     "allowlist (OpenAI rejects more than 128 tools)", spec.root, pointer)
+    scope = context.scope
+    count = len(scope.operations) if scope is not None else len(spec.operations)
+    if count <= budget:
+        return
+    pointer = "/paths" if spec.root.has("/paths") else ""
+    if scope is None:
+        said = f"{count} operations, every one a tool (no tools scope given),"
+    else:
+        said = f"{count} of {len(spec.operations)} operations are in the tools scope ({scope.description}), and"
+    yield Report(f"{said} exceed the tool budget of {budget}: narrow the `tools:` scope of .workbench.yaml (tags, "
+                 "exclude-tags, an operations allowlist, read-only) — OpenAI rejects more than 128 tools",
+                 spec.root, pointer)
 
 
-@rule("deprecated-operation-exposed", "info", "scope", "deprecated operations would become tools")
+@rule("deprecated-operation-exposed", "info", "scope", "deprecated operations would become tools",
+      fix="Leave deprecated operations out of the tool set (the default; `include-deprecated: true` in `tools:` "
+          "brings them back), or remove them from the spec when they are gone.")
 def deprecated_operation_exposed(spec, context):
     for op in spec.operations:
         if op.deprecated:

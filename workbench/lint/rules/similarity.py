@@ -114,7 +114,9 @@ def different_resources(first: str, second: str) -> bool:
     return _resource(first) != _resource(second)
 
 
-@rule("near-duplicate-operations", "warn", "scope", "two operations whose name and description are nearly the same")
+@rule("near-duplicate-operations", "warn", "scope", "two operations whose name and description are nearly the same",
+      fix="Say in each description what sets it apart from the other (what it returns, when to use it instead), "
+          "or remove one if they do the same thing.")
 def near_duplicate_operations(spec, context):
     operations = spec.operations
     threshold = context.config.threshold("similarity")

@@ -9,14 +9,18 @@ from workbench.lint.registry import Report, rule
 _TEMPLATE = re.compile(r"\{([^{}]+)\}")
 
 
-@rule("unresolved-ref", "error", "parameters", "every $ref resolves (remote and out-of-tree refs are refused)")
+@rule("unresolved-ref", "error", "parameters", "every $ref resolves (remote and out-of-tree refs are refused)",
+      fix="Correct the `$ref` so it points at an existing definition in this file or a local file beside it "
+          "(remote refs are refused).")
 def unresolved_ref(spec, context):
     for problem in spec.problems:
         if problem.code.startswith("ref-"):
             yield Report(problem.message, spec.documents.get(problem.file, spec.root), problem.pointer)
 
 
-@rule("path-params-mismatch", "error", "parameters", "path template variables and path parameters agree")
+@rule("path-params-mismatch", "error", "parameters", "path template variables and path parameters agree",
+      fix="Declare one `in: path` parameter, `required: true`, for each `{name}` in the path template, and no "
+          "path parameter the template does not have.")
 def path_params_mismatch(spec, context):
     for op in spec.operations:
         in_template = _TEMPLATE.findall(op.path)
@@ -31,7 +35,9 @@ def path_params_mismatch(spec, context):
                              param.origin.pointer)
 
 
-@rule("path-colon-parameter", "error", "parameters", "path parameters are written {name}, not :name")
+@rule("path-colon-parameter", "error", "parameters", "path parameters are written {name}, not :name",
+      fix="Write the path parameter as `{name}` in the path (`/users/{id}`, not `/users/:id`) and declare it "
+          "`in: path`.")
 def path_colon_parameter(spec, context):
     for op in spec.operations:
         for name in op.colon_parameters():
@@ -40,14 +46,17 @@ def path_colon_parameter(spec, context):
                          op.origin.document, op.origin.pointer)
 
 
-@rule("servers-missing", "warn", "safety", "the spec names its servers (or host)")
+@rule("servers-missing", "warn", "safety", "the spec names its servers (or host)",
+      fix="Add a `servers` entry with the API's base URL (`host` and `basePath` in Swagger 2.0).")
 def servers_missing(spec, context):
     if not spec.servers or all(s.url in ("", "/") for s in spec.servers):
         pointer = "/servers" if spec.root.has("/servers") else ""
         yield Report("no servers: calls and the mock need a base URL", spec.root, pointer)
 
 
-@rule("security-undeclared", "warn", "safety", "security schemes are declared")
+@rule("security-undeclared", "warn", "safety", "security schemes are declared",
+      fix="Declare the security schemes under `components.securitySchemes` (`securityDefinitions` in 2.0) and "
+          "name them in `security`.")
 def security_undeclared(spec, context):
     if not spec.components.security_schemes:
         yield Report("no security schemes are declared: the harness cannot tell how to authenticate", spec.root, "")
@@ -60,7 +69,8 @@ def security_undeclared(spec, context):
                                  op.origin.document, op.origin.pointer)
 
 
-@rule("operation-tags-missing", "info", "scope", "operations have tags (the natural scoping unit)")
+@rule("operation-tags-missing", "info", "scope", "operations have tags (the natural scoping unit)",
+      fix="Give the operation a `tags` entry; tags are how a tool set is scoped (`tools: {tags: [...]}`).")
 def operation_tags_missing(spec, context):
     tagged = sum(1 for op in spec.operations if op.tags)
     untagged = len(spec.operations) - tagged

@@ -140,7 +140,9 @@ def free_text(site: SchemaSite) -> bool:
 
 
 @rule("enum-in-prose", "warn", "parameters",
-      "the description lists the allowed values but the schema declares no enum")
+      "the description lists the allowed values but the schema declares no enum",
+      fix="Declare the values the prose lists as an `enum` (a list parameter: `type: array` with `items: {enum: "
+          "[...]}`); the quick fix is offered only for a closed list of single tokens.")
 def enum_in_prose(spec, context):
     for site in input_sites(spec):
         schema = site.schema
@@ -202,7 +204,8 @@ def self_explaining(values: list) -> bool:
     return True
 
 
-@rule("enum-values-unexplained", "hint", "parameters", "an enum whose values are explained nowhere")
+@rule("enum-values-unexplained", "hint", "parameters", "an enum whose values are explained nowhere",
+      fix="Say in the description what each enum value means.")
 def enum_values_unexplained(spec, context):
     for site in input_sites(spec):
         enum = site.schema.get("enum")
@@ -264,7 +267,9 @@ def is_quantity(name: str) -> bool:
 
 
 @rule("numeric-unit-missing", "warn", "parameters",
-      "a number named like a quantity states no unit in its name, description or format")
+      "a number named like a quantity states no unit in its name, description or format",
+      fix="Name the unit in the description (\"in seconds\", \"in cents, in the account's currency\") or in the "
+          "name (`timeout_ms`).")
 def numeric_unit_missing(spec, context):
     # Every role: a result in milliseconds read as seconds misleads the next call just as much.
     for site in schema_sites(spec):
@@ -367,7 +372,8 @@ def format_required_in_prose(text: str) -> tuple[str, str, str | None, str] | No
 
 
 @rule("string-format-missing", "info", "parameters",
-      "a string named like a date, time, email, URI or UUID has no format or pattern")
+      "a string named like a date, time, email, URI or UUID has no format or pattern",
+      fix="Declare the `format` (`date-time`, `date`, `email`, `uri`, `uuid`) or a `pattern` on the string.")
 def string_format_missing(spec, context):
     for site in input_sites(spec):
         schema = site.schema
@@ -474,7 +480,9 @@ class _BodyArgument:
     location: str = "body"
 
 
-@rule("id-param-no-source", "info", "parameters", "an id parameter never says which operation yields it")
+@rule("id-param-no-source", "info", "parameters", "an id parameter never says which operation yields it",
+      fix="Say in the parameter's description which operation returns the id (\"the `id` returned by "
+          "listUsers\").")
 def id_param_no_source(spec, context):
     index = None
     for op in spec.operations:
@@ -508,3 +516,65 @@ def id_param_no_source(spec, context):
         if source is not None:
             yield Report(f"body property {site.name!r} does not say where its value comes from: "
                          f"{_source_advice(parts, source)}", site.document, report_pointer(site))
+
+
+# -- magic-header-unpinned -------------------------------------------------------------------------------
+
+# "must be `2022-11-28`", "Set to application/json", "The value is always `assistants=v2`": one fixed value. A bare
+# value counts only when it cannot be an ordinary word (a digit, `/`, `=` or `.` in it).
+_QUOTED_VALUE = r"(?:`([^`\s]{1,80})`|\"([^\"\s]{1,80})\"|'([^'\s]{1,80})')"
+_BARE_VALUE = r"([A-Za-z0-9][\w.+/=;:-]*[\w/=+])"
+_FIXED_CUE = (r"\b(?:must (?:be|equal|contain)|should be|(?:is )?(?:always|only)|"
+              r"set (?:it |this |this header |the header |the value )?to|use|equal to|fixed (?:value|to)|"
+              r"the (?:only )?(?:supported |accepted |allowed )?value (?:is|must be))")
+_FIXED = re.compile(_FIXED_CUE + r"\s*:?\s*(?:the (?:value|string)\s+)?(?:" + _QUOTED_VALUE + "|" + _BARE_VALUE + ")",
+                    re.I)
+_OPEN_TEXT = re.compile(r"\b(e\.g\.|for example|such as|one of|either|or later|or newer|defaults? to|if you|when you|"
+                        r"unless|otherwise|latest|supported versions|any of)\b", re.I)
+# A template to fill in ("`shared_link=[link]&…`", "`Bearer <TOKEN>`"), or text describing a format: not one value.
+_PLACEHOLDER = re.compile(r"[\[\]<>{}]|\.\.\.|…|\bformat\b", re.I)
+_CREDENTIAL = re.compile(r"(key|token|secret|auth|signature|password|cookie|session|credential|bearer|nonce|digest|"
+                         r"idempotency|request-?id|trace|correlation)", re.I)
+
+
+def fixed_value(description: str, example) -> str | None:
+    """The one value a header's description (or its example, when the description names the same one) fixes."""
+    if not description or _OPEN_TEXT.search(description):
+        return None
+    quoted = {next(g for g in m.groups() if g) for m in re.finditer(_QUOTED_VALUE, description)}
+    match = _FIXED.search(description)
+    if match:
+        value = next(g for g in match.groups() if g)
+        bare = match.group(4) is not None
+        if bare and not re.search(r"[\d/=.]", value):
+            return None
+        value = value.rstrip(".,;:") if bare else value
+        return value if quoted <= {value} and not _PLACEHOLDER.search(value) else None
+    if len(quoted) == 1 and isinstance(example, str) and example in quoted and not _PLACEHOLDER.search(example):
+        return example  # "The API version, `2022-11-28`." with that example: the only value it names
+    return None
+
+
+@rule("magic-header-unpinned", "warn", "parameters",
+      "a required header whose description fixes one value is typed as a free string",
+      fix="Pin the header's one value in its schema: `enum: [value]` (or `const: value` in OpenAPI 3.1), so the "
+          "tool's schema carries it instead of leaving the model to copy it out of the prose.")
+def magic_header_unpinned(spec, context):
+    for op in spec.operations:
+        for param in op.parameters:
+            if param.location != "header" or not param.required or _CREDENTIAL.search(param.name):
+                continue  # Accept/Content-Type (and OpenAPI 3's Authorization) never reach here: the loader drops them
+            schema = param.schema or {}
+            if "$ref" in schema:
+                schema = spec.resolve_schema(schema["$ref"]) or schema
+            if schema_types(schema) - {"string"} or any(k in schema for k in ("enum", "const", "default", "$ref")):
+                continue
+            example = param.example if param.example is not None else schema.get("example")
+            value = fixed_value(param.description or schema.get("description") or "", example)
+            if value is None:
+                continue
+            const = "`const`" if spec.version.value >= "3.1" else "a one-value enum"
+            yield Report(f"header {param.name!r} is required and its description fixes its value ({value!r}), but "
+                         f"it is a free string: pin it with `enum: [{value!r}]` ({const}) so the tool's schema carries "
+                         "the value instead of leaving the model to guess it", param.origin.document,
+                         param.origin.pointer)
