@@ -416,3 +416,52 @@ def test_selection_screenshots_are_written(qtbot, window, tmp_path):
     for name in ("selection-results.png", "selection-heatmap.png", "selection-results-dark.png",
                  "selection-heatmap-dark.png"):
         assert (out / name).stat().st_size > 10_000
+
+
+def test_renaming_a_profile_in_its_dialog_moves_it_and_its_key(qtbot, window, open_spec, shop, memory_keyring,
+                                                               tmp_path, settings, monkeypatch):
+    from workbench.gui.panels.selection import ProfileDialog
+
+    panel = selection_on(window, open_spec, shop[0])
+    panel.add_profile(Profile("work", "openai-chat", "https://gateway.example.invalid/v1", "m-1"), KEY)
+    panel.add_profile(Profile("other", "openai-chat", "https://other.example.invalid/v1", "m-2"))
+    assert panel.select_profile("work")
+    seen = []
+
+    def rename_to(name):
+        def accept(dialog):
+            seen.append(dialog.key_edit.text())  # the stored key is never put back in the field
+            dialog.name_edit.setText(name)
+            return ProfileDialog.DialogCode.Accepted
+        return accept
+
+    monkeypatch.setattr(ProfileDialog, "exec", rename_to("work-eu"))
+    panel.profile_button.click()
+    assert seen == [""]
+    assert [p.name for p in panel.profiles()[1:]] == ["other", "work-eu"] and panel.profile.name == "work-eu"
+    assert panel.profile.base_url == "https://gateway.example.invalid/v1"
+    assert memory_keyring.store == {("agent-spec-workbench", "profile:work-eu"): KEY}
+    settings.sync()
+    stored = (tmp_path / "settings.ini").read_text(encoding="utf-8")
+    assert "work-eu" in stored and '"work"' not in stored and KEY not in stored
+    # a name another profile has is refused: nothing moves
+    monkeypatch.setattr(ProfileDialog, "exec", rename_to("other"))
+    panel.profile_button.click()
+    assert [p.name for p in panel.profiles()[1:]] == ["other", "work-eu"]
+    assert memory_keyring.store == {("agent-spec-workbench", "profile:work-eu"): KEY}
+    assert "exists already" in panel.summary_label.full_text()
+    # a key typed while renaming replaces the stored one under the new name
+    other_key = "sk-test-" + secrets.token_hex(16)
+
+    def rename_with_key(dialog):
+        dialog.name_edit.setText("work-us")
+        dialog.key_edit.setText(other_key)
+        return ProfileDialog.DialogCode.Accepted
+
+    monkeypatch.setattr(ProfileDialog, "exec", rename_with_key)
+    panel.profile_button.click()
+    assert memory_keyring.store == {("agent-spec-workbench", "profile:work-us"): other_key}
+    assert not [text for text in widget_texts(window) if KEY in text or other_key in text]
+    settings.sync()
+    assert not [p for p in tmp_path.rglob("*") if p.is_file() and (KEY.encode() in p.read_bytes()
+                                                                   or other_key.encode() in p.read_bytes())]

@@ -168,6 +168,26 @@ def test_a_profile_uses_its_own_key_never_the_environments_for_another_endpoint(
         keyring.set_keyring(previous)
 
 
+def test_a_renamed_profiles_key_moves_to_its_new_entry():
+    import keyring
+
+    from tests.servers import MemoryKeyring
+    from workbench.selection.keys import move_key, store_key
+
+    previous = keyring.get_keyring()
+    backend = MemoryKeyring()
+    keyring.set_keyring(backend)
+    try:
+        store_key("profile:old", "sk-moved")
+        move_key("profile:old", "profile:new")
+        assert backend.store == {("agent-spec-workbench", "profile:new"): "sk-moved"}
+        move_key("profile:absent", "profile:other")  # nothing stored: nothing made
+        move_key("profile:new", "profile:new")
+        assert backend.store == {("agent-spec-workbench", "profile:new"): "sk-moved"}
+    finally:
+        keyring.set_keyring(previous)
+
+
 def test_the_estimate_counts_requests_and_prices_them(shop):
     spec, suite = shop
     data, opened_spec = open_suite_data(suite), loaded(spec)

@@ -54,7 +54,7 @@ from workbench.gui.panels.onscreen import OnScreen
 from workbench.gui.widgets import ElidedLabel, item_model, item_table, text_item
 from workbench.selection.baseline import Comparison, compare, read_baseline
 from workbench.selection.draft import DraftCase
-from workbench.selection.keys import store_key
+from workbench.selection.keys import move_key, store_key
 from workbench.selection.metrics import Results, confusion_columns, confusion_rows, right_pick
 from workbench.selection.model import OPENAI_CHAT, OPENAI_RESPONSES
 from workbench.selection.report import save_baseline
@@ -551,11 +551,23 @@ class SelectionPanel(OnScreen, QWidget):
         found = [Profile.from_dict(p) for p in stored if isinstance(p, dict)] if isinstance(stored, list) else []
         return [OFFLINE_PROFILE, *(p for p in found if p is not None)]
 
-    def add_profile(self, profile: Profile, key: str = "") -> None:
-        """Keep the profile (without its key) in the settings and the key in the OS keyring; select it."""
+    def add_profile(self, profile: Profile, key: str = "", renaming: str | None = None) -> None:
+        """Keep the profile (without its key) in the settings and the key in the OS keyring; select it.
+        `renaming`: the name the profile had; that profile goes, and its stored key moves to the new name's entry
+        (a key typed now replaces it). Raises SpecError when the new name is another profile's."""
+        stored = self.profiles()[1:]
+        renamed = renaming is not None and renaming != profile.name
+        if renamed and any(p.name == profile.name for p in stored):
+            raise SpecError(f"a profile named {profile.name!r} exists already: choose another name", "<profile>")
+        if renamed:
+            old = Profile(renaming)
+            if key:
+                store_key(old.key_entry, "")
+            else:
+                move_key(old.key_entry, profile.key_entry)
         if key:
             store_key(profile.key_entry, key)
-        others = [p for p in self.profiles()[1:] if p.name != profile.name]
+        others = [p for p in stored if p.name not in (profile.name, renaming)]
         self.settings.setValue(PROFILES_KEY, json.dumps([p.to_dict() for p in [*others, profile]]))
         self._load_profiles()
         self.select_profile(profile.name)
@@ -586,7 +598,8 @@ class SelectionPanel(OnScreen, QWidget):
         self.settings.setValue(CURRENT_KEY, self.profile.name)
 
     def _ask_profile(self) -> None:
-        dialog = ProfileDialog(self, None if self.profile.is_offline else self.profile)
+        editing = None if self.profile.is_offline else self.profile
+        dialog = ProfileDialog(self, editing)
         try:
             if dialog.exec() != QDialog.DialogCode.Accepted:
                 dialog.take_key()
@@ -598,7 +611,7 @@ class SelectionPanel(OnScreen, QWidget):
             self._say("A profile needs a name (not the offline scorer's).")
             return
         try:
-            self.add_profile(profile, key)
+            self.add_profile(profile, key, renaming=editing.name if editing is not None else None)
         except SpecError as exc:
             self._say(str(exc))
 
