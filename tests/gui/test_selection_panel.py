@@ -379,7 +379,7 @@ def test_a_description_edited_through_the_document_moves_the_offline_numbers(qtb
     result = blocker.args[0]
     assert window.document.spec is not None
     assert result.changed == ["listOrders"]
-    assert "orders-of-a-customer" in result.rerun and len(result.rerun) < len(before.results.cases)
+    assert result.rerun == [c.id for c in before.results.cases]  # the whole suite, not a mix of old and new
     change = next(c for c in result.cases if c.id == "orders-of-a-customer")
     assert change.rank_before == case.rank and change.rank_after < change.rank_before
     assert change.margin_after > change.margin_before
@@ -387,6 +387,7 @@ def test_a_description_edited_through_the_document_moves_the_offline_numbers(qtb
     assert after_accuracy > before.results.summary.accuracy
     loop = panel.loop_label.full_text()
     assert f"accuracy {before.results.summary.accuracy:.1%} → {after_accuracy:.1%}" in loop
+    assert "all 22 cases scored again" in loop and "all cases scored again" in panel.loop_hint.full_text()
     row = next(r for r in panel.change_rows() if r[0] == "orders-of-a-customer")
     assert row[1] == f"{change.rank_before} → {change.rank_after}"
     assert panel.finished.results.summary.accuracy == after_accuracy  # the results show the state after

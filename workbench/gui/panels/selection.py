@@ -1,7 +1,8 @@
 """The Selection panel: a tool-selection suite edited in a table, run offline or against a model profile, its
 results (accuracy with its interval, pass^k, per-case outcomes, a confusion heatmap, accuracy against tool count,
-a baseline's flips), and the fix-and-measure loop: after an edit of a description, the offline scorer re-runs the
-affected cases in the background and the panel shows the right tool's rank and margin before → after.
+a baseline's flips), and the fix-and-measure loop: after an edit of a description, the offline scorer scores the
+whole suite again in the background and the panel shows the accuracy and the right tool's rank and margin before →
+after for the cases the edit reached or moved.
 
 What is not widgets is `workbench.workspace.selectionrun`; the runs are `workbench select`'s (same reader, runner,
 judge, metrics and baseline format). Keys live in the OS keyring only (`selection.keys.store_key`)."""
@@ -104,6 +105,19 @@ PROFILES_KEY, CURRENT_KEY = "selection/profiles", "selection/profile"
 
 def _pct(value: float | None) -> str:
     return "—" if value is None else f"{value:.1%}"
+
+
+def _throttled(progress: Callable[[str], None]) -> Callable[[int, int, str], None]:
+    """A run's (done, total, what) progress as the job's text, at most once per PROGRESS_MS (and at the end)."""
+    last = [0.0]
+
+    def tell(done: int, total: int, what: str) -> None:
+        now = time.monotonic()
+        if now - last[0] >= PROGRESS_MS / 1000 or done == total:
+            last[0] = now
+            progress(f"{done}/{total} {what}")
+
+    return tell
 
 
 def _margin(value: float | None) -> str:
@@ -436,7 +450,8 @@ class SelectionPanel(OnScreen, QWidget):
         self.change_model = item_model(CHANGE_COLUMNS, self)
         self.change_view = item_table("selectionChanges", self.change_model)
         self.change_view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.change_view.setToolTip("The cases the last edit re-ran offline: the right tool's rank and margin, "
+        self.change_view.setToolTip("The cases the last edit reached or moved (the whole suite is scored again "
+                                    "offline): the right tool's rank and margin, "
                                     "before → after")
         self.compare_button = QPushButton("Compare…")
         self.compare_button.setToolTip("Compare this run with a baseline file (`workbench select --baseline`)")
@@ -448,7 +463,7 @@ class SelectionPanel(OnScreen, QWidget):
         self.flips_list.setObjectName("selectionFlips")
         self.flips_list.setMinimumSize(80, 30)
         self.flips_list.addItem("Compare with a baseline to list the cases that flipped.")
-        self.loop_hint = ElidedLabel("Edit a description: the cases it affects run again offline, before → after.")
+        self.loop_hint = ElidedLabel("Edit a description: the suite is scored again offline, before → after.")
         self.loop_hint.setObjectName("selectionLoopHint")
         buttons = QHBoxLayout()
         buttons.addWidget(self.compare_button)
@@ -456,7 +471,7 @@ class SelectionPanel(OnScreen, QWidget):
         side = QVBoxLayout()
         side.setContentsMargins(0, 0, 0, 0)
         side.addWidget(self.loop_hint)
-        self.change_view.hide()  # until an edit has re-run some cases
+        self.change_view.hide()  # until an edit has moved some cases
         side.addWidget(self.change_view, 1)
         side.addLayout(buttons)
         side.addWidget(self.flips_list, 1)
@@ -848,16 +863,9 @@ class SelectionPanel(OnScreen, QWidget):
 
     def _start_run(self, opened, options: RunOptions) -> None:
         feed = self._feed = Feed()
-        last = [0.0]
 
         def work(progress, cancelled) -> Finished:
-            def tell(done: int, total: int, what: str) -> None:
-                now = time.monotonic()
-                if now - last[0] >= PROGRESS_MS / 1000 or done == total:
-                    last[0] = now
-                    progress(f"{done}/{total} {what}")
-
-            return execute(opened, options, feed, tell, cancelled)
+            return execute(opened, options, feed, _throttled(progress), cancelled)
 
         self._rows = {}
         self._begin_rows(opened.suite)
@@ -1068,11 +1076,11 @@ class SelectionPanel(OnScreen, QWidget):
             self._busy("Offline run…")
             return
 
-        def work(_progress, cancelled) -> Recheck:
-            return recheck(previous, prepare(data, path, spec, config), cancelled)
+        def work(progress, cancelled) -> Recheck:
+            return recheck(previous, prepare(data, path, spec, config), cancelled, _throttled(progress))
 
         self.jobs.start(work, "recheck")
-        self._busy("Re-running the affected cases offline…")
+        self._busy("Scoring the suite again offline…")
 
     def _show_recheck(self, result: Recheck) -> None:
         self.loop_label.setText(result.text())
@@ -1083,7 +1091,8 @@ class SelectionPanel(OnScreen, QWidget):
         model = self.change_model
         model.removeRows(0, model.rowCount())
         self.change_view.setVisible(bool(result.cases))
-        self.loop_hint.setText("Re-run after the last edit (offline): rank and margin of the right tool, before → after"
+        self.loop_hint.setText("After the last edit, all cases scored again offline; those it reached or moved: "
+                               "the right tool's rank and margin, before → after"
                                if result.cases else result.text())
         for c in result.cases:
             passed = text_item(f"{c.passed_before[0]}/{c.passed_before[1]} → {c.passed_after[0]}/{c.passed_after[1]}")
