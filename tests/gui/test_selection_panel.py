@@ -466,3 +466,26 @@ def test_renaming_a_profile_in_its_dialog_moves_it_and_its_key(qtbot, window, op
     settings.sync()
     assert not [p for p in tmp_path.rglob("*") if p.is_file() and (KEY.encode() in p.read_bytes()
                                                                    or other_key.encode() in p.read_bytes())]
+
+
+def test_a_heatmap_of_hundreds_of_tools_labels_only_rows_that_fit(qtbot, window, open_spec, shop):
+    from itertools import pairwise
+
+    from PySide6.QtGui import QFontMetrics
+
+    panel = selection_on(window, open_spec, shop[0])
+    window.resize(1024, 700)
+    panel.tabs.setCurrentIndex(2)
+    qtbot.wait(50)
+    rows = [f"tool_number_{n}" for n in range(300)]  # the Box API's 296 tools draft about as many rows
+    panel._heat_labels = (rows, [*rows, "none"])
+    panel._heat_ticks()
+    box = panel.heat_plot.getViewBox().boundingRect()
+    left, bottom = panel.heat_plot.getAxis("left"), panel.heat_plot.getAxis("bottom")
+    metrics = QFontMetrics(left.style["tickFont"])
+    assert box.height() / len(rows) < 1  # cells thinner than a pixel
+    for axis, cell, need in ((left, box.height() / len(rows), metrics.height()),
+                             (bottom, box.width() / (len(rows) + 1), metrics.horizontalAdvance("300"))):
+        ticks = [position for position, _text in axis._tickLevels[0]]
+        assert len(ticks) >= 2
+        assert min(b - a for a, b in pairwise(ticks)) * cell >= need  # no label over another

@@ -1209,8 +1209,9 @@ class SelectionPanel(OnScreen, QWidget):
         column_texts = [str(rows.index(label) + 1) if label in rows else _short(label, 6) for label in columns]
         box = self.heat_plot.getViewBox().boundingRect()
         cell_h, cell_w = box.height() / len(rows), box.width() / len(columns)
-        row_step = max(1, math.ceil(metrics.height() / max(cell_h, 1)))
-        column_step = max(1, math.ceil((max(map(metrics.horizontalAdvance, column_texts)) + 4) / max(cell_w, 1)))
+        # cells can be thinner than a pixel (hundreds of tools): the step grows with them, never capped
+        row_step = max(1, math.ceil(metrics.height() / max(cell_h, 0.01)))
+        column_step = max(1, math.ceil((max(map(metrics.horizontalAdvance, column_texts)) + 4) / max(cell_w, 0.01)))
         left.setWidth(min(220, 12 + max(map(metrics.horizontalAdvance, row_texts))))
         left.setTicks([[(r + 0.5, text) for r, text in enumerate(row_texts) if r % row_step == 0]])
         bottom.setTicks([[(c + 0.5, text) for c, text in enumerate(column_texts) if c % column_step == 0]])
@@ -1248,7 +1249,7 @@ class SelectionPanel(OnScreen, QWidget):
         plot.clear()
         points = [p for p in results.scale if p.accuracy is not None]
         if not points:
-            plot.setTitle("accuracy against tool count (give tool counts, then Run)", size="9pt")
+            plot.setTitle("accuracy against tool count<br>(give tool counts, then Run)", size="9pt")
             return
         plot.setTitle("accuracy against tool count", size="9pt")
         x = np.array([p.size for p in points], dtype=float)
