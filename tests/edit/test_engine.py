@@ -379,3 +379,32 @@ def test_a_list_of_mappings_is_inserted_in_flow_style():
     outcome = apply_edits(doc("mock:\n  seed: 1\n", ".workbench.yaml"),
                           [Edit("/mock/faults", [{"operation": "a", "fault": "hang"}])])
     assert outcome.document.text == "mock:\n  seed: 1\n  faults: [{operation: a, fault: hang}]\n"
+
+
+FAULTS = ("faults:\n  # first\n  - {operation: a, status: 500}  # keep me\n  # a block item\n  - operation: b\n"
+          "    delay-ms: 200   # slow\n  - c\n# after\nother: 1\n")
+
+
+def test_a_block_list_item_is_replaced_appended_or_removed_as_its_own_lines():
+    document = doc(FAULTS)
+    replaced = apply_edits(document, [Edit("/faults/1", {"operation": "b", "status": 503})])
+    assert replaced.applied and not replaced.refused
+    assert replaced.document.text == FAULTS.replace("- operation: b\n    delay-ms: 200   # slow",
+                                                    "- {operation: b, status: 503}   # slow")
+    appended = apply_edits(document, [Edit("/faults/-", {"operation": "d", "fault": "hang"})])
+    assert appended.document.text == FAULTS.replace("  - c\n", "  - c\n  - {operation: d, fault: hang}\n")
+    removed = apply_edits(document, [Edit("/faults/1", remove=True)])
+    assert removed.document.text == FAULTS.replace("  - operation: b\n    delay-ms: 200   # slow\n", "")
+    assert removed.document.data["faults"] == [{"operation": "a", "status": 500}, "c"]
+    only = apply_edits(doc("faults:\n  - {operation: a}  # the one\nnext: 2\n"), [Edit("/faults/0", remove=True)])
+    assert only.document.text == "faults: []\nnext: 2\n" and only.document.data == {"faults": [], "next": 2}
+
+
+def test_list_items_outside_a_block_yaml_list_are_refused_not_guessed():
+    for text, name in (("faults: [{operation: a}, b]\n", "spec.yaml"), ('{"faults": [{"operation": "a"}]}', "s.json")):
+        for edit in (Edit("/faults/0", remove=True), Edit("/faults/-", {"operation": "z"}),
+                     Edit("/faults/0", {"operation": "z"})):
+            outcome = apply_edits(doc(text, name), [edit])
+            assert not outcome.applied and outcome.refused, (text, edit)
+    outcome = apply_edits(doc("a: 1\n"), [Edit("/a", remove=True)])
+    assert outcome.refused[0][1] == "only a list item can be removed"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QRect, QSize, Qt
-from PySide6.QtWidgets import QApplication, QLabel
+from PySide6.QtWidgets import QApplication, QLabel, QTreeView
 
 from workbench.gui.main_window import MainWindow, fitting_size
 from workbench.gui.panels import DOCKS
@@ -145,3 +145,56 @@ def test_reset_layout_docks_everything_again_and_fits_the_screen(window):
     assert outline.isVisible() and window.docks["edit"].isVisible()
     tabbed = {window.docks[spec.attribute] for spec in DOCKS if spec.tabify_with == "problems"}
     assert set(window.tabifiedDockWidgets(problems)) == tabbed and len(tabbed) == 3
+
+
+def rows_shown(view) -> int:
+    """Whole rows a table shows at its height now."""
+    return view.viewport().height() // max(1, view.verticalHeader().defaultSectionSize())
+
+
+def main_tables(window) -> dict[str, object]:
+    """Each bottom dock's main table, by dock."""
+    return {"problems": window.problems.view, "tools": window.tools.view,
+            "roundtrips": window.roundtrips.results_view, "selection": window.selection.result_view}
+
+
+SEVERAL_ROWS = 7
+
+
+def show_each_bottom_dock(window, check) -> None:
+    window.roundtrips.tabs.setCurrentIndex(1)
+    window.selection.tabs.setCurrentIndex(1)
+    for name in ("problems", "tools", "roundtrips", "selection"):
+        window.docks[name].show()
+        window.docks[name].raise_()
+        QApplication.processEvents()
+        check(name)
+
+
+def test_at_1024_by_700_each_bottom_dock_shows_several_rows_of_its_table(window, open_spec):
+    open_spec(Path(__file__).parents[2] / "resources" / "examples" / "shop-api.yaml")
+    window.resize(1024, 700)
+    QApplication.processEvents()
+    assert window.size() == QSize(1024, 700)
+    source_height = window.source.height()
+
+    def check(name: str) -> None:
+        view = main_tables(window)[name]
+        if isinstance(view, QTreeView):
+            shown = view.viewport().height() // max(1, view.fontMetrics().height() + 4)
+        else:
+            shown = rows_shown(view)
+        assert shown >= SEVERAL_ROWS, (name, shown, window.docks[name].height())
+        # the source view keeps room too: the top half of the window at least a third of it
+        assert window.source.height() >= 700 // 3, (name, window.source.height(), source_height)
+        assert window.docks["edit"].isVisible() and window.docks["outline"].isVisible()
+
+    show_each_bottom_dock(window, check)
+    # View > Reset Layout at this size gives the same
+    window.docks["selection"].setFloating(True)
+    window.docks["edit"].hide()
+    reset = next(a for a in window.menuBar().actions() if a.text() == "&View").menu().actions()[-1]
+    reset.trigger()
+    window.resize(1024, 700)
+    QApplication.processEvents()
+    show_each_bottom_dock(window, check)

@@ -202,3 +202,19 @@ def test_a_hidden_panel_builds_no_rows_until_it_is_shown(qtbot, window, panel):
         window.focus_roundtrips()
     assert len(panel.result_rows()) == len(blocker.args[0].attempts)
     qtbot.waitUntil(lambda: [row[1] for row in panel.log_rows()] == ["/v2/products"], timeout=5_000)
+
+
+def test_a_long_summary_is_cut_to_the_progress_bar_with_the_whole_in_its_tooltip(qtbot, window, panel):
+    window.resize(1024, 700)
+    panel.tabs.setCurrentIndex(1)
+    qtbot.wait(50)
+    panel.bar.setRange(0, 296)
+    panel.bar.setValue(296)
+    said = "840 sets, 838 sent: 835 passed, 1 conversion loss, 3 mock limitation, 1 spec self-contradiction"
+    panel._say(said)
+    shown = panel.bar.text()
+    assert shown.startswith("296/296 tools · ") and shown.endswith("…")
+    assert panel.bar.fontMetrics().horizontalAdvance(shown) < panel.bar.contentsRect().width()
+    assert panel.bar.toolTip() == said == panel.status_text()
+    window.resize(1900, 700)  # room again: the whole text
+    qtbot.waitUntil(lambda: panel.bar.text() == f"296/296 tools · {said}", timeout=5_000)

@@ -381,7 +381,7 @@ def test_a_description_edited_through_the_document_moves_the_offline_numbers(qtb
     result = blocker.args[0]
     assert window.document.spec is not None
     assert result.changed == ["listOrders"]
-    assert "orders-of-a-customer" in result.rerun and len(result.rerun) < len(before.results.cases)
+    assert result.rerun == [c.id for c in before.results.cases]  # the whole suite, not a mix of old and new
     change = next(c for c in result.cases if c.id == "orders-of-a-customer")
     assert change.rank_before == case.rank and change.rank_after < change.rank_before
     assert change.margin_after > change.margin_before
@@ -389,6 +389,7 @@ def test_a_description_edited_through_the_document_moves_the_offline_numbers(qtb
     assert after_accuracy > before.results.summary.accuracy
     loop = panel.loop_label.full_text()
     assert f"accuracy {before.results.summary.accuracy:.1%} → {after_accuracy:.1%}" in loop
+    assert "all 22 cases scored again" in loop and "all cases scored again" in panel.loop_hint.full_text()
     row = next(r for r in panel.change_rows() if r[0] == "orders-of-a-customer")
     assert row[1] == f"{change.rank_before} → {change.rank_after}"
     assert panel.finished.results.summary.accuracy == after_accuracy  # the results show the state after
@@ -429,3 +430,75 @@ def test_the_offline_run_ranks_with_the_model_loaded_in_a_process_of_its_own(qtb
     assert relevance._MODEL is None  # the window's process loaded no model: its interpreter lock was never held
     child = relevance._CHILD
     assert child is not None and child.process.is_alive() and child.process.pid != os.getpid()
+
+
+def test_renaming_a_profile_in_its_dialog_moves_it_and_its_key(qtbot, window, open_spec, shop, memory_keyring,
+                                                               tmp_path, settings, monkeypatch):
+    from workbench.gui.panels.selection import ProfileDialog
+
+    panel = selection_on(window, open_spec, shop[0])
+    panel.add_profile(Profile("work", "openai-chat", "https://gateway.example.invalid/v1", "m-1"), KEY)
+    panel.add_profile(Profile("other", "openai-chat", "https://other.example.invalid/v1", "m-2"))
+    assert panel.select_profile("work")
+    seen = []
+
+    def rename_to(name):
+        def accept(dialog):
+            seen.append(dialog.key_edit.text())  # the stored key is never put back in the field
+            dialog.name_edit.setText(name)
+            return ProfileDialog.DialogCode.Accepted
+        return accept
+
+    monkeypatch.setattr(ProfileDialog, "exec", rename_to("work-eu"))
+    panel.profile_button.click()
+    assert seen == [""]
+    assert [p.name for p in panel.profiles()[1:]] == ["other", "work-eu"] and panel.profile.name == "work-eu"
+    assert panel.profile.base_url == "https://gateway.example.invalid/v1"
+    assert memory_keyring.store == {("agent-spec-workbench", "profile:work-eu"): KEY}
+    settings.sync()
+    stored = (tmp_path / "settings.ini").read_text(encoding="utf-8")
+    assert "work-eu" in stored and '"work"' not in stored and KEY not in stored
+    # a name another profile has is refused: nothing moves
+    monkeypatch.setattr(ProfileDialog, "exec", rename_to("other"))
+    panel.profile_button.click()
+    assert [p.name for p in panel.profiles()[1:]] == ["other", "work-eu"]
+    assert memory_keyring.store == {("agent-spec-workbench", "profile:work-eu"): KEY}
+    assert "exists already" in panel.summary_label.full_text()
+    # a key typed while renaming replaces the stored one under the new name
+    other_key = "sk-test-" + secrets.token_hex(16)
+
+    def rename_with_key(dialog):
+        dialog.name_edit.setText("work-us")
+        dialog.key_edit.setText(other_key)
+        return ProfileDialog.DialogCode.Accepted
+
+    monkeypatch.setattr(ProfileDialog, "exec", rename_with_key)
+    panel.profile_button.click()
+    assert memory_keyring.store == {("agent-spec-workbench", "profile:work-us"): other_key}
+    assert not [text for text in widget_texts(window) if KEY in text or other_key in text]
+    settings.sync()
+    assert not [p for p in tmp_path.rglob("*") if p.is_file() and (KEY.encode() in p.read_bytes()
+                                                                   or other_key.encode() in p.read_bytes())]
+
+
+def test_a_heatmap_of_hundreds_of_tools_labels_only_rows_that_fit(qtbot, window, open_spec, shop):
+    from itertools import pairwise
+
+    from PySide6.QtGui import QFontMetrics
+
+    panel = selection_on(window, open_spec, shop[0])
+    window.resize(1024, 700)
+    panel.tabs.setCurrentIndex(2)
+    qtbot.wait(50)
+    rows = [f"tool_number_{n}" for n in range(300)]  # the Box API's 296 tools draft about as many rows
+    panel._heat_labels = (rows, [*rows, "none"])
+    panel._heat_ticks()
+    box = panel.heat_plot.getViewBox().boundingRect()
+    left, bottom = panel.heat_plot.getAxis("left"), panel.heat_plot.getAxis("bottom")
+    metrics = QFontMetrics(left.style["tickFont"])
+    assert box.height() / len(rows) < 1  # cells thinner than a pixel
+    for axis, cell, need in ((left, box.height() / len(rows), metrics.height()),
+                             (bottom, box.width() / (len(rows) + 1), metrics.horizontalAdvance("300"))):
+        ticks = [position for position, _text in axis._tickLevels[0]]
+        assert len(ticks) >= 2
+        assert min(b - a for a, b in pairwise(ticks)) * cell >= need  # no label over another

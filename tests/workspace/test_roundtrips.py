@@ -63,13 +63,13 @@ def test_faults_create_the_config_and_are_read_back_as_the_mock_command_reads_th
     assert mock == spec_config(shop).mock == MockConfig(0, (FaultRule("listProducts", status=503, times=2),))
     other = operation(shop, "getCustomer")
     change_faults(shop, other, fault_rule(other, "reset"))
-    _path, mock = change_faults(shop, op, fault_rule(op, "delay", 100))  # the operation's rule is replaced
-    assert mock.faults == (FaultRule("getCustomer", fault="reset"), FaultRule("listProducts", delay_ms=100))
+    _path, mock = change_faults(shop, op, fault_rule(op, "delay", 100))  # the operation's rule is replaced in place
+    assert mock.faults == (FaultRule("listProducts", delay_ms=100), FaultRule("getCustomer", fault="reset"))
     _path, mock = change_faults(shop, other, None)
     assert mock.faults == (FaultRule("listProducts", delay_ms=100),)
 
 
-def test_a_hand_written_block_list_is_rewritten_and_everything_else_kept(shop):
+def test_a_hand_written_block_list_is_changed_item_by_item_and_everything_else_kept(shop):
     config = shop.parent / ".workbench.yaml"
     head = "# shared with the team\ntools:\n  vendor: gemini  # what we ship\nmock:\n  seed: 7  # fixed\n  faults:\n"
     config.write_text(head + "    - operation: 'GET /products'\n      status: 500\n"
@@ -77,12 +77,50 @@ def test_a_hand_written_block_list_is_rewritten_and_everything_else_kept(shop):
     op = operation(shop, "listProducts")  # named by method and path in the file: that rule is the one replaced
     _path, mock = change_faults(shop, op, fault_rule(op, "status", 502))
     text = config.read_text(encoding="utf-8")
-    assert text.startswith(head)
-    assert mock == MockConfig(7, (FaultRule("getOrder", fault="hang"), FaultRule("listProducts", status=502)))
+    assert text == head + "    - {operation: listProducts, status: 502}\n    - {operation: getOrder, fault: hang}\n"
+    assert mock == MockConfig(7, (FaultRule("listProducts", status=502), FaultRule("getOrder", fault="hang")))
     assert spec_config(shop).tools.vendor == "gemini"
     _path, mock = change_faults(shop, operation(shop, "getOrder"), None)
     _path, mock = change_faults(shop, op, None)
     assert mock == MockConfig(7, ()) and config.read_text(encoding="utf-8").startswith(head)
+
+
+def changed_lines(before: str, after: str) -> list[str]:
+    """The lines taken out (`-`) and put in (`+`), sorted."""
+    import difflib
+
+    return sorted(line for line in difflib.ndiff(before.splitlines(), after.splitlines()) if line[:1] in "+-")
+
+
+def test_a_changed_fault_touches_only_its_own_item(shop):
+    config = shop.parent / ".workbench.yaml"
+    original = ("mock:\n  seed: 7\n  faults:\n    # outages we rehearse\n"
+                "    - {operation: listProducts, status: 500}  # the catalogue is down\n"
+                "    # slow orders\n    - operation: getOrder\n      delay-ms: 200   # a slow database\n"
+                "    # the refund desk\n    - {operation: refundOrder, fault: reset}\n  # end of faults\n"
+                "rules:\n  enum-in-prose: off\n")
+    config.write_text(original, encoding="utf-8")
+    get_order = operation(shop, "getOrder")
+    change_faults(shop, get_order, fault_rule(get_order, "status", 503))
+    changed = config.read_text(encoding="utf-8")
+    assert changed_lines(original, changed) == [
+        "+     - {operation: getOrder, status: 503}   # a slow database",
+        "-       delay-ms: 200   # a slow database", "-     - operation: getOrder"]
+    assert [r.operation for r in spec_config(shop).mock.faults] == ["listProducts", "getOrder", "refundOrder"]
+    # removed: only its own line goes; added: one line after the last item; comments and the rest byte for byte
+    products = operation(shop, "listProducts")
+    change_faults(shop, products, None)
+    removed = config.read_text(encoding="utf-8")
+    assert changed_lines(changed, removed) == [
+        "-     - {operation: listProducts, status: 500}  # the catalogue is down"]
+    customers = operation(shop, "getCustomer")
+    _path, mock = change_faults(shop, customers, fault_rule(customers, "hang"))
+    added = config.read_text(encoding="utf-8")
+    assert changed_lines(removed, added) == ["+     - {operation: getCustomer, fault: hang}"]
+    assert added.index("getCustomer") < added.index("# end of faults")
+    assert mock == MockConfig(7, (FaultRule("getOrder", status=503), FaultRule("refundOrder", fault="reset"),
+                                  FaultRule("getCustomer", fault="hang")))
+    assert mock == spec_config(shop).mock
 
 
 def test_a_config_without_a_mock_section_gets_one_and_a_broken_one_is_left_alone(shop):

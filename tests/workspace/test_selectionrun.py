@@ -1,6 +1,6 @@
 """The Selection panel's logic without Qt: the suite as data and back to the file `workbench select` reads, the
 profiles (no key in them), the estimate of a paid run, the run with its streamed answers, the cases of a confusion
-cell, and the offline re-run of the cases an edit of the spec affects."""
+cell, and the offline re-scoring of the suite after an edit of the spec."""
 
 from __future__ import annotations
 
@@ -168,6 +168,26 @@ def test_a_profile_uses_its_own_key_never_the_environments_for_another_endpoint(
         keyring.set_keyring(previous)
 
 
+def test_a_renamed_profiles_key_moves_to_its_new_entry():
+    import keyring
+
+    from tests.servers import MemoryKeyring
+    from workbench.selection.keys import move_key, store_key
+
+    previous = keyring.get_keyring()
+    backend = MemoryKeyring()
+    keyring.set_keyring(backend)
+    try:
+        store_key("profile:old", "sk-moved")
+        move_key("profile:old", "profile:new")
+        assert backend.store == {("agent-spec-workbench", "profile:new"): "sk-moved"}
+        move_key("profile:absent", "profile:other")  # nothing stored: nothing made
+        move_key("profile:new", "profile:new")
+        assert backend.store == {("agent-spec-workbench", "profile:new"): "sk-moved"}
+    finally:
+        keyring.set_keyring(previous)
+
+
 def test_the_estimate_counts_requests_and_prices_them(shop):
     spec, suite = shop
     data, opened_spec = open_suite_data(suite), loaded(spec)
@@ -185,37 +205,69 @@ def test_the_estimate_counts_requests_and_prices_them(shop):
     assert "22 requests" in one.text() and "$" in one.text()
 
 
-def test_an_edited_description_re_runs_only_the_affected_cases(shop):
+def edited(spec: Path, first, operation_id: str, description: str):
+    """The spec loaded again with one operation's description replaced (the file itself untouched)."""
+    operation = next(op for op in first.spec.operations if op.operation_id == operation_id)
+    outcome = apply_edits(parse_document(spec), [Edit(f"{operation.origin.pointer}/description", description)])
+    assert outcome.applied and not outcome.refused
+    return loaded(spec, outcome.document.text)
+
+
+def fresh_offline(before, opened):
+    """What a whole offline run of the edited suite gives with the threshold the loop keeps."""
+    from workbench.selection.metrics import evaluate
+    from workbench.selection.offline import OfflineRunner
+    from workbench.selection.run import run_selection
+
+    runner = OfflineRunner(threshold=before.threshold, learn=False)
+    return evaluate(run_selection(opened.suite, opened.spec, opened.toolset, runner, RunOptions(repeats=1)))
+
+
+def test_an_edited_description_scores_the_whole_suite_again(shop):
     spec, suite = shop
     data = open_suite_data(suite)
     first = loaded(spec)
     before = execute(prepare(data, spec, first.spec, first.config), RunOptions())
-    source = parse_document(spec)
-    operation = next(op for op in first.spec.operations if op.operation_id == "listOrders")
-    outcome = apply_edits(source, [Edit(f"{operation.origin.pointer}/description",
-                                        "Everything a customer has bought: the orders of one customer (customerId), "
-                                        "or every order with a status. Show what a customer bought from us.")])
-    assert outcome.applied and not outcome.refused
-    second = loaded(spec, outcome.document.text)
+    second = edited(spec, first, "listOrders", "Everything a customer has bought: the orders of one customer "
+                    "(customerId), or every order with a status. Show what a customer bought from us.")
     opened = prepare(data, spec, second.spec, second.config)
     assert changed_tools(before.toolset, opened.toolset) == ["listOrders"]
-    result = recheck(before, opened)
+    progress = []
+    result = recheck(before, opened, progress=lambda done, total, _what: progress.append((done, total)))
     assert result.changed == ["listOrders"]
-    assert set(result.rerun) == set(affected_cases(opened.suite, before.run, ["listOrders"]))
+    assert result.rerun == [c.id for c in opened.suite.cases] and progress[-1] == (22, 22)
+    # the table lists the cases the edit reached (the changed tool expected or ranked) and any that moved
+    reached = affected_cases(opened.suite, before.run, ["listOrders"])
     ranked = {v.case_id: {name for name, _ in v.answer.detail["scores"]} | set(v.picked) for v in before.run.verdicts}
     expects = {c.id: set(c.expect.tools) for c in opened.suite.cases}
-    assert result.rerun == [c.id for c in opened.suite.cases if "listOrders" in ranked[c.id] | expects[c.id]]
-    assert "paid-not-shipped" in result.rerun and "erase-customer" not in result.rerun
-    assert len(result.rerun) < len(opened.suite.cases)
+    assert reached == [c.id for c in opened.suite.cases if "listOrders" in ranked[c.id] | expects[c.id]]
+    assert set(reached) <= {c.id for c in result.cases} and "paid-not-shipped" in reached
+    assert "erase-customer" not in {c.id for c in result.cases}
     change = next(c for c in result.cases if c.id == "orders-of-a-customer")
     assert change.rank_after < change.rank_before == 5 and change.margin_after > change.margin_before
     assert result.after.summary.accuracy > result.before.summary.accuracy
     assert result.finished.threshold == before.threshold  # the numbers move for the words, not the threshold
-    # the cases not run again keep their verdicts; the ones run again are what a fresh run gives them
-    fresh = execute(opened, RunOptions())
-    again = {c.id: (c.passed, c.rank) for c in fresh.results.cases if c.id in result.rerun}
-    assert {c.id: (c.passed, c.rank) for c in result.after.cases if c.id in result.rerun} == again
-    assert "accuracy 68.2% →" in result.text()
+    fresh = fresh_offline(before, opened)
+    assert [(c.id, c.passed, c.rank) for c in result.after.cases] == [(c.id, c.passed, c.rank) for c in fresh.cases]
+    assert result.after.summary.accuracy == fresh.summary.accuracy
+    assert "accuracy 68.2% →" in result.text() and "all 22 cases scored again" in result.text()
+
+
+def test_an_edit_that_takes_a_case_it_was_never_ranked_for_counts_in_the_accuracy(shop):
+    # deleteCustomer is nowhere in the weather question's ranking: only scoring every case again sees it take it
+    spec, suite = shop
+    data = open_suite_data(suite)
+    first = loaded(spec)
+    before = execute(prepare(data, spec, first.spec, first.config), RunOptions())
+    second = edited(spec, first, "deleteCustomer", "Will it rain in Bandung this weekend? The weather forecast.")
+    opened = prepare(data, spec, second.spec, second.config)
+    assert "off-topic-weather" not in affected_cases(opened.suite, before.run, ["deleteCustomer"])
+    result = recheck(before, opened)
+    weather = next(c for c in result.cases if c.id == "off-topic-weather")
+    assert weather.passed_before == (1, 1) and weather.passed_after == (0, 1)
+    assert next(c for c in result.after.cases if c.id == "off-topic-weather").selected == ["deleteCustomer"]
+    fresh = fresh_offline(before, opened)
+    assert result.after.summary.accuracy == fresh.summary.accuracy < before.results.summary.accuracy
 
 
 def test_no_tool_changed_means_nothing_runs_again(shop):

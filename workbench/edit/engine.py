@@ -28,12 +28,15 @@ from workbench.spec.yaml_parse import SpanEntry, parse_yaml
 @dataclass(frozen=True)
 class Edit:
     """Set `value` at `pointer`. When the key does not exist yet, it is inserted into its parent mapping:
-    after the first of `after` that exists, else first (`first=True`) or last."""
+    after the first of `after` that exists, else first (`first=True`) or last. In a block YAML list, an item
+    can be replaced (a mapping too, written in flow style on the item's lines), appended (`/list/-`) or removed
+    (`remove=True`) as a splice of its own lines."""
 
     pointer: str
-    value: Any
+    value: Any = None
     after: tuple[str, ...] = ()
     first: bool = False
+    remove: bool = False
 
 
 @dataclass(frozen=True)
@@ -157,7 +160,7 @@ def _verified(document: SourceDocument, planned: list[tuple[Edit, Splice]]) -> t
     text = apply_splices(document.text, [s for _, s in planned])
     expected = document.data
     for edit, _ in planned:
-        expected = _with_value(expected, split(edit.pointer), edit.value)
+        expected = _with_value(expected, split(edit.pointer), edit.value, edit.remove)
     local = _verified_locally(document, planned, text, expected)
     if local is not None:
         return local, ""
@@ -387,18 +390,24 @@ def _inside_alias(document: SourceDocument, pointer: str) -> bool:
     return False
 
 
-def _with_value(data: Any, tokens: list[str], value: Any) -> Any:
-    """A copy of `data` with `value` at `tokens`, copying only the containers along the path."""
+def _with_value(data: Any, tokens: list[str], value: Any, remove: bool = False) -> Any:
+    """A copy of `data` with `value` at `tokens` (appended for a list's `-`; gone with `remove`), copying only the
+    containers along the path."""
     if not tokens:
         return value
     head, rest = tokens[0], tokens[1:]
     if isinstance(data, dict):
         copy = dict(data)
-        copy[head] = _with_value(data.get(head), rest, value)
+        copy[head] = _with_value(data.get(head), rest, value, remove)
         return copy
     if isinstance(data, list):
         copy = list(data)
-        copy[int(head)] = _with_value(data[int(head)], rest, value)
+        if not rest and head == "-":
+            copy.append(value)
+        elif not rest and remove:
+            del copy[int(head)]
+        else:
+            copy[int(head)] = _with_value(data[int(head)], rest, value, remove)
         return copy
     raise EditRefused("/" + "/".join(escape(t) for t in tokens), "the parent is not a mapping or a list")
 
@@ -411,10 +420,15 @@ def plan_edit(document: SourceDocument, edit: Edit) -> Splice:
         raise EditRefused(edit.pointer, "cannot replace the whole document")
     if _inside_alias(document, edit.pointer):
         raise EditRefused(edit.pointer, "the value is reached through a YAML alias: edit the anchored original")
-    if document.span(edit.pointer) is not None:
-        return _plan_set(document, edit)
     parent_pointer = edit.pointer.rsplit("/", 1)[0]
     parent = document.span(parent_pointer)
+    if parent is not None and parent[4] == "seq" and (edit.remove or tokens[-1] == "-"
+                                                     or isinstance(edit.value, dict)):
+        return _plan_item(document, edit, parent_pointer)
+    if edit.remove:
+        raise EditRefused(edit.pointer, "only a list item can be removed")
+    if document.span(edit.pointer) is not None:
+        return _plan_set(document, edit)
     if parent is None or parent[4] != "map":
         raise EditRefused(edit.pointer, "its parent is not an existing mapping")
     return _plan_insert(document, edit, tokens[-1], parent_pointer)
@@ -542,6 +556,55 @@ def _plan_insert(document: SourceDocument, edit: Edit, key: str, parent_pointer:
     if at == len(text) and text and not text.endswith("\n"):
         line = newline + line.rstrip("\r\n")
     return Splice(at, at, line)
+
+
+def _plan_item(document: SourceDocument, edit: Edit, list_pointer: str) -> Splice:
+    """A block YAML list's item replaced, appended or removed, as whole lines of its own: its first line from the
+    `- ` on, to the end of its last value (a comment after it on that line stays with a replaced item); the
+    comments and the other items around it are not touched."""
+    text, newline = document.text, document.newline
+    items = lookup(document.data, list_pointer)
+    start = document.span(list_pointer)[0]
+    if document.format != "yaml" or text[start] == "[" or not isinstance(items, list) or not items:
+        raise EditRefused(edit.pointer, "list items are spliced in a block YAML list with items only")
+    index = len(items) - 1 if split(edit.pointer)[-1] == "-" else int(split(edit.pointer)[-1])
+    if not 0 <= index < len(items):
+        raise EditRefused(edit.pointer, "no such list item")
+    item_start = document.span(f"{list_pointer}/{index}")[0]
+    line = _line_start(text, item_start)
+    dash = text[line:item_start]
+    if not re.fullmatch(r"[ 	]*- +", dash):
+        raise EditRefused(edit.pointer, "the item does not start its own line with `- `")
+    content_end = _content_end(document, f"{list_pointer}/{index}")
+    if edit.remove:
+        if len(items) == 1:  # an empty block list would read as null: the list becomes `[]` after its key
+            key_end = document.span(list_pointer)[3]
+            colon = text.find(":", key_end) if key_end >= 0 else -1
+            if colon < 0 or text[key_end:colon].strip():
+                return _plan_set(document, Edit(list_pointer, []))
+            return Splice(colon + 1, _after_line(text, content_end), f" []{newline}")
+        return Splice(line, _after_line(text, content_end), "")
+    written = render.yaml_flow_value(edit.value)
+    if split(edit.pointer)[-1] == "-":
+        at = _after_line(text, content_end)
+        item = f"{dash[:dash.index('-')]}- {written}{newline}"
+        if at == len(text) and text and not text.endswith("\n"):
+            item = newline + item.rstrip("\r\n")
+        return Splice(at, at, item)
+    return Splice(item_start, content_end, written)
+
+
+def _content_end(document: SourceDocument, pointer: str) -> int:
+    """Where a node's own text ends: a block collection's span runs on over the comments and indentation before
+    whatever follows it, so it ends with its last child's content."""
+    start, end, _key_start, _key_end, kind = document.span(pointer)
+    if kind not in ("map", "seq") or document.text[start] in "{[":
+        return end
+    value = lookup(document.data, pointer)
+    children = list(value) if isinstance(value, dict) else list(range(len(value)))
+    if not children:
+        return end
+    return _content_end(document, f"{pointer}/{escape(str(children[-1]))}")
 
 
 def _after_line(text: str, offset: int) -> int:

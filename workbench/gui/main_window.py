@@ -130,8 +130,11 @@ class MainWindow(QMainWindow):
         self.docks: dict[str, QDockWidget] = {}
         for spec in DOCKS:
             self.add_panel(spec)
-        self._tools_roomy = False
-        self.docks["tools"].visibilityChanged.connect(lambda visible: visible and self._make_room_for_tools())
+        self._roomy: set[str] = set()  # the docks given their room since the start (or the last reset)
+        for spec in DOCKS:
+            if spec.room:
+                self.docks[spec.attribute].visibilityChanged.connect(
+                    lambda visible, name=spec.attribute: visible and self._make_room(name))
         self.problems.fixRequested.connect(self.fix_problem)
         self.problems.fixRuleRequested.connect(self.fix_rule)
         self.status = StatusPanel(self.document, self.statusBar())
@@ -285,6 +288,7 @@ class MainWindow(QMainWindow):
         self.size_docks()  # at the old size first: docks put back keep the widths they had, which may not fit
         QApplication.sendPostedEvents()
         self.fit_to_screen()
+        self._roomy.clear()  # each tabbed dock gets its room again the next time it is shown
         self.statusBar().showMessage("The layout is reset.", 4000)
 
     def size_docks(self) -> None:
@@ -488,24 +492,25 @@ class MainWindow(QMainWindow):
     def focus_tools(self) -> None:
         self.docks["tools"].show()
         self.docks["tools"].raise_()
-        self._make_room_for_tools()
+        self._make_room("tools")
         self.tools.view.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def focus_roundtrips(self) -> None:
         self.docks["roundtrips"].show()
         self.docks["roundtrips"].raise_()
-        if self.height() >= 400 and self.docks["roundtrips"].height() < int(self.height() * 0.4):
-            self.resizeDocks([self.docks["roundtrips"]], [int(self.height() * 0.4)], Qt.Orientation.Vertical)
+        self._make_room("roundtrips", again=True)
         self.roundtrips.tabs.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
-    def _make_room_for_tools(self) -> None:
-        """The Tools panel shows a list beside a tool's JSON: the first time it is shown, its dock (shared with the
-        problems) gets at least two fifths of the window's height."""
-        dock = self.docks["tools"]
-        if self._tools_roomy or not dock.isVisible() or self.height() < 400:
+    def _make_room(self, name: str, again: bool = False) -> None:
+        """A tabbed dock with a big table (Tools, Round trips, Selection) shares the bottom with the Problems: the
+        first time it is shown (or each time it is asked for, `again`) it gets at least its `room` of the window's
+        height, so at 1024×700 its table shows several rows; later, the height the user gives it stays."""
+        spec = next(s for s in DOCKS if s.attribute == name)
+        dock = self.docks[name]
+        if (name in self._roomy and not again) or not dock.isVisible() or dock.isFloating() or self.height() < 400:
             return
-        self._tools_roomy = True
-        wanted = int(self.height() * 0.4)
+        self._roomy.add(name)
+        wanted = int(self.height() * spec.room)
         if dock.height() < wanted:
             self.resizeDocks([dock], [wanted], Qt.Orientation.Vertical)
 

@@ -51,6 +51,23 @@ def store_key(entry: str, key: str) -> None:
         raise SpecError(f"the OS keyring cannot store the key: {type(exc).__name__}", "<api key>") from None
 
 
+def move_key(old_entry: str, new_entry: str) -> None:
+    """Move a stored key from one keyring entry to another (a renamed profile's); nothing when there is none.
+    Raises SpecError in one line when the keyring cannot take it."""
+    import keyring
+    import keyring.errors
+
+    if old_entry == new_entry:
+        return
+    try:
+        key = keyring.get_password(KEYRING_SERVICE, old_entry)
+    except keyring.errors.KeyringError as exc:
+        raise SpecError(f"the OS keyring cannot read the key: {type(exc).__name__}", "<api key>") from None
+    if key is not None:
+        store_key(new_entry, key)
+        store_key(old_entry, "")
+
+
 def api_key(settings: ModelSettings, base_url: str | None) -> str:
     """The key for this endpoint: the environment's, else the keyring's. A desktop workbench profile's key is its own
     keyring entry: the environment's key is used for a profile only when it talks to OpenAI's own API, never sent

@@ -67,10 +67,19 @@ def faults_of(mock: MockConfig, op: Operation) -> list[FaultRule]:
 
 
 def with_fault(mock: MockConfig, op: Operation, rule: FaultRule | None) -> MockConfig:
-    """The section with `op`'s rules replaced by `rule` (None: the operation answers normally again)."""
+    """The section with `op`'s rules replaced by `rule` (None: the operation answers normally again): the new rule
+    takes the place of the operation's first one (so the config changes at that item only), else goes last."""
     names = set(rule_names(op))
-    kept = tuple(r for r in mock.faults if r.operation not in names)
-    return replace(mock, faults=kept + ((rule,) if rule is not None else ()))
+    new, placed = [], False
+    for r in mock.faults:
+        if r.operation not in names:
+            new.append(r)
+        elif not placed:
+            new += [rule] if rule is not None else []
+            placed = True
+    if not placed and rule is not None:
+        new.append(rule)
+    return replace(mock, faults=tuple(new))
 
 
 def fault_text(rule: FaultRule) -> str:

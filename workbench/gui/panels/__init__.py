@@ -26,7 +26,8 @@ __all__ = [
 @dataclass(frozen=True)
 class DockSpec:
     """A dock of the window: its panel (made from the document), the window attribute naming the panel, where it
-    goes and how wide (or high) it starts."""
+    goes and how wide (or high) it starts; `room`: the share of the window's height a tabbed dock with a big table
+    gets the first time it is shown (after the start or a reset), so a small window still shows its rows."""
 
     attribute: str
     panel: type[QWidget]
@@ -35,6 +36,7 @@ class DockSpec:
     size: int
     orientation: Qt.Orientation
     tabify_with: str | None = None  # the attribute of a dock added before: this one goes in its tab group
+    room: float = 0.0
 
 
 _AREA, _ACROSS, _DOWN = Qt.DockWidgetArea, Qt.Orientation.Horizontal, Qt.Orientation.Vertical
@@ -42,9 +44,10 @@ DOCKS = (  # in the order they are added (and listed in the View menu)
     DockSpec("outline", OutlinePanel, "outlineDock", _AREA.LeftDockWidgetArea, 380, _ACROSS),
     DockSpec("problems", ProblemsPanel, "problemsDock", _AREA.BottomDockWidgetArea, 240, _DOWN),
     DockSpec("edit", EditPanel, "formDock", _AREA.RightDockWidgetArea, 340, _ACROSS),
-    DockSpec("tools", ToolsPanel, "toolsDock", _AREA.BottomDockWidgetArea, 240, _DOWN, tabify_with="problems"),
+    DockSpec("tools", ToolsPanel, "toolsDock", _AREA.BottomDockWidgetArea, 240, _DOWN, tabify_with="problems",
+             room=0.4),
     DockSpec("roundtrips", RoundTripsPanel, "roundtripsDock", _AREA.BottomDockWidgetArea, 240, _DOWN,
-             tabify_with="problems"),
+             tabify_with="problems", room=0.45),
     DockSpec("selection", SelectionPanel, "selectionDock", _AREA.BottomDockWidgetArea, 240, _DOWN,
-             tabify_with="problems"),
+             tabify_with="problems", room=0.5),
 )

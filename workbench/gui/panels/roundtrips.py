@@ -79,6 +79,38 @@ FAULT_MENU = (("Answer 500", "status", 500), ("Answer 502", "status", 502), ("An
               ("Fail 2 times, then succeed", "fail", 2), ("Fail 3 times, then succeed", "fail", 3))
 
 
+class StatusBar(QProgressBar):
+    """A progress bar whose text says what the run found, cut to the bar's width with an ellipsis (a long
+    summary wrapped onto a second, clipped line); the whole of it is the tooltip."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._said = ""
+
+    def say(self, text: str) -> None:
+        self._said = text
+        self.setToolTip(text)
+        self._fit()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._fit()
+
+    def _fit(self) -> None:
+        if not self._said:
+            self.setFormat("%v/%m tools")
+            return
+        metrics = self.fontMetrics()
+        counts = f"{self.maximum()}/{self.maximum()} tools · "
+        room = self.contentsRect().width() - metrics.horizontalAdvance(counts) - 3 * metrics.averageCharWidth()
+        shown = metrics.elidedText(self._said, Qt.TextElideMode.ElideRight, max(0, room))
+        self.setFormat(f"%v/%m tools · {shown}")
+
+    def setRange(self, minimum: int, maximum: int) -> None:  # the counts take another width
+        super().setRange(minimum, maximum)
+        self._fit()
+
+
 def _items(texts: tuple[str, ...]) -> list[QStandardItem]:
     return [text_item(text) for text in texts]
 
@@ -262,7 +294,7 @@ class RoundTripsPanel(OnScreen, QWidget):
         split.setStretchFactor(1, 5)
 
         # One row of controls, the progress bar saying what the run found (the panel shares the window's height).
-        self.bar = QProgressBar()
+        self.bar = StatusBar()
         self.bar.setObjectName("roundtripsProgress")
         self.bar.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.bar.setMaximumHeight(self.fontMetrics().height() + 8)
@@ -290,8 +322,7 @@ class RoundTripsPanel(OnScreen, QWidget):
     def _say(self, text: str) -> None:
         """What the run is doing or found, in the progress bar (its whole text in the tooltip)."""
         self._status = text
-        self.bar.setFormat(f"%v/%m tools · {text}" if text else "%v/%m tools")
-        self.bar.setToolTip(text)
+        self.bar.say(text)
 
     def status_text(self) -> str:
         return self._status

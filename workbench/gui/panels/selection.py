@@ -1,7 +1,8 @@
 """The Selection panel: a tool-selection suite edited in a table, run offline or against a model profile, its
 results (accuracy with its interval, pass^k, per-case outcomes, a confusion heatmap, accuracy against tool count,
-a baseline's flips), and the fix-and-measure loop: after an edit of a description, the offline scorer re-runs the
-affected cases in the background and the panel shows the right tool's rank and margin before → after.
+a baseline's flips), and the fix-and-measure loop: after an edit of a description, the offline scorer scores the
+whole suite again in the background and the panel shows the accuracy and the right tool's rank and margin before →
+after for the cases the edit reached or moved.
 
 What is not widgets is `workbench.workspace.selectionrun`; the runs are `workbench select`'s (same reader, runner,
 judge, metrics and baseline format). Keys live in the OS keyring only (`selection.keys.store_key`)."""
@@ -54,7 +55,7 @@ from workbench.gui.panels.onscreen import OnScreen
 from workbench.gui.widgets import ElidedLabel, item_model, item_table, text_item
 from workbench.selection.baseline import Comparison, compare, read_baseline
 from workbench.selection.draft import DraftCase
-from workbench.selection.keys import store_key
+from workbench.selection.keys import move_key, store_key
 from workbench.selection.metrics import Results, confusion_columns, confusion_rows, right_pick
 from workbench.selection.model import OPENAI_CHAT, OPENAI_RESPONSES
 from workbench.selection.report import save_baseline
@@ -104,6 +105,19 @@ PROFILES_KEY, CURRENT_KEY = "selection/profiles", "selection/profile"
 
 def _pct(value: float | None) -> str:
     return "—" if value is None else f"{value:.1%}"
+
+
+def _throttled(progress: Callable[[str], None]) -> Callable[[int, int, str], None]:
+    """A run's (done, total, what) progress as the job's text, at most once per PROGRESS_MS (and at the end)."""
+    last = [0.0]
+
+    def tell(done: int, total: int, what: str) -> None:
+        now = time.monotonic()
+        if now - last[0] >= PROGRESS_MS / 1000 or done == total:
+            last[0] = now
+            progress(f"{done}/{total} {what}")
+
+    return tell
 
 
 def _margin(value: float | None) -> str:
@@ -436,7 +450,8 @@ class SelectionPanel(OnScreen, QWidget):
         self.change_model = item_model(CHANGE_COLUMNS, self)
         self.change_view = item_table("selectionChanges", self.change_model)
         self.change_view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.change_view.setToolTip("The cases the last edit re-ran offline: the right tool's rank and margin, "
+        self.change_view.setToolTip("The cases the last edit reached or moved (the whole suite is scored again "
+                                    "offline): the right tool's rank and margin, "
                                     "before → after")
         self.compare_button = QPushButton("Compare…")
         self.compare_button.setToolTip("Compare this run with a baseline file (`workbench select --baseline`)")
@@ -448,7 +463,7 @@ class SelectionPanel(OnScreen, QWidget):
         self.flips_list.setObjectName("selectionFlips")
         self.flips_list.setMinimumSize(80, 30)
         self.flips_list.addItem("Compare with a baseline to list the cases that flipped.")
-        self.loop_hint = ElidedLabel("Edit a description: the cases it affects run again offline, before → after.")
+        self.loop_hint = ElidedLabel("Edit a description: the suite is scored again offline, before → after.")
         self.loop_hint.setObjectName("selectionLoopHint")
         buttons = QHBoxLayout()
         buttons.addWidget(self.compare_button)
@@ -456,7 +471,7 @@ class SelectionPanel(OnScreen, QWidget):
         side = QVBoxLayout()
         side.setContentsMargins(0, 0, 0, 0)
         side.addWidget(self.loop_hint)
-        self.change_view.hide()  # until an edit has re-run some cases
+        self.change_view.hide()  # until an edit has moved some cases
         side.addWidget(self.change_view, 1)
         side.addLayout(buttons)
         side.addWidget(self.flips_list, 1)
@@ -551,11 +566,23 @@ class SelectionPanel(OnScreen, QWidget):
         found = [Profile.from_dict(p) for p in stored if isinstance(p, dict)] if isinstance(stored, list) else []
         return [OFFLINE_PROFILE, *(p for p in found if p is not None)]
 
-    def add_profile(self, profile: Profile, key: str = "") -> None:
-        """Keep the profile (without its key) in the settings and the key in the OS keyring; select it."""
+    def add_profile(self, profile: Profile, key: str = "", renaming: str | None = None) -> None:
+        """Keep the profile (without its key) in the settings and the key in the OS keyring; select it.
+        `renaming`: the name the profile had; that profile goes, and its stored key moves to the new name's entry
+        (a key typed now replaces it). Raises SpecError when the new name is another profile's."""
+        stored = self.profiles()[1:]
+        renamed = renaming is not None and renaming != profile.name
+        if renamed and any(p.name == profile.name for p in stored):
+            raise SpecError(f"a profile named {profile.name!r} exists already: choose another name", "<profile>")
+        if renamed:
+            old = Profile(renaming)
+            if key:
+                store_key(old.key_entry, "")
+            else:
+                move_key(old.key_entry, profile.key_entry)
         if key:
             store_key(profile.key_entry, key)
-        others = [p for p in self.profiles()[1:] if p.name != profile.name]
+        others = [p for p in stored if p.name not in (profile.name, renaming)]
         self.settings.setValue(PROFILES_KEY, json.dumps([p.to_dict() for p in [*others, profile]]))
         self._load_profiles()
         self.select_profile(profile.name)
@@ -586,7 +613,8 @@ class SelectionPanel(OnScreen, QWidget):
         self.settings.setValue(CURRENT_KEY, self.profile.name)
 
     def _ask_profile(self) -> None:
-        dialog = ProfileDialog(self, None if self.profile.is_offline else self.profile)
+        editing = None if self.profile.is_offline else self.profile
+        dialog = ProfileDialog(self, editing)
         try:
             if dialog.exec() != QDialog.DialogCode.Accepted:
                 dialog.take_key()
@@ -598,7 +626,7 @@ class SelectionPanel(OnScreen, QWidget):
             self._say("A profile needs a name (not the offline scorer's).")
             return
         try:
-            self.add_profile(profile, key)
+            self.add_profile(profile, key, renaming=editing.name if editing is not None else None)
         except SpecError as exc:
             self._say(str(exc))
 
@@ -835,16 +863,9 @@ class SelectionPanel(OnScreen, QWidget):
 
     def _start_run(self, opened, options: RunOptions) -> None:
         feed = self._feed = Feed()
-        last = [0.0]
 
         def work(progress, cancelled) -> Finished:
-            def tell(done: int, total: int, what: str) -> None:
-                now = time.monotonic()
-                if now - last[0] >= PROGRESS_MS / 1000 or done == total:
-                    last[0] = now
-                    progress(f"{done}/{total} {what}")
-
-            return execute(opened, options, feed, tell, cancelled)
+            return execute(opened, options, feed, _throttled(progress), cancelled)
 
         self._rows = {}
         self._begin_rows(opened.suite)
@@ -1055,11 +1076,11 @@ class SelectionPanel(OnScreen, QWidget):
             self._busy("Offline run…")
             return
 
-        def work(_progress, cancelled) -> Recheck:
-            return recheck(previous, prepare(data, path, spec, config), cancelled)
+        def work(progress, cancelled) -> Recheck:
+            return recheck(previous, prepare(data, path, spec, config), cancelled, _throttled(progress))
 
         self.jobs.start(work, "recheck")
-        self._busy("Re-running the affected cases offline…")
+        self._busy("Scoring the suite again offline…")
 
     def _show_recheck(self, result: Recheck) -> None:
         self.loop_label.setText(result.text())
@@ -1070,7 +1091,8 @@ class SelectionPanel(OnScreen, QWidget):
         model = self.change_model
         model.removeRows(0, model.rowCount())
         self.change_view.setVisible(bool(result.cases))
-        self.loop_hint.setText("Re-run after the last edit (offline): rank and margin of the right tool, before → after"
+        self.loop_hint.setText("After the last edit, all cases scored again offline; those it reached or moved: "
+                               "the right tool's rank and margin, before → after"
                                if result.cases else result.text())
         for c in result.cases:
             passed = text_item(f"{c.passed_before[0]}/{c.passed_before[1]} → {c.passed_after[0]}/{c.passed_after[1]}")
@@ -1187,8 +1209,9 @@ class SelectionPanel(OnScreen, QWidget):
         column_texts = [str(rows.index(label) + 1) if label in rows else _short(label, 6) for label in columns]
         box = self.heat_plot.getViewBox().boundingRect()
         cell_h, cell_w = box.height() / len(rows), box.width() / len(columns)
-        row_step = max(1, math.ceil(metrics.height() / max(cell_h, 1)))
-        column_step = max(1, math.ceil((max(map(metrics.horizontalAdvance, column_texts)) + 4) / max(cell_w, 1)))
+        # cells can be thinner than a pixel (hundreds of tools): the step grows with them, never capped
+        row_step = max(1, math.ceil(metrics.height() / max(cell_h, 0.01)))
+        column_step = max(1, math.ceil((max(map(metrics.horizontalAdvance, column_texts)) + 4) / max(cell_w, 0.01)))
         left.setWidth(min(220, 12 + max(map(metrics.horizontalAdvance, row_texts))))
         left.setTicks([[(r + 0.5, text) for r, text in enumerate(row_texts) if r % row_step == 0]])
         bottom.setTicks([[(c + 0.5, text) for c, text in enumerate(column_texts) if c % column_step == 0]])
@@ -1226,7 +1249,7 @@ class SelectionPanel(OnScreen, QWidget):
         plot.clear()
         points = [p for p in results.scale if p.accuracy is not None]
         if not points:
-            plot.setTitle("accuracy against tool count (give tool counts, then Run)", size="9pt")
+            plot.setTitle("accuracy against tool count<br>(give tool counts, then Run)", size="9pt")
             return
         plot.setTitle("accuracy against tool count", size="9pt")
         x = np.array([p.size for p in points], dtype=float)
