@@ -157,3 +157,21 @@ def test_a_generator_that_does_not_finish_is_stopped_in_any_thread() -> None:
     worker.start()
     worker.join(3)
     assert seen == ["the generator did not finish in 0.3 s"]
+
+
+def test_the_utf8_table_is_the_one_hypothesis_computes(tmp_path) -> None:
+    """Hypothesis's own table for UTF-8, computed from scratch (an empty storage folder), is the one given to it
+    without the 1.1-million-code-point walk; a run in a new folder no longer stalls on its first operations."""
+    from hypothesis.configuration import set_hypothesis_home_dir
+    from hypothesis.internal import charmap
+
+    from workbench.roundtrip.generate import UTF8_TABLE, _codec_table
+
+    set_hypothesis_home_dir(tmp_path)
+    try:
+        computed = _codec_table.__wrapped__("utf-8")
+    finally:
+        set_hypothesis_home_dir(None)
+    assert [s.intervals for s in computed] == [s.intervals for s in UTF8_TABLE]
+    assert charmap.intervals_from_codec("utf-8") is UTF8_TABLE
+    assert charmap.intervals_from_codec("ascii")[0].intervals == ((0, 127),)

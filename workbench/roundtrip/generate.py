@@ -29,6 +29,8 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
+from hypothesis.internal import charmap
+from hypothesis.internal.intervalsets import IntervalSet
 from hypothesis_jsonschema import from_schema
 
 from workbench.tools.model import Tool
@@ -56,6 +58,20 @@ def _formats() -> dict[str, st.SearchStrategy[str]]:
 
 
 FORMATS = _formats()
+
+# hypothesis-jsonschema draws text encodable as UTF-8. Hypothesis finds which characters those are by encoding
+# each of the 1.1 million code points once per working directory (a table it caches in `.hypothesis/`): 10-20 s
+# on a loaded machine, longer than an operation's time limit, so the first operations of a run in a new folder
+# stalled. The answer is known: every code point but the surrogates, each reading back as itself.
+UTF8_TABLE = (IntervalSet([(0, 0xD7FF), (0xE000, 0x10FFFF)]), IntervalSet([]))
+_codec_table = charmap.intervals_from_codec
+
+
+def _intervals_from_codec(codec_name: str) -> tuple[IntervalSet, IntervalSet]:
+    return UTF8_TABLE if codec_name == "utf-8" else _codec_table(codec_name)
+
+
+charmap.intervals_from_codec = _intervals_from_codec
 
 
 class Unsatisfiable(Exception):
