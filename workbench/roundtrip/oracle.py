@@ -27,6 +27,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import yaml
+from jsonschema_path import SchemaPath
 from openapi_core import Config, OpenAPI
 from openapi_core.contrib.werkzeug import WerkzeugOpenAPIRequest
 from openapi_core.unmarshalling.request.unmarshallers import (
@@ -68,6 +69,7 @@ UNTYPED_NULLABLE = "the spec contradicts itself: `nullable: true` without a `typ
 REQUIRED_UNDEFINED = "the spec contradicts itself: it requires a property that its schema does not define, so no " \
                      "tool call can carry it"
 BODY = "<body>"  # the key of a limit on the whole request body
+RESOLVED_CACHE = 4096  # resolved places kept per operation's judge (an operation reads a few hundred)
 
 # Formats whose unmarshalled value is compared as a Python object; any other format is read as the string it
 # is (openapi-core raises FormatterNotFoundError on formats it does not know: "uri", "iso-country-code").
@@ -241,7 +243,10 @@ class Oracle:
             document = {**self.document, "paths": {key: (self.document.get("paths") or {}).get(template, {})}}
             # Not checked by openapi-spec-validator: it refuses whole real documents for a duplicate `required`
             # entry somewhere (openai-openapi.yaml), and checking the document is the linter's job.
-            app = OpenAPI.from_dict(document, config=Config(spec_validator_cls=None), base_uri=self.base_uri)
+            # jsonschema-path resolves every step of every path again unless it may keep what it resolved
+            # (openapi-core walks the operation's parameters anew for each request: most of the judge's time)
+            path = SchemaPath.from_dict(document, base_uri=self.base_uri, resolved_cache_maxsize=RESOLVED_CACHE)
+            app = OpenAPI(path, config=Config(spec_validator_cls=None))
             parameters_cls = V30RequestParametersUnmarshaller if self.v30 else V31RequestParametersUnmarshaller
             body_cls = V30RequestBodyUnmarshaller if self.v30 else V31RequestBodyUnmarshaller
             parameters = parameters_cls(app.spec, extra_format_unmarshallers=self._as_text,
