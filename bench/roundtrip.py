@@ -2,8 +2,10 @@
 
     python bench/roundtrip.py [--files GLOB ...] [--examples N] [--corpus DIR]
 
-Per file: wall seconds of the whole command (load, conversion, mock start, generation, every call, the
-judge), argument sets sent, sets per second, milliseconds per operation, and the classifications. The aim
+Per file: wall and CPU seconds of the whole command (load, conversion, mock start, generation, every call, the
+judge; CPU is user + system), the load average when it started and ended (on a shared machine the wall time is
+mostly waiting for a core), argument sets sent, sets per second, milliseconds per operation, and the
+classifications. The aim
 (issue: round trip) is the whole GitHub file with 3 generated sets per tool in under a minute on 2 cores.
 No peer sends a tool conversion's calls through its executor; these are figures, not ratios.
 """
@@ -12,6 +14,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import resource
 import subprocess
 import sys
 import time
@@ -32,13 +36,18 @@ def main() -> None:
     parser.add_argument("--corpus")
     args = parser.parse_args()
     files = peers.select_files(peers.corpus_dir(args.corpus), args.files)
-    print(f"{'file':40} {'ops':>5} {'sets':>6} {'sent':>6} {'secs':>7} {'sets/s':>7} {'ms/op':>7}  classifications")
+    print(f"{'file':40} {'ops':>5} {'sets':>6} {'sent':>6} {'secs':>7} {'cpu s':>7} {'load':>9} {'sets/s':>7} "
+          f"{'ms/op':>7}  classifications")
     for path in files:
+        load_before = os.getloadavg()[0]
+        used = _children_cpu()
         started = time.perf_counter()
         done = subprocess.run([sys.executable, "-m", "workbench", "roundtrip", str(path), "--examples",
                                str(args.examples), "--format", "json"], capture_output=True, text=True,
                               timeout=args.timeout, check=False)
         wall = time.perf_counter() - started
+        cpu = _children_cpu() - used
+        load = f"{load_before:.1f}-{os.getloadavg()[0]:.1f}"
         try:
             summary = json.loads(done.stdout)["summary"]
         except (ValueError, KeyError):
@@ -46,8 +55,14 @@ def main() -> None:
             continue
         ops = summary["operations"] or 1
         print(f"{path.name[:40]:40} {summary['operations']:>5} {summary['sets']:>6} {summary['sent']:>6} "
-              f"{wall:7.1f} {summary['sent'] / wall:7.1f} {1000 * wall / ops:7.0f}  {summary['classifications']}",
+              f"{wall:7.1f} {cpu:7.1f} {load:>9} {summary['sent'] / wall:7.1f} {1000 * wall / ops:7.0f}  "
+              f"{summary['classifications']}",
               flush=True)
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 if __name__ == "__main__":

@@ -157,3 +157,41 @@ def test_a_generator_that_does_not_finish_is_stopped_in_any_thread() -> None:
     worker.start()
     worker.join(3)
     assert seen == ["the generator did not finish in 0.3 s"]
+
+
+def test_the_utf8_table_is_the_one_hypothesis_computes(tmp_path) -> None:
+    """Hypothesis's own table for UTF-8, computed from scratch (an empty storage folder), is the one given to it
+    without the 1.1-million-code-point walk; a run in a new folder no longer stalls on its first operations."""
+    from hypothesis.configuration import set_hypothesis_home_dir
+    from hypothesis.internal import charmap
+
+    from workbench.roundtrip.generate import UTF8_TABLE, _codec_table
+
+    set_hypothesis_home_dir(tmp_path)
+    try:
+        computed = _codec_table.__wrapped__("utf-8")
+    finally:
+        set_hypothesis_home_dir(None)
+    assert [s.intervals for s in computed] == [s.intervals for s in UTF8_TABLE]
+    assert charmap.intervals_from_codec("utf-8") is UTF8_TABLE
+    assert charmap.intervals_from_codec("ascii")[0].intervals == ((0, 127),)
+
+
+def test_kept_strategies_draw_the_values_fresh_ones_draw(monkeypatch) -> None:
+    """Property strategies are kept per schema for the run; the values drawn are the ones hypothesis-jsonschema
+    draws when it builds every strategy anew."""
+    from hypothesis_jsonschema import _from_schema
+
+    from workbench.roundtrip import generate
+
+    schema = {"type": "object", "required": ["owner", "repo"], "additionalProperties": False, "properties": {
+        "owner": {"type": "string", "pattern": "^[a-z]{1,8}$"}, "repo": {"type": "string", "minLength": 1},
+        "labels": {"type": "array", "items": {"type": "object", "required": ["name"], "additionalProperties": False,
+                                              "properties": {"name": {"type": "string"}}}},
+        "per_page": {"type": "integer", "minimum": 1, "maximum": 100}}}
+    generate._strategies.clear()
+    kept = draw(schema, 6, seed=4)
+    assert generate._strategies  # the property strategies were kept
+    assert draw(schema, 6, seed=4) == kept  # and drawn from again
+    monkeypatch.setattr(_from_schema, "merged_as_strategies", generate._merged_as_strategies)
+    assert draw(schema, 6, seed=4) == kept

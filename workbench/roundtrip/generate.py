@@ -29,7 +29,10 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
-from hypothesis_jsonschema import from_schema
+from hypothesis.internal import charmap
+from hypothesis.internal.intervalsets import IntervalSet
+from hypothesis_jsonschema import _from_schema, from_schema
+from hypothesis_jsonschema._encode import encode_canonical_json
 
 from workbench.tools.model import Tool
 
@@ -56,6 +59,46 @@ def _formats() -> dict[str, st.SearchStrategy[str]]:
 
 
 FORMATS = _formats()
+
+# hypothesis-jsonschema draws text encodable as UTF-8. Hypothesis finds which characters those are by encoding
+# each of the 1.1 million code points once per working directory (a table it caches in `.hypothesis/`): 10-20 s
+# on a loaded machine, longer than an operation's time limit, so the first operations of a run in a new folder
+# stalled. The answer is known: every code point but the surrogates, each reading back as itself.
+UTF8_TABLE = (IntervalSet([(0, 0xD7FF), (0xE000, 0x10FFFF)]), IntervalSet([]))
+_codec_table = charmap.intervals_from_codec
+
+
+def _intervals_from_codec(codec_name: str) -> tuple[IntervalSet, IntervalSet]:
+    return UTF8_TABLE if codec_name == "utf-8" else _codec_table(codec_name)
+
+
+charmap.intervals_from_codec = _intervals_from_codec
+
+# An object's property values are drawn from strategies hypothesis-jsonschema builds anew for every value it
+# draws (the schema canonicalised and merged each time: half the generator's time). A strategy is a pure
+# function of its schema, so one built is kept, per schema, for the run (GitHub's `owner`, `repo`, `per_page`
+# come back in hundreds of operations). The same strategies, so the same values.
+STRATEGY_CACHE = 4096
+_strategies: dict[tuple, tuple[Any, st.SearchStrategy]] = {}
+_merged_as_strategies = _from_schema.merged_as_strategies
+
+
+def _kept_merged_as_strategies(schemas: list, *, alphabet: Any, custom_formats: Any) -> st.SearchStrategy:
+    try:
+        key = (tuple(encode_canonical_json(s) for s in schemas), alphabet.allow_x00, alphabet.codec,
+               id(custom_formats))
+    except (TypeError, ValueError):  # not plain JSON: built as it comes
+        return _merged_as_strategies(schemas, alphabet=alphabet, custom_formats=custom_formats)
+    kept = _strategies.get(key)
+    if kept is None or kept[0] is not custom_formats:
+        if len(_strategies) >= STRATEGY_CACHE:
+            _strategies.clear()
+        kept = _strategies[key] = (custom_formats, _merged_as_strategies(schemas, alphabet=alphabet,
+                                                                         custom_formats=custom_formats))
+    return kept[1]
+
+
+_from_schema.merged_as_strategies = _kept_merged_as_strategies
 
 
 class Unsatisfiable(Exception):

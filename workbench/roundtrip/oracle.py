@@ -20,12 +20,14 @@ import datetime
 import json
 import re
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import yaml
+from jsonschema_path import SchemaPath
 from openapi_core import Config, OpenAPI
 from openapi_core.contrib.werkzeug import WerkzeugOpenAPIRequest
 from openapi_core.unmarshalling.request.unmarshallers import (
@@ -67,6 +69,7 @@ UNTYPED_NULLABLE = "the spec contradicts itself: `nullable: true` without a `typ
 REQUIRED_UNDEFINED = "the spec contradicts itself: it requires a property that its schema does not define, so no " \
                      "tool call can carry it"
 BODY = "<body>"  # the key of a limit on the whole request body
+RESOLVED_CACHE = 4096  # resolved places kept per operation's judge (an operation reads a few hundred)
 
 # Formats whose unmarshalled value is compared as a Python object; any other format is read as the string it
 # is (openapi-core raises FormatterNotFoundError on formats it does not know: "uri", "iso-country-code").
@@ -240,13 +243,42 @@ class Oracle:
             document = {**self.document, "paths": {key: (self.document.get("paths") or {}).get(template, {})}}
             # Not checked by openapi-spec-validator: it refuses whole real documents for a duplicate `required`
             # entry somewhere (openai-openapi.yaml), and checking the document is the linter's job.
-            app = OpenAPI.from_dict(document, config=Config(spec_validator_cls=None), base_uri=self.base_uri)
-            parameters = (V30RequestParametersUnmarshaller if self.v30 else V31RequestParametersUnmarshaller)(
-                app.spec, extra_format_unmarshallers=self._as_text)
-            body = (V30RequestBodyUnmarshaller if self.v30 else V31RequestBodyUnmarshaller)(
-                app.spec, extra_format_unmarshallers=self._as_text, extra_media_type_deserializers=self._as_json)
+            # jsonschema-path resolves every step of every path again unless it may keep what it resolved
+            # (openapi-core walks the operation's parameters anew for each request: most of the judge's time)
+            path = SchemaPath.from_dict(document, base_uri=self.base_uri, resolved_cache_maxsize=RESOLVED_CACHE)
+            app = OpenAPI(path, config=Config(spec_validator_cls=None))
+            parameters_cls = V30RequestParametersUnmarshaller if self.v30 else V31RequestParametersUnmarshaller
+            body_cls = V30RequestBodyUnmarshaller if self.v30 else V31RequestBodyUnmarshaller
+            parameters = parameters_cls(app.spec, extra_format_unmarshallers=self._as_text,
+                                        format_validators=format_validators(parameters_cls))
+            body = body_cls(app.spec, extra_format_unmarshallers=self._as_text,
+                            extra_media_type_deserializers=self._as_json, format_validators=format_validators(body_cls))
             self._judges[template] = (parameters, body)
         return self._judges[template]
+
+
+_FORMAT_VALIDATORS: dict[type, dict[str, Callable[[Any], bool]]] = {}
+
+
+def format_validators(unmarshaller_cls: type) -> dict[str, Callable[[Any], bool]]:
+    """The format checks an openapi-core unmarshaller class uses, given to it explicitly: without them it
+    deep-copies its format checker for every schema of every request (a tenth of the judge's time); given,
+    they go into a fresh checker. The same checks: an exception a check declares reads as "not that format",
+    as the checker reads it."""
+    if unmarshaller_cls not in _FORMAT_VALIDATORS:
+        checker = unmarshaller_cls.schema_unmarshallers_factory.schema_validators_factory.format_checker
+        _FORMAT_VALIDATORS[unmarshaller_cls] = {name: _declared(check, raises)
+                                                for name, (check, raises) in checker.checkers.items()}
+    return _FORMAT_VALIDATORS[unmarshaller_cls]
+
+
+def _declared(check: Callable[[Any], Any], raises: Any) -> Callable[[Any], bool]:
+    def conforms(instance: Any) -> bool:
+        try:
+            return bool(check(instance))
+        except raises:
+            return False
+    return conforms
 
 
 class _Resolver:
