@@ -151,3 +151,42 @@ def test_a_null_whole_json_body_the_spec_allows_is_sent_as_null_not_as_an_empty_
     assert result.status == 200, result.feedback.text if result.feedback else result.error
     assert server.requests[0].body == b"null"
     assert server.requests[0].header("content-type") == "application/json"
+
+
+ALL_OF = """openapi: 3.1.0
+info: {title: t, version: '1'}
+paths:
+  /chat:
+    post:
+      operationId: createChat
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: {$ref: '#/components/schemas/Chat'}
+      responses: {'200': {description: ok}}
+components:
+  schemas:
+    Base:
+      type: object
+      properties:
+        top: {anyOf: [{type: integer}, {type: 'null'}]}
+        mode: {anyOf: [{type: string}, {type: 'null'}]}
+    Chat:
+      allOf:
+        - $ref: '#/components/schemas/Base'
+        - type: object
+          required: [prompt]
+          properties:
+            prompt: {type: string}
+            top: {type: integer, minimum: 0}
+"""
+
+
+def test_a_strict_null_for_a_field_one_allof_member_refuses_means_not_given(write, server):
+    # OpenAI's chat request declares `top_logprobs` in two allOf members, nullable in one and not in the other:
+    # the whole schema refuses null there, so the strict tool's null is "not given", never a refused call.
+    spec = load_spec(write("chat.yaml", ALL_OF))
+    result = run(spec, server, True).call(ToolCall("createChat", {"body": {"prompt": "hi", "top": None, "mode": None}}))
+    assert result.status == 200, result.feedback.text if result.feedback else result.error
+    assert json.loads(server.requests[0].body) == {"prompt": "hi", "mode": None}  # `mode` allows null: a value

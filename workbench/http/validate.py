@@ -86,7 +86,7 @@ def _drop_strict_nulls(value: Any, schema: Any, root: dict) -> Any:
         for name, item in value.items():
             subs = [view["properties"][name] for view in views if name in (view.get("properties") or {})]
             if item is None and subs and not any(name in (view.get("required") or ()) for view in views) \
-                    and not any(_allows_null(sub, root) for sub in subs):
+                    and _refuses_null(name, schema, root):
                 continue
             out[name] = _drop_strict_nulls(item, subs[0], root) if subs else item
         return out
@@ -107,6 +107,27 @@ def _views(schema: Any, root: dict) -> list[dict]:
         for member in schema.get(key) or ():
             views += _views(member, root)
     return views
+
+
+def _refuses_null(name: str, schema: Any, root: dict) -> bool:
+    """Whether the schema as a whole refuses a null for property `name`: its own declaration does, or an allOf
+    member does (every member must accept), or every anyOf/oneOf member that declares it does. OpenAI's
+    chat request declares `top_logprobs` in two allOf members, one nullable and one not: null is refused."""
+    schema = _resolve(schema, root)
+    if not isinstance(schema, dict):
+        return False
+    own = (schema.get("properties") or {}).get(name)
+    if own is not None and not _allows_null(own, root):
+        return True
+    if any(_refuses_null(name, member, root) for member in schema.get("allOf") or ()):
+        return True
+    unions = [_resolve(m, root) for m in (*(schema.get("anyOf") or ()), *(schema.get("oneOf") or ()))]
+    declaring = [m for m in unions if isinstance(m, dict) and _declares(name, m, root)]
+    return bool(declaring) and all(_refuses_null(name, member, root) for member in declaring)
+
+
+def _declares(name: str, schema: dict, root: dict) -> bool:
+    return any(name in (view.get("properties") or {}) for view in _views(schema, root))
 
 
 def _allows_null(schema: Any, root: dict) -> bool:
