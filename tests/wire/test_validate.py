@@ -293,3 +293,25 @@ def test_styles_cookies_form_bodies_and_read_only_fields(write):
     blob = operation(spec, "put", "/blobs")
     assert check_request(spec, blob, Request("PUT", "/blobs", headers=(("Content-Type", "application/octet-stream"),),
                                              body=b"\x00\xff")) == []
+
+
+def test_a_union_that_fails_only_through_an_inner_oneofs_overlap_says_so():
+    # OpenAI's eval graders: the label-model grader fits, but one of its `input` messages matches both message
+    # shapes of an inner oneOf. The error names that place and the overlap, not "not valid under any".
+    import jsonschema
+
+    from workbench.roundtrip.run import ONE_OF_OVERLAP
+    from workbench.wire.validate import describe_error
+
+    message = {"oneOf": [{"type": "object", "required": ["role"], "properties": {"role": {"type": "string"}}},
+                         {"type": "object", "properties": {"role": {"enum": ["user", "system"]}}}]}
+    grader = {"oneOf": [
+        {"type": "object", "required": ["type", "input"], "properties": {"type": {"const": "label"},
+                                                                         "input": {"type": "array", "items": message}}},
+        {"type": "object", "required": ["type"], "properties": {"type": {"const": "python"}}}]}
+    error, = jsonschema.Draft202012Validator(grader).iter_errors({"type": "label", "input": [{"role": "user"}]})
+    text = describe_error(error)
+    assert ONE_OF_OVERLAP in text and "/input/0" in text
+    # a branch that also fails for another reason is no overlap: the plain message stays
+    error, = jsonschema.Draft202012Validator(grader).iter_errors({"type": "label", "input": [{"role": "user"}, 3]})
+    assert ONE_OF_OVERLAP not in describe_error(error)

@@ -183,7 +183,34 @@ def describe_error(error: jsonschema.ValidationError) -> str:
     if validator in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength",
                      "minItems", "maxItems", "pattern", "format", "multipleOf", "const"):
         return f"{validator} {json.dumps(value)}"
+    if validator in ("oneOf", "anyOf") and error.context:
+        overlaps = _overlaps_only(error)
+        if overlaps:  # the branch that fits fails only because a oneOf inside it has overlapping members
+            inner = overlaps[0]
+            where = "/" + "/".join(str(p) for p in list(inner.absolute_path)[len(error.absolute_path):])
+            return (f"the member of this {validator} that fits fails only at {where}, whose value is valid under "
+                    f"each of {len(inner.validator_value)} oneOf members there (the spec's members overlap)")
     return error.message
+
+
+_OVERLAP = "is valid under each of"
+
+
+def _overlaps_only(error: jsonschema.ValidationError) -> list[jsonschema.ValidationError]:
+    """The oneOf errors whose only fault is a value matching several members, when they alone make `error`
+    fail: `error` is such a one, or one branch of this oneOf/anyOf fails only through such ones. Else []."""
+    if error.validator == "oneOf" and _OVERLAP in error.message:
+        return [error]
+    if error.validator not in ("oneOf", "anyOf") or not error.context:
+        return []
+    branches: dict[object, list[jsonschema.ValidationError]] = {}
+    for sub in error.context:
+        branches.setdefault(sub.schema_path[0] if sub.schema_path else None, []).append(sub)
+    for subs in branches.values():
+        found = [_overlaps_only(sub) for sub in subs]
+        if all(found):
+            return [leaf for leaves in found for leaf in leaves]
+    return []
 
 
 def _matches_pattern(key: str, schema: dict) -> bool:
