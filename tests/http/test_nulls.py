@@ -190,3 +190,46 @@ def test_a_strict_null_for_a_field_one_allof_member_refuses_means_not_given(writ
     result = run(spec, server, True).call(ToolCall("createChat", {"body": {"prompt": "hi", "top": None, "mode": None}}))
     assert result.status == 200, result.feedback.text if result.feedback else result.error
     assert json.loads(server.requests[0].body) == {"prompt": "hi", "mode": None}  # `mode` allows null: a value
+
+
+MESSAGES = """openapi: 3.1.0
+info: {title: t, version: '1'}
+paths:
+  /chat:
+    post:
+      operationId: chat
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [messages]
+              properties:
+                messages:
+                  type: array
+                  items:
+                    oneOf:
+                      - type: object
+                        required: [role, content]
+                        properties: {role: {enum: [user]}, content: {type: string}, name: {type: string}}
+                      - type: object
+                        required: [role, content, name]
+                        properties: {role: {const: function}, content: {type: string}, name: {type: string}}
+      responses: {'200': {description: ok}}
+"""
+
+
+def test_a_strict_null_in_a_union_member_is_read_by_the_member_the_value_is(write, server):
+    # OpenAI's chat messages: a user message's `name` is optional, a function message's required. A strict
+    # model sends `name: null` on every user message; that is "not given", not a required name left empty.
+    spec = load_spec(write("chat.yaml", MESSAGES))
+    result = run(spec, server, True).call(ToolCall("chat", {"messages": [
+        {"role": "user", "content": "hi", "name": None}, {"role": "function", "content": "42", "name": "f"}]}))
+    assert result.status == 200, result.feedback.text if result.feedback else result.error
+    assert json.loads(server.requests[0].body) == {"messages": [
+        {"role": "user", "content": "hi"}, {"role": "function", "content": "42", "name": "f"}]}
+    # a function message's null name stays, and is feedback: that member requires it
+    result = run(spec, server, True).call(ToolCall("chat", {"messages": [
+        {"role": "function", "content": "42", "name": None}]}))
+    assert result.status is None and len(server.requests) == 1

@@ -80,13 +80,13 @@ def _drop_strict_nulls(value: Any, schema: Any, root: dict) -> Any:
     a null for a property that is optional and that the spec does not allow to be null means "not given".
     A null the spec allows (`type: [string, "null"]`, 3.0 `nullable`) is a value and stays, as does a null
     for a required property (the validator reports it when the spec does not allow it)."""
-    views = _views(schema, root)
+    views = _views(schema, root, value)
     if isinstance(value, dict):
         out = {}
         for name, item in value.items():
             subs = [view["properties"][name] for view in views if name in (view.get("properties") or {})]
             if item is None and subs and not any(name in (view.get("required") or ()) for view in views) \
-                    and _refuses_null(name, schema, root):
+                    and _refuses_null(name, schema, root, value):
                 continue
             out[name] = _drop_strict_nulls(item, subs[0], root) if subs else item
         return out
@@ -96,20 +96,46 @@ def _drop_strict_nulls(value: Any, schema: Any, root: dict) -> Any:
     return value
 
 
-def _views(schema: Any, root: dict) -> list[dict]:
+def _views(schema: Any, root: dict, value: Any = None) -> list[dict]:
     """The schema and the members of its allOf/anyOf/oneOf, refs followed: every place that can declare a
-    property (and whether it is required) or the items."""
+    property (and whether it is required) or the items. With an object `value`, only the anyOf/oneOf members
+    it can be (see `_fitting`): a user message's optional `name` is not required because a function message
+    requires it."""
     schema = _resolve(schema, root)
     if not isinstance(schema, dict):
         return []
     views = [schema]
     for key in ("allOf", "anyOf", "oneOf"):
-        for member in schema.get(key) or ():
-            views += _views(member, root)
+        members = schema.get(key) or ()
+        for member in members if key == "allOf" else _fitting(members, value, root):
+            views += _views(member, root, value)
     return views
 
 
-def _refuses_null(name: str, schema: Any, root: dict) -> bool:
+def _fitting(members: Any, value: Any, root: dict) -> list:
+    """The union members an object value can be: those whose `const`/`enum` properties agree with the value's
+    (OpenAI's chat messages by `role`); all of them when none or every one does."""
+    members = list(members or ())
+    if not isinstance(value, dict):
+        return members
+    fitting = [m for m in members if not _conflicts(value, m, root)]
+    return fitting or members
+
+
+def _conflicts(value: dict, member: Any, root: dict) -> bool:
+    for view in _views(member, root):
+        for name, sub in (view.get("properties") or {}).items():
+            given = value.get(name)
+            sub = _resolve(sub, root)
+            if given is None or not isinstance(sub, dict):
+                continue
+            if ("const" in sub and given != sub["const"]) or (
+                    isinstance(sub.get("enum"), list) and given not in sub["enum"]):
+                return True
+    return False
+
+
+def _refuses_null(name: str, schema: Any, root: dict, value: Any = None) -> bool:
     """Whether the schema as a whole refuses a null for property `name`: its own declaration does, or an allOf
     member does (every member must accept), or every anyOf/oneOf member that declares it does. OpenAI's
     chat request declares `top_logprobs` in two allOf members, one nullable and one not: null is refused."""
@@ -119,11 +145,12 @@ def _refuses_null(name: str, schema: Any, root: dict) -> bool:
     own = (schema.get("properties") or {}).get(name)
     if own is not None and not _allows_null(own, root):
         return True
-    if any(_refuses_null(name, member, root) for member in schema.get("allOf") or ()):
+    if any(_refuses_null(name, member, root, value) for member in schema.get("allOf") or ()):
         return True
-    unions = [_resolve(m, root) for m in (*(schema.get("anyOf") or ()), *(schema.get("oneOf") or ()))]
+    unions = [_resolve(m, root) for m in (*_fitting(schema.get("anyOf"), value, root),
+                                          *_fitting(schema.get("oneOf"), value, root))]
     declaring = [m for m in unions if isinstance(m, dict) and _declares(name, m, root)]
-    return bool(declaring) and all(_refuses_null(name, member, root) for member in declaring)
+    return bool(declaring) and all(_refuses_null(name, member, root, value) for member in declaring)
 
 
 def _declares(name: str, schema: dict, root: dict) -> bool:
