@@ -43,6 +43,7 @@ from workbench.gui.recent import RecentFiles
 from workbench.gui.theme import THEME_LABELS, THEMES, apply_theme
 from workbench.lint import Severity
 from workbench.spec import SpecError
+from workbench.tools import tokens
 from workbench.tools.relevance import embed_in_own_process
 from workbench.workspace import (
     ConflictChoice,
@@ -110,6 +111,7 @@ class MainWindow(QMainWindow):
         self.help_dialog: QDialog | None = None
         self._theme = "system"
         embed_in_own_process()  # the offline ranking's model loads in a process of its own, not holding this one
+        tokens.prepare()  # before the window shows: building the tokenizer holds the interpreter lock 0.1-0.25 s
         self.document = SpecDocument(lambda: recovery_dir(self.settings), self)
         self.document.choose_conflict = lambda _merge: ConflictChoice(self.ask_conflict())
         self.setObjectName("mainWindow")

@@ -71,6 +71,13 @@ def _encoder() -> Callable[[str], int] | None:
         return None
 
 
+def prepare() -> None:
+    """Build the tokenizer now. Its Rust build holds the interpreter lock for 0.1-0.25 s in one go, so the
+    window does it before it is shown rather than on a worker while it is (its first token estimate, a Tools
+    conversion or a selection run, froze it that long)."""
+    _encoder()
+
+
 def _count_rust(tokenizer, text: str) -> int:
     """What `len(Encoding.encode(text, disallowed_special=()))` gives, with the same refusals."""
     if not text:
