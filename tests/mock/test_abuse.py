@@ -50,8 +50,15 @@ class Mock:
         self.host, self.port = where.hostname, where.port
 
     def sockets(self) -> int:
-        fds = Path(f"/proc/{self.process.pid}/fd")
-        return sum(1 for fd in fds.iterdir() if os.readlink(fd).startswith("socket:"))
+        """The server's open sockets now. An fd listed and closed before it is read (the server closing a
+        connection, or a file, meanwhile) was not open: it is not counted."""
+        count = 0
+        for fd in Path(f"/proc/{self.process.pid}/fd").iterdir():
+            try:
+                count += os.readlink(fd).startswith("socket:")
+            except FileNotFoundError:
+                continue
+        return count
 
     def rss_kib(self) -> int:
         status = Path(f"/proc/{self.process.pid}/status").read_text()
