@@ -13,6 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.catalogue import changed_lines
 from workbench.config import FaultRule, MockConfig
 from workbench.examples import example_path
 from workbench.http.auth import env_name
@@ -85,13 +86,6 @@ def test_a_hand_written_block_list_is_changed_item_by_item_and_everything_else_k
     assert mock == MockConfig(7, ()) and config.read_text(encoding="utf-8").startswith(head)
 
 
-def changed_lines(before: str, after: str) -> list[str]:
-    """The lines taken out (`-`) and put in (`+`), sorted."""
-    import difflib
-
-    return sorted(line for line in difflib.ndiff(before.splitlines(), after.splitlines()) if line[:1] in "+-")
-
-
 def test_a_changed_fault_touches_only_its_own_item(shop):
     config = shop.parent / ".workbench.yaml"
     original = ("mock:\n  seed: 7\n  faults:\n    # outages we rehearse\n"
@@ -103,20 +97,20 @@ def test_a_changed_fault_touches_only_its_own_item(shop):
     get_order = operation(shop, "getOrder")
     change_faults(shop, get_order, fault_rule(get_order, "status", 503))
     changed = config.read_text(encoding="utf-8")
-    assert changed_lines(original, changed) == [
-        "+     - {operation: getOrder, status: 503}   # a slow database",
-        "-       delay-ms: 200   # a slow database", "-     - operation: getOrder"]
+    assert changed_lines(original, changed) == (
+        ["    - operation: getOrder\n", "      delay-ms: 200   # a slow database\n"],
+        ["    - {operation: getOrder, status: 503}   # a slow database\n"])
     assert [r.operation for r in spec_config(shop).mock.faults] == ["listProducts", "getOrder", "refundOrder"]
     # removed: only its own line goes; added: one line after the last item; comments and the rest byte for byte
     products = operation(shop, "listProducts")
     change_faults(shop, products, None)
     removed = config.read_text(encoding="utf-8")
-    assert changed_lines(changed, removed) == [
-        "-     - {operation: listProducts, status: 500}  # the catalogue is down"]
+    assert changed_lines(changed, removed) == (
+        ["    - {operation: listProducts, status: 500}  # the catalogue is down\n"], [])
     customers = operation(shop, "getCustomer")
     _path, mock = change_faults(shop, customers, fault_rule(customers, "hang"))
     added = config.read_text(encoding="utf-8")
-    assert changed_lines(removed, added) == ["+     - {operation: getCustomer, fault: hang}"]
+    assert changed_lines(removed, added) == ([], ["    - {operation: getCustomer, fault: hang}\n"])
     assert added.index("getCustomer") < added.index("# end of faults")
     assert mock == MockConfig(7, (FaultRule("getOrder", status=503), FaultRule("refundOrder", fault="reset"),
                                   FaultRule("getCustomer", fault="hang")))
