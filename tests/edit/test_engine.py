@@ -402,9 +402,16 @@ def test_a_block_list_item_is_replaced_appended_or_removed_as_its_own_lines():
 
 def test_list_items_outside_a_block_yaml_list_are_refused_not_guessed():
     for text, name in (("faults: [{operation: a}, b]\n", "spec.yaml"), ('{"faults": [{"operation": "a"}]}', "s.json")):
+        # (replacing a JSON list's mapping item is an ordinary value edit: see the test after this one)
         for edit in (Edit("/faults/0", remove=True), Edit("/faults/-", {"operation": "z"}),
-                     Edit("/faults/0", {"operation": "z"})):
+                     *([Edit("/faults/0", {"operation": "z"})] if name.endswith(".yaml") else [])):
             outcome = apply_edits(doc(text, name), [edit])
             assert not outcome.applied and outcome.refused, (text, edit)
     outcome = apply_edits(doc("a: 1\n"), [Edit("/a", remove=True)])
     assert outcome.refused[0][1] == "only a list item can be removed"
+
+
+def test_a_mapping_item_of_a_json_list_is_replaced_as_any_value():
+    outcome = apply_edits(doc('{"a": [{"x": 1}, {"x": 2}]}', "s.json"), [Edit("/a/0", {"x": 5})])
+    assert outcome.applied and not outcome.refused
+    assert outcome.document.text == '{"a": [{"x": 5}, {"x": 2}]}'

@@ -422,9 +422,9 @@ def plan_edit(document: SourceDocument, edit: Edit) -> Splice:
         raise EditRefused(edit.pointer, "the value is reached through a YAML alias: edit the anchored original")
     parent_pointer = edit.pointer.rsplit("/", 1)[0]
     parent = document.span(parent_pointer)
-    if parent is not None and parent[4] == "seq" and (edit.remove or tokens[-1] == "-"
-                                                     or isinstance(edit.value, dict)):
-        return _plan_item(document, edit, parent_pointer)
+    if parent is not None and parent[4] == "seq" and (edit.remove or tokens[-1] == "-" or (
+            isinstance(edit.value, dict) and document.format == "yaml" and document.text[parent[0]] != "[")):
+        return _plan_item(document, edit, parent_pointer)  # a mapping in a JSON or flow list: set as any value
     if edit.remove:
         raise EditRefused(edit.pointer, "only a list item can be removed")
     if document.span(edit.pointer) is not None:
