@@ -143,6 +143,8 @@ def header(name: str, schema: str, text: str, required: bool = True) -> str:
     ("The format of this header is `shared_link=[link]&shared_link_password=[password]`.",  # Box's boxapi
      "shared_link=[link]&shared_link_password=[password]", None),
     ("Must be unique for each request.", None, None),
+    ("Useful for pinning. Must be `2022-11-28`.", None, "2022-11-28"),  # "use" inside a word is no cue
+    ("Always send it. The value must be `v1`.", None, "v1"),  # a cue followed by a word: the next cue decides
 ])
 def test_fixed_values_are_read(text, example, value):
     assert fixed_value(text, example) == value
@@ -225,3 +227,36 @@ def test_swagger_2_has_no_deprecated_keyword_so_no_fix(write):
                  "      responses: {'200': {description: ok}}\n")
     [finding] = [f for f in lint(load_spec(spec)).findings if f.rule == "obsolete-argument-exposed"]
     assert finding.fix is None and "Swagger 2.0 has no `deprecated`" in finding.message
+
+
+TARGET = """  schemas:
+    Target:
+      type: object
+      properties:
+        x: {type: string, description: an x}
+        y: {type: string, description: a y}
+"""
+SHARED = """paths:
+  /a:
+    post:
+      operationId: postA
+      description: Sends a thing.
+      requestBody: {content: {application/json: {schema: {$ref: '#/components/schemas/Target'}}}}
+      responses: {'200': {description: ok}}
+  /b:
+    post:
+      operationId: postB
+      description: Sends a thing. Either `x` or `y` must be provided.
+      requestBody: {content: {application/json: {schema: {$ref: '#/components/schemas/Target'}}}}
+      responses: {'200': {description: ok}}
+"""
+
+
+def test_an_operations_requirement_is_read_when_an_earlier_operation_shares_its_body(write):
+    # The schema walk records a shared body under the first operation that reaches it (postA); postB's own
+    # description states the requirement, and that is what counts.
+    spec = load_spec(write("s.yaml", HEAD.replace("components:\n", "components:\n" + TARGET) + SHARED))
+    assert not spec.problems
+    found = [f for f in lint(spec).findings if f.rule == "conditional-requirement-in-prose"]
+    assert [(f.pointer, "one of x, y is required" in f.message) for f in found] == [
+        ("/components/schemas/Target", True)]

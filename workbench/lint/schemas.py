@@ -102,6 +102,19 @@ def _request_roots(spec: Spec, op: Operation,
             for raw, pointer in _content_roots(raw_body, at)]
 
 
+def request_schemas(spec: Spec, op: Operation) -> list[tuple[SourceDocument, str, dict]]:
+    """The operation's own request-body schemas as (document, pointer, schema), `$ref`s followed: unlike
+    `schema_sites`, which records a shared schema under the first operation that reaches it, each operation's."""
+    found = []
+    for doc, pointer, raw, _name, _description, _required in _request_roots(spec, op,
+                                                                             spec.version is SpecVersion.SWAGGER_2_0):
+        if isinstance(raw, dict):
+            target, tdoc, tat = spec.deref(raw, doc, pointer)
+            if isinstance(target, dict):
+                found.append((tdoc, tat, target))
+    return found
+
+
 def _swagger_form_params(spec: Spec, op: Operation) -> list[tuple[SourceDocument, str, dict]]:
     found = []
     item_at = op.origin.pointer.rsplit("/", 1)[0]

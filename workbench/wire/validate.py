@@ -189,7 +189,8 @@ def describe_error(error: jsonschema.ValidationError) -> str:
             inner = overlaps[0]
             where = "/" + "/".join(str(p) for p in list(inner.absolute_path)[len(error.absolute_path):])
             return (f"the member of this {validator} that fits fails only at {where}, whose value is valid under "
-                    f"each of {len(inner.validator_value)} oneOf members there (the spec's members overlap)")
+                    f"each of several of the {len(inner.validator_value)} oneOf members there (the spec's members "
+                    "overlap)")
     return error.message
 
 

@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from workbench.lint.finding import Fix
 from workbench.lint.registry import Report, rule
-from workbench.lint.schemas import input_sites, report_pointer, schema_sites, schema_types
+from workbench.lint.schemas import input_sites, report_pointer, request_schemas, schema_sites, schema_types
 from workbench.spec import SpecVersion
 from workbench.spec.pointer import join, lookup
 
@@ -323,14 +323,11 @@ def _description(spec, document, node) -> str | None:
     return text if isinstance(text, str) else None
 
 
-def _body_objects(spec) -> dict[int, tuple]:
-    """Each operation's first request-body object with properties, as (document, pointer, schema), by id(op)."""
-    found: dict[int, tuple] = {}
-    for site in schema_sites(spec):
-        if site.role == "request" and site.depth == 0 and not site.composition \
-                and isinstance(site.schema.get("properties"), dict):
-            found.setdefault(id(site.operation), (site.document, site.pointer, site.schema))
-    return found
+def _body_object(spec, op) -> tuple | None:
+    """The operation's first request-body object with properties, as (document, pointer, schema): its own, also
+    when another operation shares the schema."""
+    return next(((doc, pointer, schema) for doc, pointer, schema in request_schemas(spec, op)
+                 if isinstance(schema.get("properties"), dict)), None)
 
 
 @rule("conditional-requirement-in-prose", "warn", "parameters",
@@ -385,13 +382,12 @@ def _requirement_places(spec) -> list[tuple]:
             text = _description(spec, site.document, sub)
             if _cued(text):
                 places.append((text, name, site.document, site.pointer, site.schema))
-    bodies = None
     for op in spec.operations:
         texts = [t for t in (op.description, op.request_body.description if op.request_body else None) if t]
         if texts and _cued(" ".join(texts)):
-            bodies = _body_objects(spec) if bodies is None else bodies
-            if id(op) in bodies:
-                places.extend((text, None, *bodies[id(op)]) for text in texts)
+            body = _body_object(spec, op)
+            if body is not None:
+                places.extend((text, None, *body) for text in texts)
     return places
 
 

@@ -526,7 +526,7 @@ _QUOTED_VALUE = r"(?:`([^`\s]{1,80})`|\"([^\"\s]{1,80})\"|'([^'\s]{1,80})')"
 _BARE_VALUE = r"([A-Za-z0-9][\w.+/=;:-]*[\w/=+])"
 _FIXED_CUE = (r"\b(?:must (?:be|equal|contain)|should be|(?:is )?(?:always|only)|"
               r"set (?:it |this |this header |the header |the value )?to|use|equal to|fixed (?:value|to)|"
-              r"the (?:only )?(?:supported |accepted |allowed )?value (?:is|must be))")
+              r"the (?:only )?(?:supported |accepted |allowed )?value (?:is|must be))\b")
 _FIXED = re.compile(_FIXED_CUE + r"\s*:?\s*(?:the (?:value|string)\s+)?(?:" + _QUOTED_VALUE + "|" + _BARE_VALUE + ")",
                     re.I)
 _OPEN_TEXT = re.compile(r"\b(e\.g\.|for example|such as|one of|either|or later|or newer|defaults? to|if you|when you|"
@@ -542,12 +542,11 @@ def fixed_value(description: str, example) -> str | None:
     if not description or _OPEN_TEXT.search(description):
         return None
     quoted = {next(g for g in m.groups() if g) for m in re.finditer(_QUOTED_VALUE, description)}
-    match = _FIXED.search(description)
-    if match:
+    for match in _FIXED.finditer(description):
         value = next(g for g in match.groups() if g)
         bare = match.group(4) is not None
         if bare and not re.search(r"[\d/=.]", value):
-            return None
+            continue  # "Always send it": an ordinary word after the cue, not a value; a later cue may name one
         value = value.rstrip(".,;:") if bare else value
         return value if quoted <= {value} and not _PLACEHOLDER.search(value) else None
     if len(quoted) == 1 and isinstance(example, str) and example in quoted and not _PLACEHOLDER.search(example):
