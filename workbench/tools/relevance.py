@@ -326,6 +326,7 @@ class EmbeddingProcess:
         return value
 
     def close(self) -> None:
+        """Close the pipe (the process ends when it reads the end of it) and wait for it."""
         self._connection.close()
         self.process.join(5)
 
@@ -361,6 +362,8 @@ def _embedding_process() -> EmbeddingProcess:
     global _CHILD
     with _MODEL_LOCK:
         if _CHILD is None or not _CHILD.process.is_alive():
+            if _CHILD is not None:
+                _CHILD.close()  # an ended process: its end of the pipe, and the process entry, are let go
             _CHILD = EmbeddingProcess()
         return _CHILD
 

@@ -70,13 +70,14 @@ def _by_items(document: SourceDocument, edits: list[Edit], before: dict[str, Any
     outcome = apply_edits(document, whole) if whole else EditOutcome(document)
     if outcome.refused:
         return None
-    current = outcome.document
+    current, applied = outcome.document, list(outcome.applied)
     for edit in items:
         step = apply_edits(current, [edit])
         if step.refused:
             return None
         current = step.document
-    return EditOutcome(current, [(e, s) for e, s in outcome.applied], [], planned_together=False)
+        applied += step.applied
+    return EditOutcome(current, applied, [], planned_together=False)
 
 
 def section_lines(name: str, fresh: dict[str, Any]) -> list[str]:
