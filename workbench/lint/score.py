@@ -169,16 +169,14 @@ class Score:
         return "\n".join(lines)
 
 
-def score(result: LintResult, operations: Sequence[Operation] | None = None, owners: Owners | None = None) -> Score:
-    """The score of `result` over `operations` (the tools in scope; default: every operation of the spec);
-    `owners`, when built over the same operations, is used instead of building it again."""
+def score(result: LintResult, operations: Sequence[Operation] | None = None) -> Score:
+    """The score of `result` over `operations` (the tools in scope; default: every operation of the spec)."""
     spec = result.spec
     if operations is None:
         operations = spec.operations if spec is not None else ()
     operations = tuple(operations)
     count = len(operations)
-    if owners is None or not owners.over(operations):
-        owners = Owners(spec, operations) if spec is not None and count else None
+    owners = Owners(spec, operations) if spec is not None and count else None
     failed: dict[str, list[set[int]]] = {name: [] for name in CATEGORIES}
     failing_rules: dict[str, dict[str, set[int]]] = {name: {} for name in CATEGORIES}
     category_findings = Counter()
@@ -247,7 +245,6 @@ class Owners:
 
     def __init__(self, spec: Spec, operations: tuple[Operation, ...]) -> None:
         self.spec = spec
-        self.operations = operations
         self.all = frozenset(range(len(operations)))
         self.own: dict[tuple[str, str], frozenset[int]] = {}
         items: dict[tuple[str, str], set[int]] = {}
@@ -293,11 +290,6 @@ class Owners:
             elif isinstance(node, list):
                 stack.extend(v for v in node if isinstance(v, (dict, list)))
         return found
-
-    def over(self, operations: Sequence[Operation]) -> bool:
-        """Built over exactly these operations (the same objects, in the same order)."""
-        return len(operations) == len(self.operations) and all(
-            a is b for a, b in zip(operations, self.operations, strict=True))
 
     def of(self, finding: Finding) -> frozenset[int]:
         return self.of_pointer(finding.document.name, finding.pointer)

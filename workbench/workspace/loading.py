@@ -11,6 +11,7 @@ import gc
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from workbench.config import Known, WorkbenchConfig, config_for
@@ -104,7 +105,6 @@ class LoadedSpec:
     schemas: tuple[SchemaEntry, ...] = ()  # the component schemas, in the order written
     # the config in use, found and read as `workbench lint` and `tools` do (lint and the tool set)
     config: WorkbenchConfig = field(default_factory=WorkbenchConfig)
-    users: Owners | None = None  # which operations use a place of the spec (None: not parsed)
 
     @property
     def parsed(self) -> bool:
@@ -113,7 +113,12 @@ class LoadedSpec:
 
     def operations_using(self, document_name: str, pointer: str) -> int:
         """How many of the spec's operations use the node at `pointer` (their own, or reached through `$ref`s)."""
-        return len(self.users.of_pointer(document_name, pointer)) if self.users is not None else 0
+        return len(self.users.of_pointer(document_name, pointer)) if self.parsed else 0
+
+    @cached_property
+    def users(self) -> Owners:
+        """Which operations use which places: a walk of the whole spec, made when the Edit form first asks."""
+        return Owners(self.spec, tuple(self.spec.operations))
 
     @property
     def config_path(self) -> Path | None:
@@ -130,12 +135,10 @@ def spec_config(spec_path: str | Path, explicit: str | Path | None = None) -> Wo
     return config_for(spec_path, KNOWN_NAMES, explicit)
 
 
-def scored(result: LintResult, config: WorkbenchConfig, overrides: ToolOverrides | None = None,
-           owners: Owners | None = None) -> Score:
+def scored(result: LintResult, config: WorkbenchConfig, overrides: ToolOverrides | None = None) -> Score:
     """The readiness score over the operations that become tools under the config's scope (and `overrides`):
-    what `workbench score`, `lint` and the window show (`owners`: see `score`)."""
-    return score(result, scoped_operations(result.spec, config, overrides) if result.spec is not None else None,
-                 owners)
+    what `workbench score`, `lint` and the window show."""
+    return score(result, scoped_operations(result.spec, config, overrides) if result.spec is not None else None)
 
 
 def lint_in_scope(spec: Spec, config: WorkbenchConfig, overrides: ToolOverrides | None = None) -> LintResult:
@@ -174,8 +177,7 @@ def load_and_lint(path: str | Path, progress: Callable[[str], None] = lambda _te
     config = spec_config(path)
     result = lint_in_scope(spec, config)
     step("Scoring…")
-    users = Owners(spec, tuple(spec.operations))  # who uses what: the score's, and the Edit form's reach of an edit
-    readiness = scored(result, config, owners=users)
+    readiness = scored(result, config)
     step("Locating findings…")
     problems = tuple(ProblemEntry(f, f.locate()) for f in result.findings)
     operations = tuple(OperationEntry(op, op.origin.locate())
@@ -185,7 +187,7 @@ def load_and_lint(path: str | Path, progress: Callable[[str], None] = lambda _te
     step("Showing…")
     schemas = schema_entries(spec)
     return LoadedSpec(path, spec, result, readiness, problems, operations, path_locations,
-                      time.perf_counter() - began, schemas, config, users)
+                      time.perf_counter() - began, schemas, config)
 
 
 def unparsed_spec(error: SpecError, path: Path, text: str | None, bom: bool, documents: Sequence[SourceDocument],
