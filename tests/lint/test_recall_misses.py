@@ -251,3 +251,11 @@ def test_formats_the_prose_widens_or_the_schema_declares_are_quiet(write):
     lines = [param(f"Number{i}", "query", text) for i, text in enumerate(texts)]
     lines.append(param("Declared", "query", "In E.164 format.", "{type: string, pattern: '^[+][1-9][0-9]{1,14}$'}"))
     assert rules_at(run(write, operation("/lookups", "get", "Look up a number", params(*lines))), FORMAT) == []
+
+
+def test_nouns_that_start_like_a_verb_give_the_operation_no_verb(write):
+    # "Address lookup" reads nothing from "add", nor "News feed" from "new": a fetch text there is the operation's.
+    quiet = (operation("/addresses/{id}", "get", "Address lookup",
+                       params(param("id", "path", "The ID of the address to fetch."))) +
+             operation("/feeds/{id}", "get", "News feed", params(param("id", "path", "The feed to retrieve."))))
+    assert rules_at(run(write, quiet), PASTED) == []

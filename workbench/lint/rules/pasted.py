@@ -35,9 +35,20 @@ def _own_family(op) -> str | None:
     for text in (op.summary or "", op.operation_id or ""):
         for word in re.findall(r"[a-z]+", re.sub(r"([a-z])([A-Z])", r"\1 \2", text).lower())[:2]:
             for family, stems in _FAMILIES.items():
-                if any(word.startswith(stem) for stem in stems):
+                if any(_verb_form(word, stem) for stem in stems):
                     return family
     return None
+
+
+def _verb_form(word: str, stem: str) -> bool:
+    """`word` is the verb of `stem`: a long stem by prefix ("retrieves"), a short one only with a verb ending, so
+    "Address", "News", "Ready" and "Listen" are no add, new, read or list."""
+    if len(stem) >= 5:
+        return word.startswith(stem)
+    if stem == "new":  # an adjective: "New group", never "news"
+        return word == stem
+    return word in (stem, f"{stem}s", f"{stem}es", f"{stem}ed", f"{stem}ing", f"{stem}{stem[-1]}ed",
+                    f"{stem}{stem[-1]}ing")
 
 
 def foreign_verb(op, text: str) -> str | None:
