@@ -18,9 +18,11 @@ seen most often for each phase: see `stackwatch.py`.)
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -94,7 +96,7 @@ def main() -> int:
         began = time.perf_counter()
         gaps = run_measured(app, window, lambda: window.open_path(path), "opening")
         loaded_at = [window.loaded.seconds] if window.loaded else []
-        edit_gaps: list[tuple[float, float]] = []
+        edit_gaps: Gaps = Gaps()
         while not window.source.view.is_complete:  # the whole text in the view (an edit while it goes in works)
             app.processEvents()
         if window.loaded is not None and window.loaded.operations:
@@ -187,7 +189,7 @@ def type_slowly(window, text: str, keys: list[float]) -> None:
     key()
 
 
-def measure_roundtrip(app, window, seconds: float) -> tuple[list[tuple[float, float]], int, int, bool]:
+def measure_roundtrip(app, window, seconds: float) -> tuple[Gaps, int, int, bool]:
     """Raise the Round trips panel and run a round trip for `seconds` at most (then cancel it); the gaps of a 10 ms
     timer meanwhile, the rows shown, the batches they came in, and whether it finished."""
     panel = window.roundtrips
@@ -229,16 +231,24 @@ def measure_roundtrip(app, window, seconds: float) -> tuple[list[tuple[float, fl
     return gaps, len(panel.result_rows()), len(batches), bool(finished)
 
 
-def ticker() -> tuple[list[tuple[float, float]], QTimer]:
-    """A 10 ms timer (not started) and the gaps between its ticks, as (gap, seconds since it was made)."""
-    gaps: list[tuple[float, float]] = []
-    began = time.perf_counter()
-    last = [began]
+class Gaps(list):
+    """A ticker's gaps, (gap, seconds since `began`, the UI thread's CPU seconds in the gap)."""
+
+    began = 0.0
+
+
+def ticker() -> tuple[Gaps, QTimer]:
+    """A 10 ms timer (not started) and the gaps between its ticks, as (gap, seconds since it was made, the UI
+    thread's own CPU time in the gap: a long gap with little of it is the UI thread waiting, for the interpreter
+    lock or for a core)."""
+    gaps = Gaps()
+    began = gaps.began = time.perf_counter()
+    last = [began, time.thread_time()]
 
     def tick() -> None:
-        now = time.perf_counter()
-        gaps.append((now - last[0], now - began))
-        last[0] = now
+        now, cpu = time.perf_counter(), time.thread_time()
+        gaps.append((now - last[0], now - began, cpu - last[1]))
+        last[0], last[1] = now, cpu
 
     timer = QTimer()
     timer.setInterval(10)
@@ -256,7 +266,7 @@ def watching(phase: str) -> StackWatch | None:
     return watch
 
 
-def run_measured(app, window, action, phase: str = "") -> list[tuple[float, float]]:
+def run_measured(app, window, action, phase: str = "") -> Gaps:
     """Run `action`, then the event loop until the window has shown the (re)loaded spec and settled; the gaps
     between the ticks of a 10 ms timer meanwhile, as (gap, seconds since the action)."""
     gaps, timer = ticker()
@@ -290,12 +300,50 @@ def run_measured(app, window, action, phase: str = "") -> list[tuple[float, floa
     return gaps
 
 
-def report(what: str, gaps: list[tuple[float, float]]) -> None:
+def report(what: str, gaps: list[tuple[float, float, float]]) -> None:
+    """The longest gaps (each with the UI thread's own CPU time in it), the counts over 100 and 50 ms, and the
+    collector's long passes meanwhile (on any thread: each holds the interpreter lock, so the UI thread waits)."""
     worst = sorted(gaps, reverse=True)[:5]
     print(f"{what}: longest event-loop stalls (10 ms timer): "
-          + ", ".join(f"{gap * 1000:.0f} ms at {at:.2f} s" for gap, at in worst))
-    print(f"  stalls over 100 ms: {sum(1 for gap, _ in gaps if gap > 0.1)}; over 50 ms: "
-          f"{sum(1 for gap, _ in gaps if gap > 0.05)}; ticks: {len(gaps)}")
+          + ", ".join(f"{gap * 1000:.0f} ms at {at:.2f} s (UI thread busy {cpu * 1000:.0f})" for gap, at, cpu in worst))
+    print(f"  stalls over 100 ms: {sum(1 for gap, *_ in gaps if gap > 0.1)}; over 50 ms: "
+          f"{sum(1 for gap, *_ in gaps if gap > 0.05)}; ticks: {len(gaps)}")
+    if gaps and isinstance(gaps, Gaps):
+        print("  " + COLLECTOR.during(gaps.began, gaps.began + gaps[-1][1]))
+
+
+class CollectorWatch:
+    """The garbage collector's passes over LONG_GC seconds, on any thread (each pass holds the interpreter lock)."""
+
+    LONG_GC = 0.02
+
+    def __init__(self) -> None:
+        self.passes: list[tuple[float, float, int, str]] = []  # (began, seconds, generation, thread)
+        self._began: dict[int, float] = {}
+        gc.callbacks.append(self._callback)
+
+    def _callback(self, phase: str, info: dict) -> None:
+        now = time.perf_counter()
+        if phase == "start":
+            self._began[threading.get_ident()] = now
+            return
+        began = self._began.pop(threading.get_ident(), None)
+        if began is not None and now - began > self.LONG_GC:
+            name = "UI thread" if threading.current_thread() is threading.main_thread() else "a worker"
+            self.passes.append((began, now - began, info["generation"], name))
+
+    def during(self, start: float, end: float) -> str:
+        """What the collector did between `start` and `end` (perf_counter seconds), times from `start`."""
+        seen = [(at - start, seconds, generation, thread) for at, seconds, generation, thread in self.passes
+                if start <= at <= end]
+        if not seen:
+            return f"collector passes over {self.LONG_GC * 1000:.0f} ms: none"
+        return (f"collector passes over {self.LONG_GC * 1000:.0f} ms: {len(seen)}, "
+                + ", ".join(f"{seconds * 1000:.0f} ms (gen {generation}, {thread}) at {at:.2f} s"
+                            for at, seconds, generation, thread in sorted(seen, key=lambda p: -p[1])[:4]))
+
+
+COLLECTOR = CollectorWatch()
 
 
 if __name__ == "__main__":
