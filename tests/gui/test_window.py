@@ -62,6 +62,25 @@ def test_open_shows_what_the_core_found(window, open_spec):
     assert window.recent.paths() == [str(TRAVEL)]
 
 
+def test_the_window_collects_garbage_as_rarely_as_a_command_however_it_was_started(qtbot, settings):
+    """A full pass of the collector on a worker building the GitHub spec held the interpreter lock 0.2-0.3 s, and the
+    UI thread waited that long for its next Python call: the window sets the command line's policy itself."""
+    import gc
+
+    from workbench.gui.main_window import MainWindow
+    from workbench.spec.limits import FULL_EVERY, MIDDLE_EVERY, YOUNG_PASS_EVERY
+
+    before = gc.get_threshold()
+    gc.set_threshold(700, 10, 10)  # Python's default: a window built by another program than ours
+    try:
+        window = MainWindow(settings)
+        qtbot.addWidget(window)
+        assert gc.get_threshold() == (YOUNG_PASS_EVERY, MIDDLE_EVERY, FULL_EVERY)
+        assert YOUNG_PASS_EVERY >= 50_000 and MIDDLE_EVERY * FULL_EVERY >= 5_000
+    finally:
+        gc.set_threshold(*before)
+
+
 def test_a_large_spec_loads_without_blocking_the_ui(window, open_spec, qtbot):
     ticks = []
     timer = QTimer()

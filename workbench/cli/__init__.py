@@ -8,7 +8,6 @@ line on stderr, never a traceback); 3 a tool call the spec does not accept (the 
 from __future__ import annotations
 
 import argparse
-import gc
 import importlib
 import os
 import sys
@@ -17,6 +16,7 @@ from collections.abc import Sequence
 from workbench import __version__
 from workbench.cli import common
 from workbench.spec import SpecError
+from workbench.spec.limits import collect_rarely
 
 # The subcommands, in the order `workbench --help` lists them. A command imports only its own module: all
 # of them together pull in the workspace, the selection runners and the lint rules (0.4 s of start-up).
@@ -56,9 +56,7 @@ def _named_command(argv: Sequence[str]) -> str | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    # A command builds one large acyclic tree and exits: collecting cycles every 700 allocations only costs
-    # time (about 10% of a lint of a 4 MB spec).
-    gc.set_threshold(50_000, 50, 100)
+    collect_rarely()  # a command builds one large acyclic tree: collecting cycles often only costs time
     argv = list(sys.argv[1:] if argv is None else argv)
     args = build_parser(_named_command(argv)).parse_args(argv)
     try:

@@ -43,6 +43,7 @@ from workbench.gui.recent import RecentFiles
 from workbench.gui.theme import THEME_LABELS, THEMES, apply_theme
 from workbench.lint import Severity
 from workbench.spec import SpecError
+from workbench.spec.limits import collect_rarely
 from workbench.tools import tokens
 from workbench.tools.relevance import embed_in_own_process
 from workbench.workspace import (
@@ -110,6 +111,7 @@ class MainWindow(QMainWindow):
         self.diff_dialog: QDialog | None = None
         self.help_dialog: QDialog | None = None
         self._theme = "system"
+        collect_rarely()  # however the window was started: a full pass on a worker would stall it (see spec.limits)
         embed_in_own_process()  # the offline ranking's model loads in a process of its own, not holding this one
         tokens.prepare()  # before the window shows: building the tokenizer holds the interpreter lock 0.1-0.25 s
         self.document = SpecDocument(lambda: recovery_dir(self.settings), self)
