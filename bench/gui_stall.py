@@ -80,14 +80,13 @@ def main() -> int:
         previews: list[float] = []
         window.tools.previewReady.connect(lambda preview: previews.append(preview.seconds))
         chunks: list[float] = []
-        append = window.source.view._append_chunk
+        append = window.source.view._append_turn
 
-        def timed_append(*args) -> None:
+        def timed_append() -> None:
             at = time.perf_counter()
-            append(*args)
+            append()
             chunks.append(time.perf_counter() - at)
 
-        window.source.view._append_chunk = timed_append
         window.source.view._chunk_timer.timeout.disconnect()
         window.source.view._chunk_timer.timeout.connect(timed_append)
         complete_at: list[float] = []
@@ -131,8 +130,9 @@ def main() -> int:
                [gap for gap in typing_gaps if gap[1] <= typing_seconds])
         report("typing, the pause's step and the re-check after it", typing_gaps)
     if chunks:
-        print(f"source text appended in {len(chunks)} chunks, longest {max(chunks) * 1000:.0f} ms; all of it "
-              f"shown after {complete_at[-1]:.2f} s" if complete_at else "; NOT complete")
+        shown = f"all of it shown after {complete_at[-1]:.2f} s" if complete_at else "NOT complete"
+        print(f"source text appended in {len(chunks)} turns of the event loop, longest {max(chunks) * 1000:.0f} ms; "
+              + shown)
     if previews:
         print(f"tool set converted {len(previews)} times on a worker thread, longest {max(previews):.2f} s")
     for name, seconds in steps.items():

@@ -311,6 +311,38 @@ def test_a_big_text_goes_in_by_chunks_and_positions_finish_it(qtbot):
     assert not view.is_complete  # a jump near the top does not wait for the rest
 
 
+@pytest.mark.parametrize("turn_seconds", [0.0, 60.0])
+def test_a_big_text_goes_in_by_slices_of_whole_lines_as_many_a_turn_as_its_time_allows(qtbot, monkeypatch,
+                                                                                     turn_seconds):
+    from workbench.gui import source_view
+    from workbench.gui.source_view import INCREMENTAL_FROM, SLICE_CHARS, SourceView
+
+    monkeypatch.setattr(source_view, "TURN_SECONDS", turn_seconds)
+    view = SourceView()
+    qtbot.addWidget(view)
+    lines = [f"key{n}: value {n}  # comment {'x' * (n % 50)}" for n in range(INCREMENTAL_FROM // 30)]
+    text = "\n".join(lines) + "\n"
+    inserted: list[int] = []  # characters added by each insertion (colouring a block changes none)
+    view.document().contentsChange.connect(lambda _at, removed, added: removed == 0 and inserted.append(added))
+    view.set_source(text, "yaml")
+    start = view.document().characterCount() - 1  # the first screens, set at once
+    inserted.clear()
+    per_turn: list[int] = []
+    view._chunk_timer.timeout.connect(lambda: per_turn.append(len(inserted)))  # runs after the view's own slot
+    with qtbot.waitSignal(view.sourceComplete, timeout=20_000):
+        pass
+    assert view.toPlainText() == text
+    assert inserted and max(inserted) <= SLICE_CHARS
+    for added in inserted[:-1]:  # each slice ends at a line's end: no line is coloured twice
+        start += added
+        assert text[start - 1] == "\n"
+    counts = [after - before for before, after in zip([0, *per_turn], per_turn, strict=False)]
+    if turn_seconds == 0:  # no time to spare: one slice a turn, and the text still goes in
+        assert set(counts) == {1} and len(per_turn) == len(inserted)
+    else:  # time enough: the first turn goes on slice after slice
+        assert counts[0] == len(inserted) > 1
+
+
 @pytest.mark.parametrize("where", ["near the top", "not shown yet", "the last line"])
 def test_splices_go_in_while_a_big_text_is_still_going_in(qtbot, where):
     from workbench.edit.engine import Splice, apply_splices

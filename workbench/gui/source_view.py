@@ -15,6 +15,7 @@ positions are converted by line and column, never by raw offset.
 from __future__ import annotations
 
 import re
+import time
 from bisect import bisect_left
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -43,10 +44,11 @@ from workbench.gui.theme import SEVERITY_COLORS, code_colors
 from workbench.lint import Severity
 from workbench.spec import Position
 
-INCREMENTAL_FROM = 512 * 1024  # characters: a bigger text goes in a chunk per event-loop turn
+INCREMENTAL_FROM = 512 * 1024  # characters: a bigger text goes in a few slices per event-loop turn
 FIRST_CHUNK_CHARS = 16 * 1024  # the first screens, shown at once (about 5 ms)
-CHUNK_CHARS = 48 * 1024  # then about 10-15 ms of inserting and colouring per event-loop turn
-MAP_CHUNK_CHARS = 4 * CHUNK_CHARS  # the positions' map reads the text faster than it goes in
+SLICE_CHARS = 8 * 1024  # then slices of whole lines, about 2-3 ms of inserting and colouring each on an idle core,
+TURN_SECONDS = 0.012  # as many as fit in this much of a turn (at least one): a loaded machine gets fewer per turn
+MAP_SLICE_CHARS = 4 * SLICE_CHARS  # the positions' map reads the text faster than it goes in
 MAX_SPAN_LINES = 400  # a longer span (a whole document, a big component) is shown by its first line only
 
 ZOOM_RANGE = (-6, 24)  # points below and above the starting size
@@ -170,7 +172,7 @@ class SourceView(QPlainTextEdit):
         self._pending_at = 0
         self._chunk_timer = QTimer(self)
         self._chunk_timer.setInterval(0)
-        self._chunk_timer.timeout.connect(self._append_chunk)
+        self._chunk_timer.timeout.connect(self._append_turn)
         self.document().setUndoRedoEnabled(False)  # undo is the workspace's: no history kept for the text here
         self.highlighter = SpecHighlighter(self.document(), "yaml", self._colors)
         self.setObjectName("sourceView")
@@ -231,13 +233,28 @@ class SourceView(QPlainTextEdit):
     def is_complete(self) -> bool:
         return self._pending is None
 
-    def _append_chunk(self, size: int = CHUNK_CHARS) -> None:
+    def _append_turn(self) -> None:
+        """One event-loop turn's share of a big text: slices of whole lines (SLICE_CHARS at most) until TURN_SECONDS
+        are spent. Bounded by time, not by size: a big chunk (48 KiB took 30-150 ms on a busy machine) is a stall."""
+        ends = time.perf_counter() + TURN_SECONDS
+        while self._pending is not None:
+            at = self._pending_at
+            cut = self._pending.rfind("\n", at, at + SLICE_CHARS) + 1 if at + SLICE_CHARS < len(self._pending) else 0
+            self._append_chunk((cut or at + SLICE_CHARS) - at)
+            if time.perf_counter() >= ends:
+                break
+        if self._pending is None:
+            self._chunk_timer.stop()
+
+    def _append_chunk(self, size: int) -> None:
+        """Append the next `size` characters of the text still to come (the positions' map reads on by
+        MAP_SLICE_CHARS; what it has not read when a position is asked, it reads then)."""
         if self._pending is None:
             self._chunk_timer.stop()
             return
         chunk = self._pending[self._pending_at:self._pending_at + size]
         self._pending_at += len(chunk)
-        self._map.scan(MAP_CHUNK_CHARS)
+        self._map.scan(MAP_SLICE_CHARS)
         cursor = QTextCursor(self.document())
         cursor.movePosition(QTextCursor.MoveOperation.End)
         with self._given():
