@@ -45,8 +45,7 @@ from workbench.lint import Severity
 from workbench.spec import Position
 
 INCREMENTAL_FROM = 512 * 1024  # characters: a bigger text goes in a few slices per event-loop turn
-FIRST_CHUNK_CHARS = 16 * 1024  # the first screens, shown at once (about 5 ms)
-SLICE_CHARS = 8 * 1024  # then slices of whole lines, about 2-3 ms of inserting and colouring each on an idle core,
+SLICE_CHARS = 8 * 1024  # slices of whole lines, about 2-3 ms of inserting and colouring each on an idle core,
 TURN_SECONDS = 0.012  # as many as fit in this much of a turn (at least one): a loaded machine gets fewer per turn
 MAP_SLICE_CHARS = 4 * SLICE_CHARS  # the positions' map reads the text faster than it goes in
 MAX_SPAN_LINES = 400  # a longer span (a whole document, a big component) is shown by its first line only
@@ -211,11 +210,11 @@ class SourceView(QPlainTextEdit):
         self.highlighter.set_language(fmt)
         shown = display_text(text)
         if len(shown) > INCREMENTAL_FROM:
-            # Setting (and colouring) megabytes at once freezes the window for a second or more: show the start
-            # now and append the rest a chunk per event-loop turn. Anything that needs a position puts the text
-            # in as far as that position first.
-            cut = shown.rfind("\n", 0, FIRST_CHUNK_CHARS) + 1 or FIRST_CHUNK_CHARS
-            shown, self._pending, self._pending_at = shown[:cut], shown, cut
+            # Setting (and colouring) megabytes at once freezes the window for a second or more: the text goes in
+            # by slices from the next event-loop turn on (the first screens within a few milliseconds), so a load
+            # shown now costs no colouring at all. Anything that needs a position puts the text in as far as that
+            # position first.
+            shown, self._pending, self._pending_at = "", shown, 0
         # The highlighter colours the new text while it goes in, asking for a repaint per line: keep our own
         # slots (gutter, current line) out of that and update them once afterwards.
         with self._given():
