@@ -13,15 +13,20 @@ and the step. Also times the UI-thread steps.
 `--roundtrip`: then the Round trips panel raised and a round trip run on the file for SECONDS at most (default
 30; cancelled then), its rows streaming into the table: the longest stall meanwhile. `--stacks`: a watchdog
 thread samples the UI thread's stack (and the other threads') whenever it is over 50 ms late, and prints the places
-seen most often for each phase: see `stackwatch.py`.)
+seen most often for each phase: see `stackwatch.py`.) Each phase also says how much of its longest stalls the UI thread
+spent running (the rest it waited: for the interpreter lock, or for a core on a loaded machine) and the garbage
+collections over 10 ms on each thread (one holds the interpreter lock throughout).
 """
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 import tempfile
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -94,7 +99,7 @@ def main() -> int:
         began = time.perf_counter()
         gaps = run_measured(app, window, lambda: window.open_path(path), "opening")
         loaded_at = [window.loaded.seconds] if window.loaded else []
-        edit_gaps: list[tuple[float, float]] = []
+        edit_gaps: list[tuple[float, float, float]] = []
         while not window.source.view.is_complete:  # the whole text in the view (an edit while it goes in works)
             app.processEvents()
         if window.loaded is not None and window.loaded.operations:
@@ -116,9 +121,9 @@ def main() -> int:
           f"{len(window.problems.entries())} findings")
     if loaded_at:
         print(f"loaded and linted in {loaded_at[0]:.2f} s on a worker thread")
-    report("opening", gaps)
+    report("opening", gaps, "opening")
     if edit_gaps:
-        report("re-checking after an edit", edit_gaps)
+        report("re-checking after an edit", edit_gaps, "re-checking after an edit")
     if keys:
         keys.sort()
         print(f"typing {len(keys)} keys into the middle of the text (a key per {KEY_MS} ms): per keystroke median "
@@ -127,7 +132,7 @@ def main() -> int:
         typing_seconds = len(keys) * KEY_MS / 1000
         report(f"while the keys are typed (the first {typing_seconds:.1f} s)",
                [gap for gap in typing_gaps if gap[1] <= typing_seconds])
-        report("typing, the pause's step and the re-check after it", typing_gaps)
+        report("typing, the pause's step and the re-check after it", typing_gaps, "typing and the re-check")
     if chunks:
         print(f"source text appended in {len(chunks)} chunks, longest {max(chunks) * 1000:.0f} ms; all of it "
               f"shown after {complete_at[-1]:.2f} s" if complete_at else "; NOT complete")
@@ -187,7 +192,7 @@ def type_slowly(window, text: str, keys: list[float]) -> None:
     key()
 
 
-def measure_roundtrip(app, window, seconds: float) -> tuple[list[tuple[float, float]], int, int, bool]:
+def measure_roundtrip(app, window, seconds: float) -> tuple[list[tuple[float, float, float]], int, int, bool]:
     """Raise the Round trips panel and run a round trip for `seconds` at most (then cancel it); the gaps of a 10 ms
     timer meanwhile, the rows shown, the batches they came in, and whether it finished."""
     panel = window.roundtrips
@@ -229,16 +234,17 @@ def measure_roundtrip(app, window, seconds: float) -> tuple[list[tuple[float, fl
     return gaps, len(panel.result_rows()), len(batches), bool(finished)
 
 
-def ticker() -> tuple[list[tuple[float, float]], QTimer]:
-    """A 10 ms timer (not started) and the gaps between its ticks, as (gap, seconds since it was made)."""
-    gaps: list[tuple[float, float]] = []
+def ticker() -> tuple[list[tuple[float, float, float]], QTimer]:
+    """A 10 ms timer (not started) and the gaps between its ticks, as (gap, seconds since it was made, the UI
+    thread's own CPU time in the gap: the rest it waited, for the interpreter lock or for a core)."""
+    gaps: list[tuple[float, float, float]] = []
     began = time.perf_counter()
-    last = [began]
+    last = [began, time.thread_time()]
 
     def tick() -> None:
-        now = time.perf_counter()
-        gaps.append((now - last[0], now - began))
-        last[0] = now
+        now, cpu = time.perf_counter(), time.thread_time()
+        gaps.append((now - last[0], now - began, cpu - last[1]))
+        last[0], last[1] = now, cpu
 
     timer = QTimer()
     timer.setInterval(10)
@@ -256,7 +262,7 @@ def watching(phase: str) -> StackWatch | None:
     return watch
 
 
-def run_measured(app, window, action, phase: str = "") -> list[tuple[float, float]]:
+def run_measured(app, window, action, phase: str = "") -> list[tuple[float, float, float]]:
     """Run `action`, then the event loop until the window has shown the (re)loaded spec and settled; the gaps
     between the ticks of a 10 ms timer meanwhile, as (gap, seconds since the action)."""
     gaps, timer = ticker()
@@ -279,10 +285,12 @@ def run_measured(app, window, action, phase: str = "") -> list[tuple[float, floa
     window.loadFailed.connect(failed)
     QTimer.singleShot(120_000, loop.quit)  # never wait for ever: a missing signal shows as a short report
     watch = watching(phase)
+    stop_collections = collections_during(phase)
     timer.start()
     action()
     loop.exec()
     timer.stop()
+    stop_collections()
     if watch is not None:
         watch.stop()
     window.documentLoaded.disconnect(loaded)
@@ -290,12 +298,39 @@ def run_measured(app, window, action, phase: str = "") -> list[tuple[float, floa
     return gaps
 
 
-def report(what: str, gaps: list[tuple[float, float]]) -> None:
+def report(what: str, gaps: list[tuple[float, float, float]], phase: str = "") -> None:
     worst = sorted(gaps, reverse=True)[:5]
     print(f"{what}: longest event-loop stalls (10 ms timer): "
-          + ", ".join(f"{gap * 1000:.0f} ms at {at:.2f} s" for gap, at in worst))
-    print(f"  stalls over 100 ms: {sum(1 for gap, _ in gaps if gap > 0.1)}; over 50 ms: "
-          f"{sum(1 for gap, _ in gaps if gap > 0.05)}; ticks: {len(gaps)}")
+          + ", ".join(f"{gap * 1000:.0f} ms at {at:.2f} s" for gap, at, _cpu in worst))
+    print("  the UI thread's own CPU time in them: " + ", ".join(f"{cpu * 1000:.0f} ms" for _gap, _at, cpu in worst))
+    print(f"  stalls over 100 ms: {sum(1 for gap, *_ in gaps if gap > 0.1)}; over 50 ms: "
+          f"{sum(1 for gap, *_ in gaps if gap > 0.05)}; ticks: {len(gaps)}")
+    if phase in COLLECTIONS:
+        for where, seen in (("the UI thread", [d for d, ui in COLLECTIONS[phase] if ui]),
+                            ("worker threads", [d for d, ui in COLLECTIONS[phase] if not ui])):
+            print(f"  garbage collections over 10 ms on {where}: {len(seen)}"
+                  + (f", longest {max(seen) * 1000:.0f} ms (the interpreter lock held throughout)" if seen else ""))
+
+
+COLLECTIONS: dict[str, list[tuple[float, bool]]] = {}  # phase → (seconds, on the UI thread?) of each long one
+
+
+def collections_during(phase: str) -> Callable[[], None]:
+    """Record the garbage collections over 10 ms from now on under `phase`; call what it returns to stop."""
+    seen = COLLECTIONS.setdefault(phase, [])
+    started: dict[int, float] = {}
+
+    def callback(stage: str, _info: dict) -> None:
+        ident = threading.get_ident()
+        if stage == "start":
+            started[ident] = time.perf_counter()
+        elif ident in started:
+            seconds = time.perf_counter() - started.pop(ident)
+            if seconds > 0.01:
+                seen.append((seconds, threading.current_thread() is threading.main_thread()))
+
+    gc.callbacks.append(callback)
+    return lambda: gc.callbacks.remove(callback)
 
 
 if __name__ == "__main__":
