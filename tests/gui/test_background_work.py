@@ -114,7 +114,7 @@ def test_the_window_waits_a_millisecond_at_most_for_a_worker_to_hand_over_the_in
     assert sys.getswitchinterval() <= SWITCH_INTERVAL_S <= 0.001  # set by configure_application (conftest)
 
 
-def test_findings_after_typing_and_a_form_edit_during_the_index_build_sit_where_a_fresh_lint_puts_them(
+def test_findings_after_typing_and_a_form_edit_right_after_its_recheck_sit_where_a_fresh_lint_puts_them(
         qtbot, window, open_spec, notes_json):
     open_spec(notes_json)
     ws = window.document.workspace

@@ -140,7 +140,8 @@ class SpecDocument(QObject):
         # The whole span index of a file that lacks one (a JSON file's is built on demand), built in the background
         # after a re-check or an edit, and once an opened file's text is all shown: the next edit asks for spans,
         # and building it then held the window 1.6 s on the GitHub description. (Built while the source view
-        # still takes in a big text, it competes with that for the interpreter lock.)
+        # still takes in a big text, it competes with that for the interpreter lock.) A typed file's comes with its
+        # re-check (see `_rechecked`): this builds those of files a re-check brings in.
         self.index_jobs = JobRunner(self, max_threads=1)
         self.fix_jobs = JobRunner(self, max_threads=1)  # a Fix All's preview
         self.fix_jobs.progress.connect(lambda _job, text: self.busy.emit(text))
