@@ -26,8 +26,16 @@ SCREENSHOT_SIZE = (1360, 860)
 SCREENSHOT_TIMEOUT_MS = 120_000
 
 
+SWITCH_INTERVAL_S = 0.001  # how long the UI thread waits at most for the interpreter lock a worker holds
+
+
 def configure_application(app: QApplication) -> None:
-    """Names (QSettings lives at <config>/agent-spec-workbench/workbench.conf) and the desktop file id."""
+    """Names (QSettings lives at <config>/agent-spec-workbench/workbench.conf) and the desktop file id; the
+    interpreter's switch interval (see `SWITCH_INTERVAL_S`)."""
+    # Every slot, paint and model call the window makes in Python must first take the interpreter lock; while
+    # a background job runs Python (a re-check, the span index, a conversion), each waited for up to the default
+    # 5 ms before the job was made to hand it over, and a repaint after a re-check makes dozens of such calls.
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
     app.setOrganizationName(ORGANIZATION)
     app.setApplicationName(APPLICATION)
     app.setApplicationDisplayName(APP_TITLE)  # so no platform appends a second name to the window title

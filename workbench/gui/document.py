@@ -35,6 +35,8 @@ from workbench.workspace import (
     load_and_lint,
     thaw_heap,
 )
+from workbench.workspace.loading import collector_paused
+from workbench.workspace.typing import TypedDocument
 
 RECHECK_DELAY_MS = 500  # after the last edit
 TYPING_PAUSE_MS = 700  # keystrokes closer together than this are one undoable step
@@ -92,6 +94,25 @@ def describe_error(error: BaseException, path: Path) -> str:
     return f"internal error: {type(error).__name__}: {error}"  # a bug in the core: said so in one line
 
 
+def _rechecked(path: Path, progress: Callable[[str], None], cancelled: Callable[[], bool], text: str | None,
+               bom: bool, documents: Sequence[SourceDocument], typed: Sequence[str]) -> LoadedSpec:
+    """A re-check of the edited texts, on a worker. No full collection scans the spec it builds meanwhile (see
+    `collector_paused`). The typed files (`typed`: their names), parsed here, take the typed documents' place
+    (see `Workspace.take_loaded`): a JSON file's whole span index is built here too, while the window waits for
+    the findings anyway. Built by a job after the re-check, it ran beside the panels drawing the new findings
+    (the window had a share of the interpreter lock only: stalls past 100 ms on the GitHub description), and an
+    edit made before it was done built it once more on the UI thread."""
+    with collector_paused():
+        loaded = load_and_lint(path, progress, cancelled, text, bom, documents)
+        for name in typed:
+            document = loaded.spec.documents.get(name) if loaded.parsed else None
+            if cancelled():
+                break
+            if document is not None and document.format == "json":  # a YAML file's came with its parse
+                document.index  # noqa: B018 (built and kept by the document)
+        return loaded
+
+
 class SpecDocument(QObject):
     """One spec at a time. `open` loads off the UI thread; `loaded` or `loadFailed` follows."""
 
@@ -119,7 +140,8 @@ class SpecDocument(QObject):
         # The whole span index of a file that lacks one (a JSON file's is built on demand), built in the background
         # after a re-check or an edit, and once an opened file's text is all shown: the next edit asks for spans,
         # and building it then held the window 1.6 s on the GitHub description. (Built while the source view
-        # still takes in a big text, it competes with that for the interpreter lock.)
+        # still takes in a big text, it competes with that for the interpreter lock.) A typed file's comes with its
+        # re-check (see `_rechecked`): this builds those of files a re-check brings in.
         self.index_jobs = JobRunner(self, max_threads=1)
         self.fix_jobs = JobRunner(self, max_threads=1)  # a Fix All's preview
         self.fix_jobs.progress.connect(lambda _job, text: self.busy.emit(text))
@@ -195,10 +217,13 @@ class SpecDocument(QObject):
         # Opening a file lets the collector see the frozen objects again, in case the old spec left cycles; a
         # re-check of edits does not (see `thaw_heap`). The new spec is frozen once built (see `freeze_heap`).
         thaw = kind is not LoadKind.RECHECK
+        typed = [name for name, document in self.workspace.edited.items() if isinstance(document, TypedDocument)]
 
         def work(progress: Callable[[str], None], cancelled: Callable[[], bool]) -> LoadedSpec:
             if thaw:
                 thaw_heap()
+            else:
+                return _rechecked(path, progress, cancelled, text, bom, documents, typed)
             loaded = load_and_lint(path, progress, cancelled, text, bom, documents)
             if not cancelled():
                 freeze_heap()
@@ -247,10 +272,11 @@ class SpecDocument(QObject):
             return
 
         def work(_progress, cancelled) -> None:
-            for document in missing:
-                if cancelled():
-                    return
-                document.index  # noqa: B018 (built and kept by the document)
+            with collector_paused():  # 200,000 new entries: no full collection over them meanwhile
+                for document in missing:
+                    if cancelled():
+                        return
+                    document.index  # noqa: B018 (built and kept by the document)
 
         self.index_jobs.start(work, "index")
 

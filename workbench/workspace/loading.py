@@ -8,8 +8,10 @@ front (off the UI thread) where a view needs them on every show.
 from __future__ import annotations
 
 import gc
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -264,3 +266,31 @@ def thaw_heap() -> None:
     cycles). A re-check of edits does not: scanning the old spec too made a 90 ms collection while the window
     waited."""
     gc.unfreeze()
+
+
+_pause_lock = threading.Lock()
+_pauses = [0, False]  # the pauses running now, and whether the collector was on when the first began
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """No automatic collection while the block runs, on any thread; what is alive when the last pause ends is
+    frozen (see `freeze_heap`) before the collector runs again. A worker re-checking the 4 MB GitHub description
+    (or building its span index: 200,000 entries) otherwise set off full collections that scanned everything it
+    had built so far while holding the interpreter lock: 100 to 200 ms in one piece, with the window unable to
+    run a line. Pauses nest and overlap (the index job runs beside a re-check): the collector is on again once
+    the last one ends, and only if it was on before the first."""
+    with _pause_lock:
+        if _pauses[0] == 0:
+            _pauses[1] = gc.isenabled()
+            gc.disable()
+        _pauses[0] += 1
+    try:
+        yield
+    finally:
+        with _pause_lock:
+            _pauses[0] -= 1
+            if _pauses[0] == 0:
+                gc.freeze()  # the new spec or index: never scanned by the collections to come
+                if _pauses[1]:
+                    gc.enable()
