@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from workbench.config import WorkbenchConfig
-from workbench.roundtrip import run
+from workbench.roundtrip import oracle, run
 from workbench.roundtrip.report import read_baseline
 from workbench.roundtrip.suite import RoundTripOptions, run_roundtrip
 from workbench.spec import SpecError, load_spec
@@ -321,3 +321,65 @@ def test_a_required_property_the_schema_does_not_define_is_the_specs_contradicti
     assert create and all(a.classification == run.SPEC and a.status == 422 for a in create), report.to_text()
     assert all("'item_name' required at #/components/schemas/NewItem/required" in a.oracle[0] for a in create)
     assert not any(a.classification == run.EXECUTOR for a in report.attempts)
+
+
+SLASHED = """openapi: 3.0.3
+info: {title: Repos, version: "1"}
+servers: [{url: "https://repos.example.invalid/v1"}]
+paths:
+  /repos/{owner}/permissions:
+    put:
+      operationId: setPermissions
+      parameters:
+        - {name: owner, in: path, required: true, schema: {type: string}, example: "octo/cat"}
+        - {name: limit, in: query, required: true, schema: {type: integer, minimum: 1}, example: 3}
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [enabled]
+              properties: {enabled: {type: boolean}}
+            example: {enabled: true}
+      responses: {'204': {description: set}}
+"""
+
+
+def test_a_slash_in_a_path_value_leaves_the_path_unjudged_not_the_body(write) -> None:
+    """GitHub's `owner: "  // ❌"`: the executor sends the slash as %2F, which WSGI decodes before routing,
+    so the judge found no operation and read no body — "sent {'enabled': True}, the server read None" was
+    blamed on the executor. The judge routes such a request by its template: the path values are not judged,
+    the query and the body are, and the call passes."""
+    path = write("repos.yaml", SLASHED)
+    spec = load_spec(path)
+    toolset = build_toolset(spec, WorkbenchConfig(), ToolOverrides(vendor="openai"))
+    report = run_roundtrip(spec, path, toolset, "openai", RoundTripOptions(count=1))
+    (example,) = [a for a in report.attempts if a.kind == "example"]
+    assert "PUT /v1/repos/octo%2Fcat/permissions?limit=3" in example.request
+    assert example.status == 204 and example.classification == run.PASSED, report.to_text()
+    assert example.judged and list(example.unjudged) == [oracle.PATH] and not example.oracle
+    assert not report.failed
+
+
+def test_behind_a_slashed_path_value_the_judge_still_reads_the_query_and_the_body(write) -> None:
+    """Routed by the template, the rest of the request is judged as it was sent: a wrong body or query value
+    is refused, and the values it decoded are compared with what was sent."""
+    path = write("repos.yaml", SLASHED)
+    spec = load_spec(path)
+    (tool,) = build_toolset(spec, WorkbenchConfig(), ToolOverrides(vendor="openai")).tools
+    judge = oracle.Oracle(oracle.read_document(path), "http://127.0.0.1:9/v1")
+    template, json_type = "/repos/{owner}/permissions", [("Content-Type", "application/json")]
+
+    def verdict(target: str, body: bytes) -> oracle.Verdict:
+        return judge.judge("PUT", target, json_type, body, template)
+
+    good = verdict("/v1/repos/octo%2Fcat/permissions?limit=3", b'{"enabled":true}')
+    assert good.accepted and good.body == {"enabled": True} and good.unjudged == {oracle.PATH: oracle.PATH_SLASH}
+    sent = {"owner": "octo/cat", "limit": 3, "enabled": True}
+    assert not oracle.mismatches(tool, sent, good)
+    assert oracle.mismatches(tool, {**sent, "limit": 4}, good) == ["query limit: sent 4, the server read 3"]
+    assert verdict("/v1/repos/octo%2Fcat/permissions?limit=3", b'{"enabled":"yes"}').errors
+    assert verdict("/v1/repos/octo%2Fcat/permissions?limit=0", b'{"enabled":true}').errors
+    assert verdict("/v1/repos/octo%2Fcat/permissions", b'{"enabled":true}').errors  # limit is required
+

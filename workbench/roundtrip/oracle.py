@@ -10,7 +10,8 @@ parameters, reads matrix and label path values, exploded form objects and spaceD
 treats `readOnly` in a parameter's schema as a write error, does not decode a body under `*/*` and leaves
 multipart parts undecoded. `LIMITS` lists them; an error about a
 parameter the judge cannot read is reported apart (`Verdict.unjudged`), never as a rejection, and every
-other error in the same request still counts.
+other error in the same request still counts. A path value holding a slash (sent as %2F) is past WSGI's
+routing: such a request is routed by its operation's template, and everything but its path values is judged.
 """
 
 from __future__ import annotations
@@ -62,13 +63,15 @@ FORM_OBJECT = "openapi-core misreads exploded form-style objects in 3.0 form bod
 WILDCARD_BODY = "openapi-core does not decode a body declared under a wildcard media type (*/*)"
 MULTIPART_BODY = ("openapi-core does not decode multipart parts to their schema's types (a number stays text, a "
                   "3.0 binary part stays bytes)")
-PATH_SLASH = "WSGI decodes %2F in the path before routing: a path value holding a slash cannot be judged"
+PATH_SLASH = ("WSGI decodes %2F in the path before routing: with a path value holding a slash, the request is "
+              "routed by its template and no path value is judged (the query, headers and body are)")
 PATH_NEWLINE = "openapi-core's path templates cannot read a line break or tab in a path value (it is dropped)"
 UNTYPED_NULLABLE = "the spec contradicts itself: `nullable: true` without a `type` beside it, which OpenAPI 3.0.3 " \
                    "gives no effect, so the judge refuses the null the spec means to allow"
 REQUIRED_UNDEFINED = "the spec contradicts itself: it requires a property that its schema does not define, so no " \
                      "tool call can carry it"
 BODY = "<body>"  # the key of a limit on the whole request body
+PATH = "<path>"  # the key of a limit on every path parameter
 RESOLVED_CACHE = 4096  # resolved places kept per operation's judge (an operation reads a few hundred)
 
 # Formats whose unmarshalled value is compared as a Python object; any other format is read as the string it
@@ -139,6 +142,7 @@ class Verdict:
     body_judged: bool = True
     form_declared: frozenset[str] | None = None  # a form body's declared properties (the judge reads no others)
     limits: dict[str, str] = field(default_factory=dict)  # the operation's parameters the judge cannot read
+    path_judged: bool = True  # False: routed by the template (a path value held a slash), no path value read
 
     @property
     def accepted(self) -> bool:
@@ -167,6 +171,12 @@ class Oracle:
         at `template` (the spec's path key)."""
         prefix = urlsplit(self.base_url).path
         path, _, query = target.partition("?")
+        # WSGI decodes %2F before routing, so such a path finds no operation: the request is routed by the
+        # operation's template instead (its path values stood in and not judged) and the rest of it — query,
+        # headers, body — is judged as it was sent
+        routed = "%2f" in path.lower()
+        if routed:
+            path = prefix + _stand_in_route(template)
         environ = EnvironBuilder(method=method.upper(), base_url=self.base_url, path=path.removeprefix(prefix),
                                  query_string=query, headers=headers, data=body or b"").get_environ()
         request = WerkzeugOpenAPIRequest(WerkzeugRequest(environ))
@@ -177,12 +187,13 @@ class Oracle:
         errors, unjudged, body_judged = [], {}, BODY not in limits
         if BODY in limits:
             unjudged[BODY] = limits[BODY]
-        slash = "%2f" in path.lower()
+        if routed:
+            unjudged[PATH] = PATH_SLASH
         for error in [*parameters.errors, *decoded_body.errors]:
             names = _about(error)
-            if slash and type(error).__name__ in ("PathNotFound", "OperationNotFound", "ServerNotFound"):
-                unjudged["<path>"] = PATH_SLASH
-            elif BODY in limits and not isinstance(error, ParameterValidationError):
+            if routed and isinstance(error, ParameterValidationError) and error.location == "path":
+                continue  # about a stand-in value
+            if BODY in limits and not isinstance(error, ParameterValidationError):
                 unjudged[BODY] = limits[BODY]
                 body_judged = False
             elif names and all(n in limits for n in names):
@@ -192,7 +203,7 @@ class Oracle:
                 errors.append(self._untyped_nullable(error, template, method, headers)
                               or self._required_undefined(error, template, method, headers) or describe(error))
         return Verdict(errors, parameters.parameters, decoded_body.body, unjudged, body_judged,
-                       self._resolver.form_properties(template, method.lower()), limits)
+                       self._resolver.form_properties(template, method.lower()), limits, path_judged=not routed)
 
 
     def _untyped_nullable(self, error: Exception, template: str, method: str,
@@ -238,9 +249,8 @@ class Oracle:
         is judged against the operation it was made for (and openapi-core does not walk every path of a large
         document per request: 25 ms a request on the GitHub description)."""
         if template not in self._judges:
-            # a fragment or query some specs write into path keys (`/files/{id}#get_shared_link`) is not sent
-            key = template.split("#", 1)[0].split("?", 1)[0] or "/"
-            document = {**self.document, "paths": {key: (self.document.get("paths") or {}).get(template, {})}}
+            item = (self.document.get("paths") or {}).get(template, {})
+            document = {**self.document, "paths": {_path_key(template): item}}
             # Not checked by openapi-spec-validator: it refuses whole real documents for a duplicate `required`
             # entry somewhere (openai-openapi.yaml), and checking the document is the linter's job.
             # jsonschema-path resolves every step of every path again unless it may keep what it resolved
@@ -255,6 +265,17 @@ class Oracle:
                             extra_media_type_deserializers=self._as_json, format_validators=format_validators(body_cls))
             self._judges[template] = (parameters, body)
         return self._judges[template]
+
+
+def _path_key(template: str) -> str:
+    """The path as it is sent: a fragment or query some specs write into path keys
+    (`/files/{id}#get_shared_link`) is not."""
+    return template.split("#", 1)[0].split("?", 1)[0] or "/"
+
+
+def _stand_in_route(template: str) -> str:
+    """A path that the operation's template matches, each of its values a stand-in."""
+    return re.sub(r"\{[^}/]*\}", "stand-in", _path_key(template))
 
 
 _FORMAT_VALIDATORS: dict[type, dict[str, Callable[[Any], bool]]] = {}
@@ -437,13 +458,11 @@ def mismatches(tool: Tool, arguments: dict, verdict: Verdict) -> list[str]:
     with the human part), except those it could not judge."""
     out = []
     sent_body: Any = {}
-    if any(b.location == "path" and isinstance(arguments.get(b.argument), str) and "/" in arguments[b.argument]
-           for b in tool.bindings):  # the route itself is past the judge: no parameter can be compared
-        verdict.unjudged["<path>"] = PATH_SLASH
-        verdict.parameters = None
     for binding in tool.bindings:
         if binding.argument not in arguments or binding.name in verdict.unjudged:
             continue
+        if binding.location == "path" and not verdict.path_judged:
+            continue  # the judge read stand-ins for the path values
         if binding.location not in ("body", "body-field") and binding.name in verdict.limits:
             verdict.unjudged[binding.name] = verdict.limits[binding.name]  # not compared: the judge cannot read it
             continue
@@ -463,9 +482,6 @@ def mismatches(tool: Tool, arguments: dict, verdict: Verdict) -> list[str]:
 def _parameter_mismatch(binding: Any, value: Any, verdict: Verdict) -> list[str]:
     if binding.location == "path" and isinstance(value, str) and any(c in value for c in "\n\r\t"):
         verdict.unjudged[binding.name] = PATH_NEWLINE
-        return []
-    if binding.location == "path" and isinstance(value, str) and "/" in value:
-        verdict.unjudged[binding.name] = PATH_SLASH
         return []
     if verdict.parameters is None:
         return []
