@@ -51,14 +51,6 @@ KNOWN: dict[tuple[str, str, str, str], str] = {
         "with categorySlug) is lost",
     ("readme-v3.0-schema-enums.yaml", "openai-strict", "boolean_enumSupport", run.CONVERSION):
         "not fixed yet: the strict tool leaves out the required property 'enum (with example) *required'",
-    ("twilio-verify-v2.yaml", "openai-strict", "*", run.CONVERSION):
-        "not fixed yet: free-form object fields of a form body (Metadata, ChannelConfiguration) take nested values "
-        "in the strict tool, which a form body cannot carry",
-    ("twilio-verify-v2.yaml", "openai-strict", "CreateVerification", run.EXECUTOR):
-        "not fixed yet: the same free-form form field, sent with a null member the judge reads differently",
-    ("twilio-verify-v2.yaml", "openai-strict", "CreateNewFactor", run.EXECUTOR):
-        "not fixed yet: the same free-form form field (Metadata): its members go as form keys of their own names, "
-        "which the judge cannot tell from other fields, so it reads no Metadata",
     (OPENAI_SPEC, "*", "list*", run.EXECUTOR):
         "an empty object in a form-style query parameter goes as `metadata=` (the style's empty form); "
         "openapi-core reads an empty value, which 3.0's allowEmptyValue forbids",

@@ -383,3 +383,56 @@ def test_behind_a_slashed_path_value_the_judge_still_reads_the_query_and_the_bod
     assert verdict("/v1/repos/octo%2Fcat/permissions?limit=0", b'{"enabled":true}').errors
     assert verdict("/v1/repos/octo%2Fcat/permissions", b'{"enabled":true}').errors  # limit is required
 
+
+FREE_FORM_FIELD = """openapi: 3.0.1
+info: {title: Factors, version: "1"}
+servers: [{url: "https://verify.example.invalid/v2"}]
+paths:
+  /Factors:
+    post:
+      operationId: CreateNewFactor
+      requestBody:
+        required: true
+        content:
+          application/x-www-form-urlencoded:
+            schema:
+              type: object
+              required: [FriendlyName, Metadata, Details.Fields]
+              properties:
+                FriendlyName: {type: string}
+                Metadata: {description: 'Custom metadata: a stringified JSON, eg. `{"os": "Android"}`.'}
+                Details.Fields: {type: array, items: {}, minItems: 1}
+      responses: {'201': {description: created}}
+"""
+
+
+@pytest.mark.parametrize("version", ["3.0.1", "3.1.0"])
+@pytest.mark.parametrize("strict", [False, True])
+def test_an_untyped_form_field_is_asked_for_as_the_text_it_goes_as(write, strict, version) -> None:
+    """Twilio Verify's `Metadata` has no type: the tool took any value, and in 3.0 an object went as form keys
+    of its own names (`os=Android`), which no server can tell from the other fields (the judge read no
+    Metadata: an "executor bug"), while an array of objects could not be sent at all (a "conversion loss"); in
+    3.1 it went JSON-encoded, which the server reads as the text it is. A form body carries such a field only
+    as text, so the tool asks for a string (the stringified JSON the spec means), and every call round trips."""
+    path = write("factors.yaml", FREE_FORM_FIELD.replace("openapi: 3.0.1", f"openapi: {version}"))
+    spec = load_spec(path)
+    toolset = build_toolset(spec, WorkbenchConfig(), ToolOverrides(vendor="openai", strict=strict))
+    (tool,) = toolset.tools
+    fields = tool.parameters["properties"]  # a required body: its fields are the arguments
+    assert fields["Metadata"]["type"] == "string" and fields["Details_Fields"]["items"] == {"type": "string"}
+    assert "form field 'Metadata' has no type" in " ".join(w.message for w in toolset.warnings)
+    report = run_roundtrip(spec, path, toolset, "openai", RoundTripOptions(count=6, budget_s=20))
+    assert report.summary()["classifications"] == {run.PASSED: len(report.attempts)}, report.to_text()
+    assert all("Metadata=" in a.request and "Details.Fields=" in a.request for a in report.attempts)
+
+
+def test_a_form_field_whose_encoding_says_json_keeps_any_value(write) -> None:
+    """An Encoding with a JSON content type makes the field a JSON value: the tool keeps it as the spec has
+    it, and an object round trips."""
+    path = write("factors.yaml", FREE_FORM_FIELD.replace(
+        "      responses:", "            encoding: {Metadata: {contentType: application/json}}\n      responses:"))
+    spec = load_spec(path)
+    toolset = build_toolset(spec, WorkbenchConfig(), ToolOverrides(vendor="openai"))
+    (tool,) = toolset.tools
+    assert "type" not in tool.parameters["properties"]["Metadata"]
+    assert not [w for w in toolset.warnings if "form field 'Metadata'" in w.message]
