@@ -39,9 +39,6 @@ NULLABLE_BESIDE_REF = ("`nullable: true` beside allOf/anyOf/$ref without `type`:
                        "there and openapi-core refuses the null; the conversion honours the author's intent")
 BOX, OPENAI_SPEC = "box-openapi.json", "openai-openapi.yaml"
 KNOWN: dict[tuple[str, str, str, str], str] = {
-    (BOX, "openai-strict", "post_oauth2_revoke", run.CONVERSION):
-        "spec: PostOAuth2Revoke requires 'grant_type', which its properties do not declare; strict mode (every "
-        "property listed, no others) cannot send it",
     (BOX, "*", "put_f*_id", run.EXECUTOR): NULLABLE_BESIDE_REF,
     (BOX, "*", "post_sign_requests", run.EXECUTOR): NULLABLE_BESIDE_REF,
     (OPENAI_SPEC, "*", "create*", run.EXECUTOR): NULLABLE_BESIDE_REF,

@@ -436,3 +436,19 @@ def test_a_form_field_whose_encoding_says_json_keeps_any_value(write) -> None:
     (tool,) = toolset.tools
     assert "type" not in tool.parameters["properties"]["Metadata"]
     assert not [w for w in toolset.warnings if "form field 'Metadata'" in w.message]
+
+
+def test_a_strict_tool_refused_for_a_required_property_the_schema_does_not_define_is_the_specs(write) -> None:
+    """Box's token revocation requires `grant_type`, which its properties do not declare: a strict tool (closed
+    objects) cannot offer it, so the executor refuses every call before it is sent. Not a conversion loss:
+    the spec's contradiction, said with the schema that requires it."""
+    # an optional body is one argument (its schema whole): the executor checks it against the spec's
+    path = write("items.yaml", SPEC.replace("      required: [name]\n", "      required: [name, item_name]\n")
+                 .replace("      requestBody:\n        required: true\n", "      requestBody:\n"))
+    spec = load_spec(path)
+    toolset = build_toolset(spec, WorkbenchConfig(), ToolOverrides(vendor="openai", strict=True))
+    report = run_roundtrip(spec, path, toolset, "openai", RoundTripOptions(count=2))
+    create = [a for a in report.attempts if a.tool == "createItem" and a.arguments.get("body")]
+    assert create and all(a.outcome == run.REFUSED and a.classification == run.SPEC for a in create), report.to_text()
+    assert all("'item_name' required by" in a.detail[0] and "is required" in a.detail[1] for a in create)
+    assert not report.failed
