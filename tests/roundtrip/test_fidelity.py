@@ -39,8 +39,6 @@ NULLABLE_BESIDE_REF = ("`nullable: true` beside allOf/anyOf/$ref without `type`:
                        "there and openapi-core refuses the null; the conversion honours the author's intent")
 BOX, OPENAI_SPEC = "box-openapi.json", "openai-openapi.yaml"
 KNOWN: dict[tuple[str, str, str, str], str] = {
-    (BOX, "*", "put_f*_id", run.EXECUTOR): NULLABLE_BESIDE_REF,
-    (BOX, "*", "post_sign_requests", run.EXECUTOR): NULLABLE_BESIDE_REF,
     (OPENAI_SPEC, "*", "create*", run.EXECUTOR): NULLABLE_BESIDE_REF,
     (OPENAI_SPEC, "*", "modify*", run.EXECUTOR): NULLABLE_BESIDE_REF,
     ("readme-v3.0-readme.yaml", "openai-strict", "createDoc", run.CONVERSION):

@@ -452,3 +452,52 @@ def test_a_strict_tool_refused_for_a_required_property_the_schema_does_not_defin
     assert create and all(a.outcome == run.REFUSED and a.classification == run.SPEC for a in create), report.to_text()
     assert all("'item_name' required by" in a.detail[0] and "is required" in a.detail[1] for a in create)
     assert not report.failed
+
+
+NULLABLE_BESIDE_ALL_OF = """openapi: 3.0.3
+info: {title: Files, version: "1"}
+servers: [{url: "https://files.example.invalid"}]
+paths:
+  /files/{id}:
+    put:
+      operationId: updateFile
+      parameters:
+        - {name: id, in: path, required: true, schema: {type: string}, example: "7"}
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                name: {type: string}
+                shared_link:
+                  nullable: true
+                  description: Set this to `null` to remove the shared link.
+                  allOf: [{$ref: "#/components/schemas/Link"}, {description: the link}]
+                color: {type: string, enum: [blue, red], nullable: true}
+            example: {name: a, shared_link: null, color: null}
+      responses: {'200': {description: updated}}
+components:
+  schemas:
+    Link:
+      type: object
+      properties: {access: {type: string, enum: [open, company]}}
+"""
+
+
+def test_a_null_beside_an_all_of_or_an_enum_that_3_0_3_forbids_is_the_specs_contradiction(write) -> None:
+    """Box's `shared_link` ("set this to null to remove the shared link"): `nullable: true` beside an allOf of
+    an object, no `type`. The judge's refusal comes from the allOf member; the spec says null at the node
+    above it, which OpenAPI 3.0.3 gives no effect. Box's `signature_color`: `nullable: true` beside an enum
+    without null, which 3.0.3 lets refuse null. Both the spec's contradictions, said with their pointers."""
+    path = write("files.yaml", NULLABLE_BESIDE_ALL_OF)
+    spec = load_spec(path)
+    toolset = build_toolset(spec, WorkbenchConfig(), ToolOverrides(vendor="openai"))
+    report = run_roundtrip(spec, path, toolset, "openai", RoundTripOptions(count=1))
+    (example,) = [a for a in report.attempts if a.kind == "example"]
+    assert example.status == 200 and example.classification == run.SPEC, report.to_text()
+    (said,) = example.oracle
+    assert "OpenAPI 3.0.3" in said and ("null at /shared_link against #/paths/~1files~1{id}/put/requestBody/content/"
+                                        "application~1json/schema/properties/shared_link") in said
+    assert "beside an `enum` that does not list null" in said and "null at /color against #/paths/" in said
+    assert not report.failed

@@ -68,6 +68,8 @@ PATH_SLASH = ("WSGI decodes %2F in the path before routing: with a path value ho
 PATH_NEWLINE = "openapi-core's path templates cannot read a line break or tab in a path value (it is dropped)"
 UNTYPED_NULLABLE = "the spec contradicts itself: `nullable: true` without a `type` beside it, which OpenAPI 3.0.3 " \
                    "gives no effect, so the judge refuses the null the spec means to allow"
+NULLABLE_ENUM = "the spec contradicts itself: `nullable: true` beside an `enum` that does not list null, which " \
+                "OpenAPI 3.0.3 lets refuse the null the spec means to allow"
 REQUIRED_UNDEFINED = "the spec contradicts itself: it requires a property that its schema does not define, so no " \
                      "tool call can carry it"
 BODY = "<body>"  # the key of a limit on the whole request body
@@ -208,21 +210,45 @@ class Oracle:
 
     def _untyped_nullable(self, error: Exception, template: str, method: str,
                           headers: list[tuple[str, str]]) -> str | None:
-        """A 3.0 body error whose every cause is a null refused by a schema that says `nullable: true` with no
-        `type` beside it (GitHub's `metadata` values: `nullable` next to an anyOf of typed members): the spec
-        means null, and OpenAPI 3.0.3 gives such a `nullable` no effect. Said as the spec's contradiction,
-        with the pointers; None for any other error."""
+        """A 3.0 body error whose every cause is a null the spec means but OpenAPI 3.0.3's letter refuses:
+        - refused by a schema that says `nullable: true` with no `type` beside it, or by a member of its
+          allOf/anyOf/oneOf (GitHub's `metadata` values: `nullable` next to an anyOf of typed members; Box's
+          `shared_link`: next to an allOf of an object), where 3.0.3 gives `nullable` no effect;
+        - refused by the `enum` of a `nullable: true` schema that does not list null (Box's `signature_color`),
+          which 3.0.3 keeps ("other constraints retain their defined behavior, and may disallow null").
+        Said as the spec's contradiction, with the pointers; None for any other error."""
         if not self.v30 or isinstance(error, ParameterValidationError):
             return None
         causes = _schema_errors(error)
-        if not causes or not all(e.instance is None and isinstance(e.schema, dict) and e.schema.get("nullable") is True
-                                 and "type" not in e.schema for e in causes):
-            return None
         media = next((v for k, v in headers if k.lower() == "content-type"), "").split(";")[0].strip()
-        places = sorted({f"null at {json_pointer(e.absolute_path)} against "
-                         f"{self._resolver.pointer(template, method.lower(), media, list(e.absolute_schema_path)[:-1])}"
-                         for e in causes})
-        return f"{UNTYPED_NULLABLE}: {'; '.join(places)} (give each anyOf/oneOf member its own `nullable: true`)"
+        saying = [self._nullable_node(template, method.lower(), media, e) if e.instance is None else None
+                  for e in causes]
+        if not causes or not all(saying):
+            return None
+        said = []
+        for reason, hint in ((UNTYPED_NULLABLE, "give it a `type`, or each member its own `nullable: true`"),
+                             (NULLABLE_ENUM, "list null in the enum")):
+            places = sorted({f"null at {json_pointer(e.absolute_path)} against {where}"
+                             for e, (why, where) in zip(causes, saying, strict=True) if why == reason})
+            said += [f"{reason}: {'; '.join(places)} ({hint})"] if places else []
+        return "; ".join(said)
+
+    def _nullable_node(self, template: str, method: str, media: str, cause: Any) -> tuple[str, str] | None:
+        """(why, the pointer of the schema that says `nullable: true`) for a refused null: the schema that
+        refused it by its `enum`, or that says it without a `type`, or the one whose allOf/anyOf/oneOf member
+        refused it (Box's `shared_link`: `nullable: true` beside an allOf of an object); None when none does."""
+        path = list(cause.absolute_schema_path)[:-1]  # the schema, not its keyword
+        node, where = self._resolver.walk(template, method, media, path)
+        if cause.validator == "enum" and isinstance(node, dict) and node.get("nullable") is True \
+                and None not in (node.get("enum") or []):
+            return NULLABLE_ENUM, where
+        while True:
+            if isinstance(node, dict) and node.get("nullable") is True and "type" not in node:
+                return UNTYPED_NULLABLE, where
+            if len(path) < 2 or path[-2] not in ("allOf", "anyOf", "oneOf") or not isinstance(path[-1], int):
+                return None
+            path = path[:-2]
+            node, where = self._resolver.walk(template, method, media, path)
 
     def _required_undefined(self, error: Exception, template: str, method: str,
                             headers: list[tuple[str, str]]) -> str | None:
@@ -323,15 +349,20 @@ class _Resolver:
     def pointer(self, template: str, method: str, media: str, schema_path: list[Any]) -> str:
         """The JSON pointer in the document of the schema at `schema_path` under the operation's request body
         in `media`, each `$ref` on the way followed (so it names the component that says it)."""
+        return self.walk(template, method, media, schema_path)[1]
+
+    def walk(self, template: str, method: str, media: str, schema_path: list[Any]) -> tuple[Any, str]:
+        """(the schema at `schema_path` under the operation's request body in `media`, its `pointer`)."""
         node: Any = self.document
         where: list[Any] = []
         for part in ["paths", template, method, "requestBody", "content", media, "schema", *schema_path]:
-            node = node.get(part) if isinstance(node, dict) else node[part] if isinstance(node, list) else None
+            node = node.get(part) if isinstance(node, dict) else node[part] \
+                if isinstance(node, list) and isinstance(part, int) and part < len(node) else None
             where.append(part)
             if isinstance(node, dict) and isinstance(node.get("$ref"), str) and node["$ref"].startswith("#/"):
                 where = [p.replace("~1", "/").replace("~0", "~") for p in node["$ref"][2:].split("/")]
                 node = self.deref(node)
-        return "#" + json_pointer(where)
+        return node, "#" + json_pointer(where)
 
     def form_properties(self, template: str, method: str) -> frozenset[str] | None:
         """The top-level properties a form body's schema declares (allOf members merged), or None."""
