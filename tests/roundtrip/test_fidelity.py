@@ -44,8 +44,6 @@ KNOWN: dict[tuple[str, str, str, str], str] = {
     ("readme-v3.0-readme.yaml", "openai-strict", "createDoc", run.CONVERSION):
         "not fixed yet: strict mode has no oneOf, so the body's oneOf of required lists (title with category, or "
         "with categorySlug) is lost",
-    ("readme-v3.0-schema-enums.yaml", "openai-strict", "boolean_enumSupport", run.CONVERSION):
-        "not fixed yet: the strict tool leaves out the required property 'enum (with example) *required'",
     (OPENAI_SPEC, "*", "list*", run.EXECUTOR):
         "an empty object in a form-style query parameter goes as `metadata=` (the style's empty form); "
         "openapi-core reads an empty value, which 3.0's allowEmptyValue forbids",
