@@ -70,6 +70,8 @@ UNTYPED_NULLABLE = "the spec contradicts itself: `nullable: true` without a `typ
                    "gives no effect, so the judge refuses the null the spec means to allow"
 NULLABLE_ENUM = "the spec contradicts itself: `nullable: true` beside an `enum` that does not list null, which " \
                 "OpenAPI 3.0.3 lets refuse the null the spec means to allow"
+NULLABLE_3_1 = "the spec contradicts itself: `nullable: true` is OpenAPI 3.0's, which a 3.1 document does not have, " \
+               "so the judge refuses the null the spec means to allow"
 REQUIRED_UNDEFINED = "the spec contradicts itself: it requires a property that its schema does not define, so no " \
                      "tool call can carry it"
 BODY = "<body>"  # the key of a limit on the whole request body
@@ -210,14 +212,17 @@ class Oracle:
 
     def _untyped_nullable(self, error: Exception, template: str, method: str,
                           headers: list[tuple[str, str]]) -> str | None:
-        """A 3.0 body error whose every cause is a null the spec means but OpenAPI 3.0.3's letter refuses:
-        - refused by a schema that says `nullable: true` with no `type` beside it, or by a member of its
+        """A body error whose every cause is a null the spec means but the letter of its OpenAPI version refuses:
+        - 3.0: refused by a schema that says `nullable: true` with no `type` beside it, or by a member of its
           allOf/anyOf/oneOf (GitHub's `metadata` values: `nullable` next to an anyOf of typed members; Box's
           `shared_link`: next to an allOf of an object), where 3.0.3 gives `nullable` no effect;
-        - refused by the `enum` of a `nullable: true` schema that does not list null (Box's `signature_color`),
-          which 3.0.3 keeps ("other constraints retain their defined behavior, and may disallow null").
+        - 3.0: refused by the `enum` of a `nullable: true` schema that does not list null (Box's
+          `signature_color`), which 3.0.3 keeps ("other constraints retain their defined behavior, and may
+          disallow null");
+        - 3.1: refused by a schema (or a member of one) that says `nullable: true`, a 3.0 keyword 3.1 does not
+          have (the OpenAI description, which also gives `default: null` that the judge fills in and refuses).
         Said as the spec's contradiction, with the pointers; None for any other error."""
-        if not self.v30 or isinstance(error, ParameterValidationError):
+        if isinstance(error, ParameterValidationError):
             return None
         causes = _schema_errors(error)
         media = next((v for k, v in headers if k.lower() == "content-type"), "").split(";")[0].strip()
@@ -227,24 +232,28 @@ class Oracle:
             return None
         said = []
         for reason, hint in ((UNTYPED_NULLABLE, "give it a `type`, or each member its own `nullable: true`"),
-                             (NULLABLE_ENUM, "list null in the enum")):
-            places = sorted({f"null at {json_pointer(e.absolute_path)} against {where}"
-                             for e, (why, where) in zip(causes, saying, strict=True) if why == reason})
+                             (NULLABLE_ENUM, "list null in the enum"),
+                             (NULLABLE_3_1, 'write `type: [..., "null"]` instead')):
+            places = sorted({f"null at {place} against {where}" for why, where, place in saying if why == reason})
             said += [f"{reason}: {'; '.join(places)} ({hint})"] if places else []
         return "; ".join(said)
 
-    def _nullable_node(self, template: str, method: str, media: str, cause: Any) -> tuple[str, str] | None:
-        """(why, the pointer of the schema that says `nullable: true`) for a refused null: the schema that
-        refused it by its `enum`, or that says it without a `type`, or the one whose allOf/anyOf/oneOf member
-        refused it (Box's `shared_link`: `nullable: true` beside an allOf of an object); None when none does."""
+    def _nullable_node(self, template: str, method: str, media: str, cause: Any) -> tuple[str, str, str] | None:
+        """(why, the pointer of the schema that says `nullable: true`, the null's place) for a refused null: the
+        schema that refused it (by its `enum` in 3.0), or says it without a `type` (any `nullable` in 3.1), or
+        the one whose allOf/anyOf/oneOf member refused it; None when none does."""
         path = list(cause.absolute_schema_path)[:-1]  # the schema, not its keyword
         node, where = self._resolver.walk(template, method, media, path)
-        if cause.validator == "enum" and isinstance(node, dict) and node.get("nullable") is True \
+        place = json_pointer(cause.absolute_path)
+        if node != cause.schema:  # a default the judge filled in is checked on its own: find its property
+            node, where, name = self._resolver.body_property(template, method, media, cause.schema)
+            path, place = [], f"{json_pointer([name])} (its `default`, which the judge fills in)"
+        if self.v30 and cause.validator == "enum" and isinstance(node, dict) and node.get("nullable") is True \
                 and None not in (node.get("enum") or []):
-            return NULLABLE_ENUM, where
+            return NULLABLE_ENUM, where, place
         while True:
-            if isinstance(node, dict) and node.get("nullable") is True and "type" not in node:
-                return UNTYPED_NULLABLE, where
+            if isinstance(node, dict) and node.get("nullable") is True and not (self.v30 and "type" in node):
+                return (UNTYPED_NULLABLE if self.v30 else NULLABLE_3_1), where, place
             if len(path) < 2 or path[-2] not in ("allOf", "anyOf", "oneOf") or not isinstance(path[-1], int):
                 return None
             path = path[:-2]
@@ -363,6 +372,17 @@ class _Resolver:
                 where = [p.replace("~1", "/").replace("~0", "~") for p in node["$ref"][2:].split("/")]
                 node = self.deref(node)
         return node, "#" + json_pointer(where)
+
+    def body_property(self, template: str, method: str, media: str, schema: Any) -> tuple[Any, str, str]:
+        """(the schema, its pointer, the name) of the request body's property (allOf members' too) whose schema
+        is `schema`; (None, the body's pointer, "") when none is."""
+        body, where = self.walk(template, method, media, [])
+        for prefix, member in [([], body), *((["allOf", i], self.deref(m)) for i, m in
+                                             enumerate((body or {}).get("allOf") or []))]:
+            for name, sub in ((member or {}).get("properties") or {}).items():
+                if self.deref(sub) == schema:
+                    return *self.walk(template, method, media, [*prefix, "properties", name]), name
+        return None, where, ""
 
     def form_properties(self, template: str, method: str) -> frozenset[str] | None:
         """The top-level properties a form body's schema declares (allOf members merged), or None."""

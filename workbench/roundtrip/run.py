@@ -39,7 +39,15 @@ from workbench.roundtrip.generate import (
     draw,
     prepare_schema,
 )
-from workbench.roundtrip.oracle import NULLABLE_ENUM, REQUIRED_UNDEFINED, UNTYPED_NULLABLE, Oracle, Verdict, mismatches
+from workbench.roundtrip.oracle import (
+    NULLABLE_3_1,
+    NULLABLE_ENUM,
+    REQUIRED_UNDEFINED,
+    UNTYPED_NULLABLE,
+    Oracle,
+    Verdict,
+    mismatches,
+)
 from workbench.spec import Spec
 from workbench.tools.model import Tool, ToolSet
 from workbench.wire.messages import Request
@@ -421,7 +429,8 @@ def _spec_at_fault(attempt: Attempt) -> bool:
         attempt.detail.insert(0, "the spec's discriminator names a schema that does not exist (no mapping, "
                                  "and no schema of that name)")
         return True
-    return all(any(said in o for said in (UNTYPED_NULLABLE, NULLABLE_ENUM, REQUIRED_UNDEFINED)) for o in attempt.oracle)
+    return all(any(said in o for said in (UNTYPED_NULLABLE, NULLABLE_ENUM, NULLABLE_3_1, REQUIRED_UNDEFINED))
+               for o in attempt.oracle)
 
 
 def _refused(attempt: Attempt) -> str:
