@@ -41,8 +41,9 @@ KNOWN: dict[tuple[str, str, str, str], str] = {
         "not fixed yet: strict mode has no oneOf, so the body's oneOf of required lists (title with category, or "
         "with categorySlug) is lost",
     (OPENAI_SPEC, "*", "list*", run.EXECUTOR):
-        "an empty object in a form-style query parameter goes as `metadata=` (the style's empty form); "
-        "openapi-core reads an empty value, which 3.0's allowEmptyValue forbids",
+        "not fixed yet: an empty object in a form-style query parameter goes as `metadata=` (the style's empty "
+        "form), where RFC 6570 leaves an empty map undefined (nothing sent); the judge reads an empty value, which "
+        "allowEmptyValue (false by default) forbids",
 }
 
 
