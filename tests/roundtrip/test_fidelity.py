@@ -35,33 +35,15 @@ LIMIT = 60  # operations per file in the sweep
 # (file, vendor glob, tool glob, classification) → why such an attempt fails: the spec contradicts itself,
 # the judge reads the spec otherwise, or a loss not fixed yet (said so). An entry for one vendor must match
 # an attempt of that vendor's run (kept honest); "*" entries cover every vendor.
-NULLABLE_BESIDE_REF = ("`nullable: true` beside allOf/anyOf/$ref without `type`: OpenAPI 3.0.3 gives it no effect "
-                       "there and openapi-core refuses the null; the conversion honours the author's intent")
-BOX, OPENAI_SPEC = "box-openapi.json", "openai-openapi.yaml"
+OPENAI_SPEC = "openai-openapi.yaml"
 KNOWN: dict[tuple[str, str, str, str], str] = {
-    (BOX, "openai-strict", "post_oauth2_revoke", run.CONVERSION):
-        "spec: PostOAuth2Revoke requires 'grant_type', which its properties do not declare; strict mode (every "
-        "property listed, no others) cannot send it",
-    (BOX, "*", "put_f*_id", run.EXECUTOR): NULLABLE_BESIDE_REF,
-    (BOX, "*", "post_sign_requests", run.EXECUTOR): NULLABLE_BESIDE_REF,
-    (OPENAI_SPEC, "*", "create*", run.EXECUTOR): NULLABLE_BESIDE_REF,
-    (OPENAI_SPEC, "*", "modify*", run.EXECUTOR): NULLABLE_BESIDE_REF,
     ("readme-v3.0-readme.yaml", "openai-strict", "createDoc", run.CONVERSION):
         "not fixed yet: strict mode has no oneOf, so the body's oneOf of required lists (title with category, or "
         "with categorySlug) is lost",
-    ("readme-v3.0-schema-enums.yaml", "openai-strict", "boolean_enumSupport", run.CONVERSION):
-        "not fixed yet: the strict tool leaves out the required property 'enum (with example) *required'",
-    ("twilio-verify-v2.yaml", "openai-strict", "*", run.CONVERSION):
-        "not fixed yet: free-form object fields of a form body (Metadata, ChannelConfiguration) take nested values "
-        "in the strict tool, which a form body cannot carry",
-    ("twilio-verify-v2.yaml", "openai-strict", "CreateVerification", run.EXECUTOR):
-        "not fixed yet: the same free-form form field, sent with a null member the judge reads differently",
-    ("twilio-verify-v2.yaml", "openai-strict", "CreateNewFactor", run.EXECUTOR):
-        "not fixed yet: the same free-form form field (Metadata): its members go as form keys of their own names, "
-        "which the judge cannot tell from other fields, so it reads no Metadata",
     (OPENAI_SPEC, "*", "list*", run.EXECUTOR):
-        "an empty object in a form-style query parameter goes as `metadata=` (the style's empty form); "
-        "openapi-core reads an empty value, which 3.0's allowEmptyValue forbids",
+        "not fixed yet: an empty object in a form-style query parameter goes as `metadata=` (the style's empty "
+        "form), where RFC 6570 leaves an empty map undefined (nothing sent); the judge reads an empty value, which "
+        "allowEmptyValue (false by default) forbids",
 }
 
 

@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from workbench.config import WorkbenchConfig
-from workbench.roundtrip import run
+from workbench.roundtrip import oracle, run
 from workbench.roundtrip.report import read_baseline
 from workbench.roundtrip.suite import RoundTripOptions, run_roundtrip
 from workbench.spec import SpecError, load_spec
@@ -94,6 +94,19 @@ def roundtrip(shop, **options):
     return run_roundtrip(spec, path, toolset, "openai", RoundTripOptions(count=3, budget_s=20, **options))
 
 
+def written(write, name: str, text: str, strict: bool = False):
+    """A spec written to `name`: (path, spec, its openai tool set)."""
+    path = write(name, text)
+    spec = load_spec(path)
+    return path, spec, build_toolset(spec, WorkbenchConfig(), ToolOverrides(vendor="openai", strict=strict))
+
+
+def round_trip_of(write, name: str, text: str, strict: bool = False, **options):
+    """The round trip of a spec written to `name` against the mock (openai tools, one set unless told)."""
+    path, spec, toolset = written(write, name, text, strict)
+    return run_roundtrip(spec, path, toolset, "openai", RoundTripOptions(**{"count": 1, **options}))
+
+
 def test_every_generated_call_passes_the_mock_and_the_judge(shop) -> None:
     report = roundtrip(shop)
     summary = report.summary()
@@ -150,10 +163,8 @@ def test_a_tool_schema_that_lost_a_constraint_is_a_conversion_loss(shop) -> None
 
 
 def test_an_unsatisfiable_tool_schema_is_reported_as_the_specs(write) -> None:
-    path = write("bad.yaml", SPEC.replace("minLength: 1, maxLength: 30", "minLength: 5, maxLength: 2"))
-    spec = load_spec(path)
-    toolset = build_toolset(spec, WorkbenchConfig(), ToolOverrides(vendor="openai"))
-    report = run_roundtrip(spec, path, toolset, "openai", RoundTripOptions(count=2))
+    unsatisfiable = SPEC.replace("minLength: 1, maxLength: 30", "minLength: 5, maxLength: 2")
+    report = round_trip_of(write, "bad.yaml", unsatisfiable, count=2)
     create = next(op for op in report.operations if op.tool == "createItem")
     assert [a.classification for a in create.attempts] == [run.SPEC]
     assert "no arguments satisfy" in create.attempts[0].detail[0]
@@ -298,10 +309,7 @@ def test_a_null_the_spec_means_but_3_0_3_forbids_is_the_specs_contradiction_with
     """GitHub's dependency-graph snapshot `metadata`: `nullable: true` beside an anyOf of typed members, no
     `type`. The spec means null (the tool offers it, the mock takes it); OpenAPI 3.0.3 gives such a
     `nullable` no effect and the judge refuses it: the spec's contradiction, said with both pointers."""
-    path = write("snapshots.yaml", UNTYPED_NULLABLE)
-    spec = load_spec(path)
-    toolset = build_toolset(spec, WorkbenchConfig(), ToolOverrides(vendor="openai"))
-    report = run_roundtrip(spec, path, toolset, "openai", RoundTripOptions(count=1))
+    report = round_trip_of(write, "snapshots.yaml", UNTYPED_NULLABLE)
     (example,) = [a for a in report.attempts if a.kind == "example"]
     assert example.status == 201 and example.classification == run.SPEC, report.to_text()
     (said,) = example.oracle
@@ -309,15 +317,225 @@ def test_a_null_the_spec_means_but_3_0_3_forbids_is_the_specs_contradiction_with
     assert not report.failed
 
 
+UNDEFINED_REQUIRED = SPEC.replace("      required: [name]\n", "      required: [name, item_name]\n")
+
+
 def test_a_required_property_the_schema_does_not_define_is_the_specs_contradiction_not_the_executors(write):
     """The bundled example's gap: `required: [shipping_address]` beside a `shippingAddress` property. The tool
     offers the defined properties only, so every call is refused by the mock and the judge: the spec is at
     fault, said with the pointer of that `required`."""
-    path = write("items.yaml", SPEC.replace("      required: [name]\n", "      required: [name, item_name]\n"))
-    spec = load_spec(path)
-    toolset = build_toolset(spec, WorkbenchConfig(), ToolOverrides(vendor="openai"))
-    report = run_roundtrip(spec, path, toolset, "openai", RoundTripOptions(count=1))
+    report = round_trip_of(write, "items.yaml", UNDEFINED_REQUIRED)
     create = [a for a in report.attempts if a.tool == "createItem"]
     assert create and all(a.classification == run.SPEC and a.status == 422 for a in create), report.to_text()
     assert all("'item_name' required at #/components/schemas/NewItem/required" in a.oracle[0] for a in create)
     assert not any(a.classification == run.EXECUTOR for a in report.attempts)
+
+
+SLASHED = """openapi: 3.0.3
+info: {title: Repos, version: "1"}
+servers: [{url: "https://repos.example.invalid/v1"}]
+paths:
+  /repos/{owner}/permissions:
+    put:
+      operationId: setPermissions
+      parameters:
+        - {name: owner, in: path, required: true, schema: {type: string}, example: "octo/cat"}
+        - {name: limit, in: query, required: true, schema: {type: integer, minimum: 1}, example: 3}
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [enabled]
+              properties: {enabled: {type: boolean}}
+            example: {enabled: true}
+      responses: {'204': {description: set}}
+"""
+
+
+def test_a_slash_in_a_path_value_leaves_the_path_unjudged_not_the_body(write) -> None:
+    """GitHub's `owner: "  // ❌"`: the executor sends the slash as %2F, which WSGI decodes before routing,
+    so the judge found no operation and read no body — "sent {'enabled': True}, the server read None" was
+    blamed on the executor. The judge routes such a request by its template: the path values are not judged,
+    the query and the body are, and the call passes."""
+    report = round_trip_of(write, "repos.yaml", SLASHED)
+    (example,) = [a for a in report.attempts if a.kind == "example"]
+    assert "PUT /v1/repos/octo%2Fcat/permissions?limit=3" in example.request
+    assert example.status == 204 and example.classification == run.PASSED, report.to_text()
+    assert example.judged and list(example.unjudged) == [oracle.PATH] and not example.oracle
+    assert not report.failed
+
+
+def test_behind_a_slashed_path_value_the_judge_still_reads_the_query_and_the_body(write) -> None:
+    """Routed by the template, the rest of the request is judged as it was sent: a wrong body or query value
+    is refused, and the values it decoded are compared with what was sent."""
+    path, _spec, toolset = written(write, "repos.yaml", SLASHED)
+    (tool,) = toolset.tools
+    judge = oracle.Oracle(oracle.read_document(path), "http://127.0.0.1:9/v1")
+    template, json_type = "/repos/{owner}/permissions", [("Content-Type", "application/json")]
+
+    def verdict(target: str, body: bytes) -> oracle.Verdict:
+        return judge.judge("PUT", target, json_type, body, template)
+
+    good = verdict("/v1/repos/octo%2Fcat/permissions?limit=3", b'{"enabled":true}')
+    assert good.accepted and good.body == {"enabled": True} and good.unjudged == {oracle.PATH: oracle.PATH_SLASH}
+    sent = {"owner": "octo/cat", "limit": 3, "enabled": True}
+    assert not oracle.mismatches(tool, sent, good)
+    assert oracle.mismatches(tool, {**sent, "limit": 4}, good) == ["query limit: sent 4, the server read 3"]
+    assert verdict("/v1/repos/octo%2Fcat/permissions?limit=3", b'{"enabled":"yes"}').errors
+    assert verdict("/v1/repos/octo%2Fcat/permissions?limit=0", b'{"enabled":true}').errors
+    assert verdict("/v1/repos/octo%2Fcat/permissions", b'{"enabled":true}').errors  # limit is required
+
+
+FREE_FORM_FIELD = """openapi: 3.0.1
+info: {title: Factors, version: "1"}
+servers: [{url: "https://verify.example.invalid/v2"}]
+paths:
+  /Factors:
+    post:
+      operationId: CreateNewFactor
+      requestBody:
+        required: true
+        content:
+          application/x-www-form-urlencoded:
+            schema:
+              type: object
+              required: [FriendlyName, Metadata, Details.Fields]
+              properties:
+                FriendlyName: {type: string}
+                Metadata: {description: 'Custom metadata: a stringified JSON, eg. `{"os": "Android"}`.'}
+                Details.Fields: {type: array, items: {}, minItems: 1}
+      responses: {'201': {description: created}}
+"""
+
+
+@pytest.mark.parametrize("version", ["3.0.1", "3.1.0"])
+@pytest.mark.parametrize("strict", [False, True])
+def test_an_untyped_form_field_is_asked_for_as_the_text_it_goes_as(write, strict, version) -> None:
+    """Twilio Verify's `Metadata` has no type: the tool took any value, and in 3.0 an object went as form keys
+    of its own names (`os=Android`), which no server can tell from the other fields (the judge read no
+    Metadata: an "executor bug"), while an array of objects could not be sent at all (a "conversion loss"); in
+    3.1 it went JSON-encoded, which the server reads as the text it is. A form body carries such a field only
+    as text, so the tool asks for a string (the stringified JSON the spec means), and every call round trips."""
+    text = FREE_FORM_FIELD.replace("openapi: 3.0.1", f"openapi: {version}")
+    path, spec, toolset = written(write, "factors.yaml", text, strict)
+    (tool,) = toolset.tools
+    fields = tool.parameters["properties"]  # a required body: its fields are the arguments
+    assert fields["Metadata"]["type"] == "string" and fields["Details_Fields"]["items"] == {"type": "string"}
+    assert "form field 'Metadata' has no type" in " ".join(w.message for w in toolset.warnings)
+    report = run_roundtrip(spec, path, toolset, "openai", RoundTripOptions(count=6, budget_s=20))
+    assert report.summary()["classifications"] == {run.PASSED: len(report.attempts)}, report.to_text()
+    assert all("Metadata=" in a.request and "Details.Fields=" in a.request for a in report.attempts)
+
+
+def test_a_form_field_whose_encoding_says_json_keeps_any_value(write) -> None:
+    """An Encoding with a JSON content type makes the field a JSON value: the tool keeps it as the spec has
+    it."""
+    _path, _spec, toolset = written(write, "factors.yaml", FREE_FORM_FIELD.replace(
+        "      responses:", "            encoding: {Metadata: {contentType: application/json}}\n      responses:"))
+    (tool,) = toolset.tools
+    assert "type" not in tool.parameters["properties"]["Metadata"]
+    assert not [w for w in toolset.warnings if "form field 'Metadata'" in w.message]
+
+
+def test_a_strict_tool_refused_for_a_required_property_the_schema_does_not_define_is_the_specs(write) -> None:
+    """Box's token revocation requires `grant_type`, which its properties do not declare: a strict tool (closed
+    objects) cannot offer it, so the executor refuses every call before it is sent. Not a conversion loss:
+    the spec's contradiction, said with the schema that requires it."""
+    # an optional body is one argument (its schema whole): the executor checks it against the spec's
+    optional_body = UNDEFINED_REQUIRED.replace("      requestBody:\n        required: true\n", "      requestBody:\n")
+    report = round_trip_of(write, "items.yaml", optional_body, strict=True, count=2)
+    create = [a for a in report.attempts if a.tool == "createItem" and a.arguments.get("body")]
+    assert create and all(a.outcome == run.REFUSED and a.classification == run.SPEC for a in create), report.to_text()
+    assert all("'item_name' required by" in a.detail[0] and "is required" in a.detail[1] for a in create)
+    assert not report.failed
+
+
+NULLABLE_BESIDE_ALL_OF = """openapi: 3.0.3
+info: {title: Files, version: "1"}
+servers: [{url: "https://files.example.invalid"}]
+paths:
+  /files/{id}:
+    put:
+      operationId: updateFile
+      parameters:
+        - {name: id, in: path, required: true, schema: {type: string}, example: "7"}
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                name: {type: string}
+                shared_link:
+                  nullable: true
+                  description: Set this to `null` to remove the shared link.
+                  allOf: [{$ref: "#/components/schemas/Link"}, {description: the link}]
+                color: {type: string, enum: [blue, red], nullable: true}
+            example: {name: a, shared_link: null, color: null}
+      responses: {'200': {description: updated}}
+components:
+  schemas:
+    Link:
+      type: object
+      properties: {access: {type: string, enum: [open, company]}}
+"""
+
+
+def test_a_null_beside_an_all_of_or_an_enum_that_3_0_3_forbids_is_the_specs_contradiction(write) -> None:
+    """Box's `shared_link` ("set this to null to remove the shared link"): `nullable: true` beside an allOf of
+    an object, no `type`. The judge's refusal comes from the allOf member; the spec says null at the node
+    above it, which OpenAPI 3.0.3 gives no effect. Box's `signature_color`: `nullable: true` beside an enum
+    without null, which 3.0.3 lets refuse null. Both the spec's contradictions, said with their pointers."""
+    report = round_trip_of(write, "files.yaml", NULLABLE_BESIDE_ALL_OF)
+    (example,) = [a for a in report.attempts if a.kind == "example"]
+    assert example.status == 200 and example.classification == run.SPEC, report.to_text()
+    (said,) = example.oracle
+    assert "OpenAPI 3.0.3" in said and ("null at /shared_link against #/paths/~1files~1{id}/put/requestBody/content/"
+                                        "application~1json/schema/properties/shared_link") in said
+    assert "beside an `enum` that does not list null" in said and "null at /color against #/paths/" in said
+    assert not report.failed
+
+
+NULLABLE_IN_3_1 = """openapi: 3.1.0
+info: {title: Jobs, version: "1"}
+servers: [{url: "https://jobs.example.invalid"}]
+paths:
+  /jobs:
+    post:
+      operationId: createJob
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: {$ref: "#/components/schemas/NewJob"}
+            example: {model: m, validation_file: null}
+      responses: {'201': {description: created}}
+components:
+  schemas:
+    NewJob:
+      type: object
+      required: [model]
+      properties:
+        model: {type: string}
+        validation_file: {type: string, nullable: true}
+        suffix: {type: string, minLength: 1, default: null, nullable: true}
+"""
+
+
+def test_nullable_in_a_3_1_document_is_the_specs_contradiction_with_its_pointer(write) -> None:
+    """The OpenAI description says `openapi: 3.1.0` and writes 3.0's `nullable: true` (and `default: null`,
+    which the judge fills in when the property is left out). The tool honours the null the spec means; 3.1
+    has no such keyword and the judge refuses it: the spec's contradiction, said with each place."""
+    report = round_trip_of(write, "jobs.yaml", NULLABLE_IN_3_1)
+    (example,) = [a for a in report.attempts if a.kind == "example"]
+    (minimal,) = [a for a in report.attempts if a.kind == "minimal"]  # {"model": ...}: the default goes in
+    assert [example.status, minimal.status] == [201, 201], report.to_text()
+    assert example.classification == minimal.classification == run.SPEC, report.to_text()
+    (said,), (filled,) = example.oracle, minimal.oracle
+    assert "`nullable: true` is OpenAPI 3.0's" in said and "`nullable: true` is OpenAPI 3.0's" in filled
+    assert "null at /validation_file against #/components/schemas/NewJob/properties/validation_file" in said
+    assert "null at /suffix (its `default`, which the judge fills in) against #/components/schemas/NewJob/" \
+           "properties/suffix" in filled
+    assert not report.failed

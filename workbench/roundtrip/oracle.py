@@ -10,7 +10,8 @@ parameters, reads matrix and label path values, exploded form objects and spaceD
 treats `readOnly` in a parameter's schema as a write error, does not decode a body under `*/*` and leaves
 multipart parts undecoded. `LIMITS` lists them; an error about a
 parameter the judge cannot read is reported apart (`Verdict.unjudged`), never as a rejection, and every
-other error in the same request still counts.
+other error in the same request still counts. A path value holding a slash (sent as %2F) is past WSGI's
+routing: such a request is routed by its operation's template, and everything but its path values is judged.
 """
 
 from __future__ import annotations
@@ -62,13 +63,19 @@ FORM_OBJECT = "openapi-core misreads exploded form-style objects in 3.0 form bod
 WILDCARD_BODY = "openapi-core does not decode a body declared under a wildcard media type (*/*)"
 MULTIPART_BODY = ("openapi-core does not decode multipart parts to their schema's types (a number stays text, a "
                   "3.0 binary part stays bytes)")
-PATH_SLASH = "WSGI decodes %2F in the path before routing: a path value holding a slash cannot be judged"
+PATH_SLASH = ("WSGI decodes %2F in the path before routing: with a path value holding a slash, the request is "
+              "routed by its template and no path value is judged (the query, headers and body are)")
 PATH_NEWLINE = "openapi-core's path templates cannot read a line break or tab in a path value (it is dropped)"
 UNTYPED_NULLABLE = "the spec contradicts itself: `nullable: true` without a `type` beside it, which OpenAPI 3.0.3 " \
                    "gives no effect, so the judge refuses the null the spec means to allow"
+NULLABLE_ENUM = "the spec contradicts itself: `nullable: true` beside an `enum` that does not list null, which " \
+                "OpenAPI 3.0.3 lets refuse the null the spec means to allow"
+NULLABLE_3_1 = "the spec contradicts itself: `nullable: true` is OpenAPI 3.0's, which a 3.1 document does not have, " \
+               "so the judge refuses the null the spec means to allow"
 REQUIRED_UNDEFINED = "the spec contradicts itself: it requires a property that its schema does not define, so no " \
                      "tool call can carry it"
 BODY = "<body>"  # the key of a limit on the whole request body
+PATH = "<path>"  # the key of a limit on every path parameter
 RESOLVED_CACHE = 4096  # resolved places kept per operation's judge (an operation reads a few hundred)
 
 # Formats whose unmarshalled value is compared as a Python object; any other format is read as the string it
@@ -139,6 +146,7 @@ class Verdict:
     body_judged: bool = True
     form_declared: frozenset[str] | None = None  # a form body's declared properties (the judge reads no others)
     limits: dict[str, str] = field(default_factory=dict)  # the operation's parameters the judge cannot read
+    path_judged: bool = True  # False: routed by the template (a path value held a slash), no path value read
 
     @property
     def accepted(self) -> bool:
@@ -167,6 +175,12 @@ class Oracle:
         at `template` (the spec's path key)."""
         prefix = urlsplit(self.base_url).path
         path, _, query = target.partition("?")
+        # WSGI decodes %2F before routing, so such a path finds no operation: the request is routed by the
+        # operation's template instead (its path values stood in and not judged) and the rest of it — query,
+        # headers, body — is judged as it was sent
+        routed = "%2f" in path.lower()
+        if routed:
+            path = prefix + _stand_in_route(template)
         environ = EnvironBuilder(method=method.upper(), base_url=self.base_url, path=path.removeprefix(prefix),
                                  query_string=query, headers=headers, data=body or b"").get_environ()
         request = WerkzeugOpenAPIRequest(WerkzeugRequest(environ))
@@ -177,12 +191,13 @@ class Oracle:
         errors, unjudged, body_judged = [], {}, BODY not in limits
         if BODY in limits:
             unjudged[BODY] = limits[BODY]
-        slash = "%2f" in path.lower()
+        if routed:
+            unjudged[PATH] = PATH_SLASH
         for error in [*parameters.errors, *decoded_body.errors]:
             names = _about(error)
-            if slash and type(error).__name__ in ("PathNotFound", "OperationNotFound", "ServerNotFound"):
-                unjudged["<path>"] = PATH_SLASH
-            elif BODY in limits and not isinstance(error, ParameterValidationError):
+            if routed and isinstance(error, ParameterValidationError) and error.location == "path":
+                continue  # about a stand-in value
+            if BODY in limits and not isinstance(error, ParameterValidationError):
                 unjudged[BODY] = limits[BODY]
                 body_judged = False
             elif names and all(n in limits for n in names):
@@ -192,26 +207,57 @@ class Oracle:
                 errors.append(self._untyped_nullable(error, template, method, headers)
                               or self._required_undefined(error, template, method, headers) or describe(error))
         return Verdict(errors, parameters.parameters, decoded_body.body, unjudged, body_judged,
-                       self._resolver.form_properties(template, method.lower()), limits)
+                       self._resolver.form_properties(template, method.lower()), limits, path_judged=not routed)
 
 
     def _untyped_nullable(self, error: Exception, template: str, method: str,
                           headers: list[tuple[str, str]]) -> str | None:
-        """A 3.0 body error whose every cause is a null refused by a schema that says `nullable: true` with no
-        `type` beside it (GitHub's `metadata` values: `nullable` next to an anyOf of typed members): the spec
-        means null, and OpenAPI 3.0.3 gives such a `nullable` no effect. Said as the spec's contradiction,
-        with the pointers; None for any other error."""
-        if not self.v30 or isinstance(error, ParameterValidationError):
+        """A body error whose every cause is a null the spec means but the letter of its OpenAPI version refuses:
+        - 3.0: refused by a schema that says `nullable: true` with no `type` beside it, or by a member of its
+          allOf/anyOf/oneOf (GitHub's `metadata` values: `nullable` next to an anyOf of typed members; Box's
+          `shared_link`: next to an allOf of an object), where 3.0.3 gives `nullable` no effect;
+        - 3.0: refused by the `enum` of a `nullable: true` schema that does not list null (Box's
+          `signature_color`), which 3.0.3 keeps ("other constraints retain their defined behavior, and may
+          disallow null");
+        - 3.1: refused by a schema (or a member of one) that says `nullable: true`, a 3.0 keyword 3.1 does not
+          have (the OpenAI description, which also gives `default: null` that the judge fills in and refuses).
+        Said as the spec's contradiction, with the pointers; None for any other error."""
+        if isinstance(error, ParameterValidationError):
             return None
         causes = _schema_errors(error)
-        if not causes or not all(e.instance is None and isinstance(e.schema, dict) and e.schema.get("nullable") is True
-                                 and "type" not in e.schema for e in causes):
-            return None
         media = next((v for k, v in headers if k.lower() == "content-type"), "").split(";")[0].strip()
-        places = sorted({f"null at {json_pointer(e.absolute_path)} against "
-                         f"{self._resolver.pointer(template, method.lower(), media, list(e.absolute_schema_path)[:-1])}"
-                         for e in causes})
-        return f"{UNTYPED_NULLABLE}: {'; '.join(places)} (give each anyOf/oneOf member its own `nullable: true`)"
+        saying = [self._nullable_node(template, method.lower(), media, e) if e.instance is None else None
+                  for e in causes]
+        if not causes or not all(saying):
+            return None
+        said = []
+        for reason, hint in ((UNTYPED_NULLABLE, "give it a `type`, or each member its own `nullable: true`"),
+                             (NULLABLE_ENUM, "list null in the enum"),
+                             (NULLABLE_3_1, 'write `type: [..., "null"]` instead')):
+            places = sorted({f"null at {place} against {where}" for why, where, place in saying if why == reason})
+            said += [f"{reason}: {'; '.join(places)} ({hint})"] if places else []
+        return "; ".join(said)
+
+    def _nullable_node(self, template: str, method: str, media: str, cause: Any) -> tuple[str, str, str] | None:
+        """(why, the pointer of the schema that says `nullable: true`, the null's place) for a refused null: the
+        schema that refused it (by its `enum` in 3.0), or says it without a `type` (any `nullable` in 3.1), or
+        the one whose allOf/anyOf/oneOf member refused it; None when none does."""
+        path = list(cause.absolute_schema_path)[:-1]  # the schema, not its keyword
+        node, where = self._resolver.walk(template, method, media, path)
+        place = json_pointer(cause.absolute_path)
+        if node != cause.schema:  # a default the judge filled in is checked on its own: find its property
+            node, where, name = self._resolver.body_property(template, method, media, cause.schema)
+            path, place = [], f"{json_pointer([name])} (its `default`, which the judge fills in)"
+        if self.v30 and cause.validator == "enum" and isinstance(node, dict) and node.get("nullable") is True \
+                and None not in (node.get("enum") or []):
+            return NULLABLE_ENUM, where, place
+        while True:
+            if isinstance(node, dict) and node.get("nullable") is True and not (self.v30 and "type" in node):
+                return (UNTYPED_NULLABLE if self.v30 else NULLABLE_3_1), where, place
+            if len(path) < 2 or path[-2] not in ("allOf", "anyOf", "oneOf") or not isinstance(path[-1], int):
+                return None
+            path = path[:-2]
+            node, where = self._resolver.walk(template, method, media, path)
 
     def _required_undefined(self, error: Exception, template: str, method: str,
                             headers: list[tuple[str, str]]) -> str | None:
@@ -238,9 +284,8 @@ class Oracle:
         is judged against the operation it was made for (and openapi-core does not walk every path of a large
         document per request: 25 ms a request on the GitHub description)."""
         if template not in self._judges:
-            # a fragment or query some specs write into path keys (`/files/{id}#get_shared_link`) is not sent
-            key = template.split("#", 1)[0].split("?", 1)[0] or "/"
-            document = {**self.document, "paths": {key: (self.document.get("paths") or {}).get(template, {})}}
+            item = (self.document.get("paths") or {}).get(template, {})
+            document = {**self.document, "paths": {_path_key(template): item}}
             # Not checked by openapi-spec-validator: it refuses whole real documents for a duplicate `required`
             # entry somewhere (openai-openapi.yaml), and checking the document is the linter's job.
             # jsonschema-path resolves every step of every path again unless it may keep what it resolved
@@ -255,6 +300,17 @@ class Oracle:
                             extra_media_type_deserializers=self._as_json, format_validators=format_validators(body_cls))
             self._judges[template] = (parameters, body)
         return self._judges[template]
+
+
+def _path_key(template: str) -> str:
+    """The path as it is sent: a fragment or query some specs write into path keys
+    (`/files/{id}#get_shared_link`) is not."""
+    return template.split("#", 1)[0].split("?", 1)[0] or "/"
+
+
+def _stand_in_route(template: str) -> str:
+    """A path that the operation's template matches, each of its values a stand-in."""
+    return re.sub(r"\{[^}/]*\}", "stand-in", _path_key(template))
 
 
 _FORMAT_VALIDATORS: dict[type, dict[str, Callable[[Any], bool]]] = {}
@@ -302,15 +358,31 @@ class _Resolver:
     def pointer(self, template: str, method: str, media: str, schema_path: list[Any]) -> str:
         """The JSON pointer in the document of the schema at `schema_path` under the operation's request body
         in `media`, each `$ref` on the way followed (so it names the component that says it)."""
+        return self.walk(template, method, media, schema_path)[1]
+
+    def walk(self, template: str, method: str, media: str, schema_path: list[Any]) -> tuple[Any, str]:
+        """(the schema at `schema_path` under the operation's request body in `media`, its `pointer`)."""
         node: Any = self.document
         where: list[Any] = []
         for part in ["paths", template, method, "requestBody", "content", media, "schema", *schema_path]:
-            node = node.get(part) if isinstance(node, dict) else node[part] if isinstance(node, list) else None
+            node = node.get(part) if isinstance(node, dict) else node[part] \
+                if isinstance(node, list) and isinstance(part, int) and part < len(node) else None
             where.append(part)
             if isinstance(node, dict) and isinstance(node.get("$ref"), str) and node["$ref"].startswith("#/"):
                 where = [p.replace("~1", "/").replace("~0", "~") for p in node["$ref"][2:].split("/")]
                 node = self.deref(node)
-        return "#" + json_pointer(where)
+        return node, "#" + json_pointer(where)
+
+    def body_property(self, template: str, method: str, media: str, schema: Any) -> tuple[Any, str, str]:
+        """(the schema, its pointer, the name) of the request body's property (allOf members' too) whose schema
+        is `schema`; (None, the body's pointer, "") when none is."""
+        body, where = self.walk(template, method, media, [])
+        for prefix, member in [([], body), *((["allOf", i], self.deref(m)) for i, m in
+                                             enumerate((body or {}).get("allOf") or []))]:
+            for name, sub in ((member or {}).get("properties") or {}).items():
+                if self.deref(sub) == schema:
+                    return *self.walk(template, method, media, [*prefix, "properties", name]), name
+        return None, where, ""
 
     def form_properties(self, template: str, method: str) -> frozenset[str] | None:
         """The top-level properties a form body's schema declares (allOf members merged), or None."""
@@ -437,13 +509,11 @@ def mismatches(tool: Tool, arguments: dict, verdict: Verdict) -> list[str]:
     with the human part), except those it could not judge."""
     out = []
     sent_body: Any = {}
-    if any(b.location == "path" and isinstance(arguments.get(b.argument), str) and "/" in arguments[b.argument]
-           for b in tool.bindings):  # the route itself is past the judge: no parameter can be compared
-        verdict.unjudged["<path>"] = PATH_SLASH
-        verdict.parameters = None
     for binding in tool.bindings:
         if binding.argument not in arguments or binding.name in verdict.unjudged:
             continue
+        if binding.location == "path" and not verdict.path_judged:
+            continue  # the judge read stand-ins for the path values
         if binding.location not in ("body", "body-field") and binding.name in verdict.limits:
             verdict.unjudged[binding.name] = verdict.limits[binding.name]  # not compared: the judge cannot read it
             continue
@@ -463,9 +533,6 @@ def mismatches(tool: Tool, arguments: dict, verdict: Verdict) -> list[str]:
 def _parameter_mismatch(binding: Any, value: Any, verdict: Verdict) -> list[str]:
     if binding.location == "path" and isinstance(value, str) and any(c in value for c in "\n\r\t"):
         verdict.unjudged[binding.name] = PATH_NEWLINE
-        return []
-    if binding.location == "path" and isinstance(value, str) and "/" in value:
-        verdict.unjudged[binding.name] = PATH_SLASH
         return []
     if verdict.parameters is None:
         return []

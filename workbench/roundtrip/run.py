@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import threading
 import time
 import traceback
@@ -38,7 +39,15 @@ from workbench.roundtrip.generate import (
     draw,
     prepare_schema,
 )
-from workbench.roundtrip.oracle import REQUIRED_UNDEFINED, UNTYPED_NULLABLE, Oracle, Verdict, mismatches
+from workbench.roundtrip.oracle import (
+    NULLABLE_3_1,
+    NULLABLE_ENUM,
+    REQUIRED_UNDEFINED,
+    UNTYPED_NULLABLE,
+    Oracle,
+    Verdict,
+    mismatches,
+)
 from workbench.spec import Spec
 from workbench.tools.model import Tool, ToolSet
 from workbench.wire.messages import Request
@@ -281,7 +290,7 @@ def _one(spec: Spec, executor: Executor, tool: Tool, argument_set: ArgumentSet, 
     received = target.capture.take() if target.capture is not None else []
     request = received[0] if received else _as_wire(result)
     if request is None or (target.capture is not None and not received):
-        _not_sent(attempt, result)
+        _not_sent(attempt, result, executor.contract(tool).schema)
         return attempt
     # everything shown of an attempt is masked: with --base-url the credentials are real
     attempt.request = result.masked(wire_text(request))
@@ -306,15 +315,52 @@ def _one(spec: Spec, executor: Executor, tool: Tool, argument_set: ArgumentSet, 
     return attempt
 
 
-def _not_sent(attempt: Attempt, result: CallResult) -> None:
-    """Nothing went out: refused by the executor's check of the arguments, or unwritable on the wire (the
-    conversion's fault), or not sent for another reason (no approval, a credential the wire cannot carry, a
-    server of yours that did not answer: not run)."""
+def _not_sent(attempt: Attempt, result: CallResult, schema: dict) -> None:
+    """Nothing went out: refused by the executor's check of the arguments (`schema`: the original argument
+    schema it checks against), or unwritable on the wire (the conversion's fault), or not sent for another
+    reason (no approval, a credential the wire cannot carry, a server of yours that did not answer: not run)."""
     violations = result.feedback.violations if result.feedback else []
     attempt.detail = result.masked([f"{v.place or '/'}: {v.expected} (given {v.given!r:.80})" for v in violations]
                                    or [result.error or "nothing was sent"])
     if not violations and not (result.error or "").startswith("cannot build the request"):
         attempt.outcome = SKIPPED
+    undefined = [_required_undefined(v, schema) for v in violations]
+    if violations and all(undefined):
+        attempt.detail.insert(0, f"{REQUIRED_UNDEFINED}: {'; '.join(sorted(set(undefined)))} (define it, or take it "
+                                 "out of `required`)")
+
+
+_REQUIRED = re.compile(r"'(.*)' is required$")
+
+
+def _required_undefined(violation: Any, schema: dict) -> str | None:
+    """"'grant_type' required by PostOAuth2Revoke at /body" when the violation is a required property that the
+    schema at its place does not define (Box's token revocation: the tool can offer only defined properties,
+    so no call can carry it); None for any other violation."""
+    missing = _REQUIRED.match(violation.expected)
+    if missing is None:
+        return None
+    node, named = schema, "the schema"
+    for token in [t for t in (violation.place or "").split("/") if t]:
+        node, named = _deref(node, schema, named)
+        node = (node.get("items") if token.isdigit() and "items" in node else
+                (node.get("properties") or {}).get(token.replace("~1", "/").replace("~0", "~"))) or {}
+    node, named = _deref(node, schema, named)
+    members = [node, *(_deref(m, schema, named)[0] for m in node.get("allOf") or [] if isinstance(m, dict))]
+    if any(missing.group(1) in (m.get("properties") or {}) for m in members) or node.get("additionalProperties"):
+        return None
+    return f"{missing.group(1)!r} required by {named} at {violation.place or '/'}"
+
+
+def _deref(node: Any, root: dict, named: str) -> tuple[dict, str]:
+    """A node of the argument schema with its `#/$defs/` references followed, and the name of the last one."""
+    for _ in range(32):
+        ref = node.get("$ref") if isinstance(node, dict) else None
+        if not (isinstance(ref, str) and ref.startswith("#/$defs/")):
+            break
+        named = ref[len("#/$defs/"):]
+        node = root.get("$defs", {}).get(named, {})
+    return (node if isinstance(node, dict) else {}), named
 
 
 def _as_wire(result: CallResult) -> Request | None:
@@ -342,7 +388,8 @@ def classify(attempt: Attempt, target: str, dialect: list[str]) -> str:
     """Who is at fault for one attempt (never left unclassified):
     - the generator made something the tool schema does not mean → generator dialect;
     - the executor raised → executor bug; it refused a set the tool schema allows → conversion loss, unless
-      only because the value matches several members of the spec's oneOf (spec self-contradiction);
+      only because the value matches several members of the spec's oneOf, or lacks a required property the
+      schema does not define (spec self-contradiction);
     - the independent judge refused (or misread) what the executor sent, which passed its own check against
       the original operation → executor bug (wrong wire), whatever the mock said;
     - the judge accepted and the mock refused or failed → mock limitation; a server of yours → server
@@ -382,15 +429,19 @@ def _spec_at_fault(attempt: Attempt) -> bool:
         attempt.detail.insert(0, "the spec's discriminator names a schema that does not exist (no mapping, "
                                  "and no schema of that name)")
         return True
-    return all(UNTYPED_NULLABLE in o or REQUIRED_UNDEFINED in o for o in attempt.oracle)
+    return all(any(said in o for said in (UNTYPED_NULLABLE, NULLABLE_ENUM, NULLABLE_3_1, REQUIRED_UNDEFINED))
+               for o in attempt.oracle)
 
 
 def _refused(attempt: Attempt) -> str:
     """The executor refused a set the tool schema allows: the conversion lost a rule of the operation,
-    unless the only rule is that the value may match just one member of a oneOf whose members overlap."""
+    unless the only rule is that the value may match just one member of a oneOf whose members overlap, or
+    that it must carry a required property its schema does not define (the spec's contradictions)."""
     if attempt.detail and all(ONE_OF_OVERLAP in d for d in attempt.detail):
         attempt.detail.insert(0, "the spec's oneOf members overlap: one value matches several of them")
         return SPEC
+    if attempt.detail and attempt.detail[0].startswith(REQUIRED_UNDEFINED):
+        return SPEC  # said by `_not_sent`
     return CONVERSION
 
 

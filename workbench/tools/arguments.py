@@ -9,6 +9,7 @@ from typing import Any
 
 from workbench.spec import Operation, Schema, Spec
 from workbench.tools.model import ArgumentShape, Binding
+from workbench.wire import text_only_form_field
 
 _LOCATION_ORDER = {"path": 0, "query": 1, "header": 2, "cookie": 3}
 _JSON = re.compile(r"^application/(.+\+)?json\b|^application/json")
@@ -49,6 +50,8 @@ def build_arguments(spec: Spec, op: Operation,
     if body is not None and body.content:
         media_type = pick_media_type(body.content)
         schema = shape.body_schema if shape.body_schema is not None else (body.content[media_type].schema or {})
+        if media_type == "application/x-www-form-urlencoded":
+            schema = args.form_text_fields(spec, schema, body.content[media_type].encoding)
         args.add_body(spec, body, schema, shape.flatten_depth)
     return args.schema(), args.bindings, media_type, args.warnings
 
@@ -113,6 +116,27 @@ class _Arguments:
         for path, sub, is_required in fields:
             arg = self.name("_".join(path), "body", f"body field {'.'.join(path)!r}")
             self.add(arg, sub, Binding(arg, "body-field", path[-1], path, is_required), "body")
+
+    def form_text_fields(self, spec: Spec, schema: Schema, encoding: Any) -> Schema:
+        """A form body's fields that it can carry only as text (`wire.text_only_form_field`: those without a
+        type), and the untyped items of its array fields, asked for as strings."""
+        resolved = _resolved(spec, schema)
+        props = resolved.get("properties") if isinstance(resolved, dict) else None
+        if not isinstance(props, dict):
+            return schema
+        encoding = encoding if isinstance(encoding, dict) else {}
+        changed: dict[str, Schema] = {}
+        for name, sub in props.items():
+            enc = encoding.get(name)
+            if text_only_form_field(sub, enc):
+                changed[name] = {**sub, "type": "string"}
+            elif isinstance(sub, dict) and sub.get("type") == "array" and text_only_form_field(
+                    sub.get("items"), enc):
+                changed[name] = {**sub, "items": {**sub["items"], "type": "string"}}
+        for name, sub in changed.items():
+            self.warnings.append(f"form field {name!r}{' (its items)' if 'items' in sub else ''} has no type: a form "
+                                 "body carries it only as text, so the tool asks for a string")
+        return {**resolved, "properties": {**props, **changed}} if changed else schema
 
     def add_whole_body(self, body, schema: Schema) -> None:
         described = dict(schema)

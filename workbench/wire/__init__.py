@@ -12,6 +12,7 @@ from workbench.wire.bodies import (
     file_stand_in,
     is_file,
     media_family,
+    text_only_form_field,
 )
 from workbench.wire.parameters import (
     STYLES,
@@ -57,4 +58,5 @@ __all__ = [
     "serialize_path",
     "serialize_query",
     "split_query",
+    "text_only_form_field",
 ]

@@ -38,7 +38,8 @@ from workbench.wire.parameters import (
     split_query,
 )
 
-__all__ = ["as_file", "binary_schema", "decode_body", "decode_xml", "encode_body", "file_stand_in", "is_file", "is_xml"]
+__all__ = ["as_file", "binary_schema", "decode_body", "decode_xml", "encode_body", "file_stand_in", "is_file", "is_xml",
+           "text_only_form_field"]
 
 
 def parse_media_type(content_type: str) -> tuple[str, dict[str, str]]:
@@ -74,6 +75,22 @@ def _concrete(media_type: str, value: Any) -> str:
 def _legacy_form(openapi_version: str | None) -> bool:
     """Swagger 2 and OpenAPI 3.0 put every form property in form/explode; 3.1+ only declared styles."""
     return str(openapi_version or "3.1").startswith(("2", "3.0"))
+
+
+_SHAPING = ("type", "properties", "items", "anyOf", "oneOf", "allOf", "not", "enum", "const", "$ref")
+
+
+def text_only_form_field(schema: Any, enc: Mapping[str, Any] | None = None) -> bool:
+    """A form-urlencoded property with no type at all (Twilio's `Metadata`, "a stringified JSON"), which a
+    form body carries only as text: in Swagger 2 and OpenAPI 3.0 (form/explode for every property) an
+    object value goes as fields of its own names, which no server can tell from the body's other fields, and
+    an array of objects has no form at all; from 3.1 such a value's default content type is not JSON
+    (application/octet-stream), so the server reads the text it was sent as. Every form value is text on the
+    wire, so a string loses nothing. Not one: a property whose Encoding declares a style or a JSON content
+    type."""
+    if not isinstance(schema, Mapping) or any(k in schema for k in _SHAPING):
+        return False
+    return not _declared(enc or {}) and not _json_part(enc or {})
 
 
 def binary_schema(schema: Any) -> bool:
