@@ -42,7 +42,8 @@ def test_lint_runs_the_workspace_lint_without_the_window_load_the_edit_engine_or
     assert "workbench.workspace.linting" in modules
     assert modules & {"workbench.workspace.loading", "workbench.workspace.session", "workbench.workspace.history",
                       "workbench.workspace.typing", "workbench.edit.engine", "workbench.mock.faults",
-                      "workbench.lint.score", "workbench.cli.tools", "workbench.selection.model"} == set()
+                      "workbench.lint.score", "workbench.tools.convert", "workbench.tools.vendors",
+                      "workbench.cli.tools", "workbench.selection.model"} == set()
 
 
 def test_lint_of_a_json_spec_never_imports_pyyaml(tmp_path):

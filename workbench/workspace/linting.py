@@ -15,7 +15,7 @@ from workbench.config import Known, WorkbenchConfig, config_for
 from workbench.lint import RULES, LintResult, lint
 from workbench.lint.engine import ToolScope
 from workbench.spec import Spec
-from workbench.tools.options import ToolOverrides, scoped_operations, toolset_options
+from workbench.tools.options import ToolOverrides, scoped_operations, toolset_scope
 from workbench.tools.scope import describe
 
 if TYPE_CHECKING:
@@ -49,5 +49,5 @@ def lint_in_scope(spec: Spec, config: WorkbenchConfig, overrides: ToolOverrides 
     """Lint `spec` with the config's rules, the tool count taken over the operations in the config's `tools:`
     scope (and `overrides`): what `workbench lint`, `score` and the window report."""
     tool_scope = ToolScope(tuple(scoped_operations(spec, config, overrides)),
-                           describe(toolset_options(config, overrides).scope))
+                           describe(toolset_scope(config, overrides)))
     return lint(spec, config.lint, tool_scope)
