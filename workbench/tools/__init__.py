@@ -9,7 +9,9 @@ from __future__ import annotations
 import importlib
 import sys
 import types
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from workbench import lazy_exports
 
 if TYPE_CHECKING:
     from workbench.tools.convert import ConvertOptions, convert, spec_sha256
@@ -22,13 +24,7 @@ _HOMES = {"VENDORS": "vendors", "Binding": "model", "ConvertOptions": "convert",
           "ToolSet": "model", "spec_sha256": "convert"}
 
 
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(__name__, _HOMES)
 
 
 class _Package(types.ModuleType):
