@@ -123,7 +123,7 @@ def worker(path: Path, repeat: int, pure: bool) -> dict[str, Any]:
                 result["pure_ms"] = _best_ms(repeat, lambda: _timed(lambda: load_spec(path)))
             finally:
                 yaml_parse._EventLoader = saved
-    result["libyaml"] = yaml_parse.LIBYAML
+    result["libyaml"] = yaml_parse.libyaml()
     result["pyyaml"] = yaml.__version__
     return result
 

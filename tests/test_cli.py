@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -168,3 +170,18 @@ def test_the_streamed_tool_list_written_to_a_file_is_the_printed_one(tmp_path):
     assert written.returncode == printed.returncode == 0 and written.stdout == ""
     assert target.read_text() == printed.stdout
     assert [p.name for p in tmp_path.iterdir()] == ["tools.json"]  # no temporary file left beside it
+
+
+@pytest.mark.parametrize("command", ["tools", "lint"])
+def test_an_output_that_is_no_regular_file_is_written_in_place_never_renamed_over(tmp_path, command):
+    fifo = tmp_path / "out.fifo"  # like /dev/null: renaming a file over it would put a plain file in its place
+    os.mkfifo(fifo)
+    received: list[bytes] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    printed = run(command, str(example_path()), "--format", "json")
+    written = run(command, str(example_path()), "--format", "json", "--output", str(fifo))
+    reader.join(timeout=60)
+    assert written.returncode == printed.returncode and written.stderr == ""
+    assert received == [printed.stdout.encode()]
+    assert stat.S_ISFIFO(fifo.stat().st_mode) and [p.name for p in tmp_path.iterdir()] == ["out.fifo"]

@@ -37,11 +37,25 @@ def test_tools_imports_neither_other_commands_nor_the_tokenizer_package():
     assert modules & unwanted == set()
 
 
-def test_lint_loads_through_the_workspace_without_its_edit_session():
+def test_lint_runs_the_workspace_lint_without_the_window_load_the_edit_engine_or_the_mock():
     modules = imported_by("lint", str(example_path()), "--format", "json")
-    assert "workbench.workspace.loading" in modules
-    assert modules & {"workbench.workspace.session", "workbench.workspace.history", "workbench.cli.tools",
-                      "workbench.selection.model"} == set()
+    assert "workbench.workspace.linting" in modules
+    assert modules & {"workbench.workspace.loading", "workbench.workspace.session", "workbench.workspace.history",
+                      "workbench.workspace.typing", "workbench.edit.engine", "workbench.mock.faults",
+                      "workbench.lint.score", "workbench.tools.convert", "workbench.tools.vendors",
+                      "workbench.cli.tools", "workbench.selection.model"} == set()
+
+
+def test_lint_of_a_json_spec_never_imports_pyyaml(tmp_path):
+    spec = tmp_path / "tiny.json"
+    spec.write_text(json.dumps({"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {}}),
+                    encoding="utf-8")
+    done = subprocess.run([sys.executable, "-c", PROBE.replace('"PySide6"', '"PySide6", "yaml"'), "lint",
+                           str(spec), "--format", "json"], capture_output=True, text=True, timeout=120, cwd=REPO,
+                          check=False)
+    assert done.returncode in (0, 1), done.stderr
+    modules = set(json.loads(done.stderr.strip().splitlines()[-1]))
+    assert "workbench.spec.yaml_parse" in modules and not {m for m in modules if m.startswith("yaml")}
 
 
 def test_a_command_that_lints_nothing_loads_no_rule_catalogue_without_a_config_but_checks_one_beside_the_spec(

@@ -1,3 +1,3 @@
-from workbench.cli import main
+from workbench.cli import entry
 
-raise SystemExit(main())
+entry()

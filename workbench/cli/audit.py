@@ -8,7 +8,7 @@ from workbench.cli import common
 from workbench.examples import example_path
 from workbench.lint import report as lint_report
 from workbench.summary import summarize
-from workbench.workspace.loading import lint_in_scope, scored
+from workbench.workspace.linting import lint_in_scope, scored
 
 HELP = "the headless audit of a spec (default: the bundled example)"
 

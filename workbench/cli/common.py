@@ -41,7 +41,7 @@ def load(args: argparse.Namespace, path: str, *, positions: bool = True) -> Spec
 
 
 def config(args: argparse.Namespace, spec_path: str | Path) -> WorkbenchConfig:
-    """The spec's config (`workbench.workspace.loading.spec_config`). With no config file there is nothing to
+    """The spec's config (`workbench.workspace.linting.spec_config`). With no config file there is nothing to
     check its names against: the defaults, without loading the rule catalogue (about 0.15 s of a command that
     lints nothing, such as `workbench mock`)."""
     from workbench.config import find_config
@@ -49,7 +49,7 @@ def config(args: argparse.Namespace, spec_path: str | Path) -> WorkbenchConfig:
     found = getattr(args, "config", None) or find_config(Path(spec_path))
     if found is None:
         return WorkbenchConfig()
-    from workbench.workspace.loading import spec_config
+    from workbench.workspace.linting import spec_config
 
     return spec_config(spec_path, found)
 

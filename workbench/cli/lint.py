@@ -10,7 +10,7 @@ from workbench.lint import RULES, Severity
 from workbench.lint import report as lint_report
 from workbench.lint.engine import parser_result
 from workbench.spec import SpecError, load_spec
-from workbench.workspace.loading import lint_in_scope, scored
+from workbench.workspace.linting import lint_in_scope, scored
 
 HELP = "agent-readiness findings, with exit codes for CI"
 RENDERERS = {"text": lint_report.to_text, "json": lint_report.to_json, "sarif": lint_report.to_sarif,

@@ -6,7 +6,7 @@ import argparse
 
 from workbench.cli import common
 from workbench.cli.toolset_args import add_scope_options, scope_overrides
-from workbench.workspace.loading import lint_in_scope, scored
+from workbench.workspace.linting import lint_in_scope, scored
 
 HELP = "the agent-readiness score (0-100): blockers first, then quality per operation"
 

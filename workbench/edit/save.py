@@ -12,8 +12,18 @@ from pathlib import Path
 
 def write_atomically(path: Path, text: str | Iterable[str], *, bom: bool = False, backup: bool = False) -> None:
     """Replace `path` with `text` so that readers see either the old file or the new one, never half. `text` may
-    be pieces (a large output made as it is written): each is encoded and written as it comes."""
+    be pieces (a large output made as it is written): each is encoded and written as it comes. A path that is not a
+    regular file (a device such as /dev/null, a FIFO) is written in place instead."""
     pieces = [text] if isinstance(text, str) else text
+    if path.exists() and not path.is_file():
+        # `--output /dev/null`, a FIFO, a terminal: renamed over, the device would become a plain file (as root,
+        # for every program on the machine); it is written in place, as a shell's `>` does
+        with path.open("wb") as handle:
+            if bom:
+                handle.write(b"\xef\xbb\xbf")
+            for piece in pieces:
+                handle.write(piece.encode("utf-8"))
+        return
     folder = path.parent
     mode = path.stat().st_mode if path.exists() else None
     if backup and path.exists():

@@ -55,7 +55,7 @@ def severity_counts(findings) -> dict[Severity, int]:
 
 
 def lint(spec: Spec, config: LintConfig | None = None, scope: ToolScope | None = None) -> LintResult:
-    """The findings on `spec`; `scope`: the tools in the config's scope (`workspace.loading.lint_in_scope` builds
+    """The findings on `spec`; `scope`: the tools in the config's scope (`workspace.linting.lint_in_scope` builds
     it), which the tool-count rule counts instead of every operation."""
     config = config or LintConfig()
     context = LintContext(config, scope)

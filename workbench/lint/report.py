@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import json
 import re
-import xml.etree.ElementTree as ET
+from typing import TYPE_CHECKING
 
 from workbench import __version__
 from workbench.lint.engine import LintResult
 from workbench.lint.finding import Finding, Severity
 from workbench.lint.registry import RULES
-from workbench.lint.score import Score, score
 from workbench.spec.pointer import split
+
+if TYPE_CHECKING:
+    from workbench.lint.score import Score
 
 
 def _range(finding: Finding):
@@ -31,7 +33,11 @@ def to_text(result: LintResult, readiness: Score | None = None) -> str:
                                                                    Severity.HINT))
     lines.append(f"{len(result.findings)} finding(s): {counts}")
     if result.spec is not None:
-        lines += ["", (readiness or score(result)).to_text()]
+        if readiness is None:
+            from workbench.lint.score import score  # the text report's alone: JSON, SARIF… never score
+
+            readiness = score(result)
+        lines += ["", readiness.to_text()]
     return "\n".join(lines)
 
 
@@ -147,6 +153,8 @@ def _xml_text(text: str) -> str:
 
 def to_junit(result: LintResult) -> str:
     """JUnit XML: one test case per enabled rule; a rule with findings fails, listing them one a line."""
+    import xml.etree.ElementTree as ET
+
     by_rule: dict[str, list[Finding]] = {}
     for finding in result.findings:
         by_rule.setdefault(finding.rule, []).append(finding)

@@ -137,7 +137,7 @@ def _walk(spec: Spec, op: Operation, role: str, document: SourceDocument, pointe
         doc, at, node, nm, use_description, req, depth, via_ref, ancestors, composition, unions, slot = stack.pop()
         if not isinstance(node, dict):
             continue
-        target, tdoc, tat = spec.deref(node, doc, at)
+        target, tdoc, tat = spec.deref(node, doc, at) if "$ref" in node else (node, doc, at)
         is_ref = target is not node
         if not isinstance(target, dict):
             continue

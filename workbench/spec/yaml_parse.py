@@ -12,22 +12,35 @@ different answers than YAML 1.1 gives:
 from __future__ import annotations
 
 import re
-from typing import Any
-
-import yaml
+from typing import TYPE_CHECKING, Any
 
 from workbench.spec import limits
 from workbench.spec.errors import Problem, SpecError
 from workbench.spec.pointer import escape
 
-try:  # libyaml's parser is ~20x faster than the pure-Python one; both yield the same events.
-    from yaml import CSafeLoader as _EventLoader
+if TYPE_CHECKING:
+    import yaml
 
-    LIBYAML = True
-except ImportError:  # pragma: no cover - depends on how PyYAML was built
-    from yaml import SafeLoader as _EventLoader  # type: ignore[assignment]
+# The loader whose C method yields the events; PyYAML is imported with it by the first YAML parse, so a command
+# that reads only JSON never pays its import (a sixth of `workbench lint`'s start-up).
+_EventLoader: type | None = None
 
-    LIBYAML = False
+
+def libyaml() -> bool:
+    """Whether PyYAML was built with libyaml, whose parser is ~20x faster than the pure-Python one (both yield the
+    same events): then the events come from it."""
+    return _loader().__name__ == "CSafeLoader"
+
+
+def _loader() -> type:
+    global _EventLoader
+    if _EventLoader is None:
+        try:
+            from yaml import CSafeLoader as loader
+        except ImportError:  # pragma: no cover - depends on how PyYAML was built
+            from yaml import SafeLoader as loader  # type: ignore[assignment]
+        _EventLoader = loader
+    return _EventLoader
 
 # Span index entry: (start, end, key_start, key_end, kind). Offsets are str indices into the text.
 # kind: "map", "seq", "alias", or the scalar style: "plain", "'", '"', "|", ">".
@@ -173,7 +186,8 @@ def parse_yaml(text: str, file: str, *, spans: bool = True  # noqa: C901
 
     # The loader's events straight from its C method (`yaml.parse` wraps every event in a Python generator
     # step and a check_event call: a third of the time of a 3 MB spec). None is the end of the stream.
-    loader = _EventLoader(text)
+    loader = _loader()(text)
+    import yaml  # loaded by _loader: the event and error classes
     events = iter(loader.get_event, None)
     try:
         for event in events:

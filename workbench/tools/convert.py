@@ -4,7 +4,6 @@ its reason."""
 
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -43,6 +42,8 @@ def vendor_for(options: ConvertOptions) -> Vendor:
 
 
 def spec_sha256(spec: Spec) -> str:
+    import hashlib  # OpenSSL's start-up only for a tool set, not for every command that imports the scope
+
     digest = hashlib.sha256()
     for name in sorted(spec.documents):
         digest.update(name.encode() + b"\0" + spec.documents[name].text.encode() + b"\0")

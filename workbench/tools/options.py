@@ -6,12 +6,15 @@ the same tools with the same argument shapes."""
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING
 
 from workbench.config import WorkbenchConfig
 from workbench.spec import Operation, Spec
-from workbench.tools.convert import ConvertOptions, convert
-from workbench.tools.model import ToolSet
 from workbench.tools.scope import Scope, select
+
+if TYPE_CHECKING:
+    from workbench.tools.convert import ConvertOptions
+    from workbench.tools.model import ToolSet
 
 DEFAULT_VENDOR = "openai"
 
@@ -34,25 +37,41 @@ class ToolOverrides:
     budget: int | None = None  # default: the config's `tool-budget` threshold
 
 
-def toolset_options(config: WorkbenchConfig, overrides: ToolOverrides | None = None) -> ConvertOptions:
-    overrides = overrides or ToolOverrides()
+def _settings(config: WorkbenchConfig, overrides: ToolOverrides) -> dict:
+    """Each setting of the config's `tools:` section, overridden where the run gives it."""
     team = config.tools
-    value = {f.name: getattr(overrides, f.name) if getattr(overrides, f.name) is not None else getattr(team, f.name)
-             for f in fields(team)}
-    vendor = value["vendor"] or DEFAULT_VENDOR  # a known one: the config reader and the flags check the name
+    return {f.name: getattr(overrides, f.name) if getattr(overrides, f.name) is not None else getattr(team, f.name)
+            for f in fields(team)}
+
+
+def toolset_scope(config: WorkbenchConfig, overrides: ToolOverrides | None = None) -> Scope:
+    """Which operations become tools (the scope of `toolset_options`), without the conversion's other options: what
+    the lint's tool count and the score need, with no import of the conversion pipeline."""
+    overrides = overrides or ToolOverrides()
+    value = _settings(config, overrides)
     budget = overrides.budget if overrides.budget is not None else int(config.lint.threshold("tool-budget"))
-    scope = Scope(tags=value["tags"], exclude_tags=value["exclude_tags"], operations=value["operations"],
-                  read_only=value["read_only"], include_deprecated=value["include_deprecated"], budget=budget)
-    return ConvertOptions(vendor=vendor, strict=value["strict"], scope=scope, nested=value["nested"],
-                          flatten_depth=value["flatten_depth"], split_unions=value["split_unions"],
-                          json_schema_form=bool(overrides.json_schema_form))
+    return Scope(tags=value["tags"], exclude_tags=value["exclude_tags"], operations=value["operations"],
+                 read_only=value["read_only"], include_deprecated=value["include_deprecated"], budget=budget)
+
+
+def toolset_options(config: WorkbenchConfig, overrides: ToolOverrides | None = None) -> ConvertOptions:
+    from workbench.tools.convert import ConvertOptions
+
+    overrides = overrides or ToolOverrides()
+    value = _settings(config, overrides)
+    vendor = value["vendor"] or DEFAULT_VENDOR  # a known one: the config reader and the flags check the name
+    return ConvertOptions(vendor=vendor, strict=value["strict"], scope=toolset_scope(config, overrides),
+                          nested=value["nested"], flatten_depth=value["flatten_depth"],
+                          split_unions=value["split_unions"], json_schema_form=bool(overrides.json_schema_form))
 
 
 def build_toolset(spec: Spec, config: WorkbenchConfig, overrides: ToolOverrides | None = None) -> ToolSet:
+    from workbench.tools.convert import convert
+
     return convert(spec, toolset_options(config, overrides))
 
 
 def scoped_operations(spec: Spec, config: WorkbenchConfig, overrides: ToolOverrides | None = None) -> list[Operation]:
     """The operations that become tools under the config's scope (tags, allowlist, read-only, deprecated and
     hidden ones left out): what the readiness score scores."""
-    return select(spec, toolset_options(config, overrides).scope)[0]
+    return select(spec, toolset_scope(config, overrides))[0]

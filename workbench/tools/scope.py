@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from workbench.policy import safety
 from workbench.spec import Operation, Spec
-from workbench.tools.model import Rejected
+
+if TYPE_CHECKING:
+    from workbench.tools.model import Rejected
 
 # Extensions that hide an operation from agents (the common `x-internal`, and ours).
 HIDING_EXTENSIONS = ("x-internal", "x-agent-hidden")
@@ -42,17 +45,21 @@ def describe(scope: Scope) -> str:
 def select(spec: Spec, scope: Scope) -> tuple[list[Operation], list[Rejected]]:
     """The operations in scope, and every one left out with its reason (left-out is not an error)."""
     chosen: list[Operation] = []
-    left_out: list[Rejected] = []
+    left_out: list[tuple[str, str, str]] = []
     wanted_ids = set(scope.operations)
     for op in spec.operations:
         reason = _reason(op, scope, wanted_ids)
         if reason:
-            left_out.append(Rejected(op.method, op.path, reason))
+            left_out.append((op.method, op.path, reason))
         else:
             chosen.append(op)
     missing = wanted_ids - {op.operation_id for op in spec.operations}
-    left_out += [Rejected("", "", f"operationId {m!r} is not in the spec") for m in sorted(missing)]
-    return chosen, left_out
+    left_out += [("", "", f"operationId {m!r} is not in the spec") for m in sorted(missing)]
+    if not left_out:
+        return chosen, []
+    from workbench.tools.model import Rejected  # the tool set's model: imported when something is left out
+
+    return chosen, [Rejected(*fields) for fields in left_out]
 
 
 def _reason(op: Operation, scope: Scope, wanted_ids: set[str]) -> str:

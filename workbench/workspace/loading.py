@@ -16,18 +16,15 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from workbench.config import Known, WorkbenchConfig, config_for
-from workbench.lint import RULES, Finding, LintResult, lint
-from workbench.lint.engine import ToolScope, parser_result
+from workbench.config import WorkbenchConfig
+from workbench.lint import Finding, LintResult
+from workbench.lint.engine import parser_result
 from workbench.lint.score import Owners, Score, score
-from workbench.mock.faults import FAULTS
 from workbench.spec import Location, Operation, SourceDocument, Spec, SpecError, SpecVersion, load_spec
 from workbench.spec.model import Components
 from workbench.spec.pointer import join
 from workbench.spec.source import detect_format, parse_text, read_text
-from workbench.tools.options import ToolOverrides, scoped_operations, toolset_options
-from workbench.tools.scope import describe
-from workbench.tools.vendors import VENDORS
+from workbench.workspace.linting import known_names, lint_in_scope, scored, spec_config
 from workbench.workspace.typing import TypedDocument
 
 
@@ -128,27 +125,7 @@ class LoadedSpec:
         return Path(self.config.source) if self.config.source else None
 
 
-KNOWN_NAMES = Known(rules=RULES, vendors=tuple(VENDORS), faults=FAULTS)  # what a config may name
-
-
-def spec_config(spec_path: str | Path, explicit: str | Path | None = None) -> WorkbenchConfig:
-    """The config a spec is checked and converted with — `--config FILE`, else `.workbench.yaml` beside the
-    spec, else the defaults — read the same way by every command and the window."""
-    return config_for(spec_path, KNOWN_NAMES, explicit)
-
-
-def scored(result: LintResult, config: WorkbenchConfig, overrides: ToolOverrides | None = None) -> Score:
-    """The readiness score over the operations that become tools under the config's scope (and `overrides`):
-    what `workbench score`, `lint` and the window show."""
-    return score(result, scoped_operations(result.spec, config, overrides) if result.spec is not None else None)
-
-
-def lint_in_scope(spec: Spec, config: WorkbenchConfig, overrides: ToolOverrides | None = None) -> LintResult:
-    """Lint `spec` with the config's rules, the tool count taken over the operations in the config's `tools:`
-    scope (and `overrides`): what `workbench lint`, `score` and the window report."""
-    tool_scope = ToolScope(tuple(scoped_operations(spec, config, overrides)),
-                           describe(toolset_options(config, overrides).scope))
-    return lint(spec, config.lint, tool_scope)
+KNOWN_NAMES = known_names()  # what a config may name
 
 
 def load_and_lint(path: str | Path, progress: Callable[[str], None] = lambda _text: None,

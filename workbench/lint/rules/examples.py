@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from pathlib import Path
@@ -64,6 +63,8 @@ class _VerdictCache:
         self.dirty = False
 
     def key(self, schema: object, example: object, refs: dict) -> str:
+        import hashlib  # only for this opt-in rule: OpenSSL's start-up is not every lint's
+
         blob = json.dumps([schema, example, refs], sort_keys=True, default=str)
         return hashlib.sha256(blob.encode()).hexdigest()
 

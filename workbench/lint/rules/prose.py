@@ -71,23 +71,29 @@ def bounds_in_prose(spec, context):
         if kind is None or any(k in site.schema for k in _KEYWORDS[kind]) or "enum" in site.schema \
                 or "const" in site.schema:
             continue
-        lowered = text.lower()
-        if not any(cue in lowered for cue in _CUES) or not _DIGIT.search(text):
-            continue  # the common case, decided by quick scans before the bound patterns run
-        if kind == "string" and not re.search(r"\b(characters?|chars?|length|long)\b", text, re.I):
-            continue  # "up to 100" on a string is about something else unless it counts characters
-        if kind == "array" and not re.search(r"\b(items?|values?|entries|elements|ids|up to|at most|maximum)\b",
-                                              text, re.I):
+        words = _bound_words(text, kind)
+        if words is None:
             continue
-        if _ABOUT_OTHER.search(text):
-            continue
-        bounds = prose_bounds(text)
-        if not bounds:
-            continue
-        words = bounds[0][1].rstrip(",.;:")
         keywords = " and ".join(f"`{k}`" for k in _KEYWORDS[kind][:2])
         yield Report(f"{site.name!r} states its bounds only in prose ({words!r}): declare them with {keywords} so "
                      "a call outside them is caught before it is sent", site.document, report_pointer(site))
+
+
+@lru_cache(maxsize=4096)  # a large spec repeats its descriptions: each text and kind is read once
+def _bound_words(text: str, kind: str) -> str | None:
+    """The words of the first bound the prose states for a value of `kind`, or None."""
+    lowered = text.lower()
+    if not any(cue in lowered for cue in _CUES) or not _DIGIT.search(text):
+        return None  # the common case, decided by quick scans before the bound patterns run
+    if kind == "string" and not re.search(r"\b(characters?|chars?|length|long)\b", text, re.I):
+        return None  # "up to 100" on a string is about something else unless it counts characters
+    if kind == "array" and not re.search(r"\b(items?|values?|entries|elements|ids|up to|at most|maximum)\b",
+                                          text, re.I):
+        return None
+    if _ABOUT_OTHER.search(text):
+        return None
+    bounds = prose_bounds(text)
+    return bounds[0][1].rstrip(",.;:") if bounds else None
 
 
 # -- format-contradicts-prose --------------------------------------------------------------------------------

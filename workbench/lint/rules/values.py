@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from workbench.lint.finding import Fix
 from workbench.lint.registry import Report, rule
@@ -16,7 +17,12 @@ from workbench.spec.pointer import join, lookup
 
 def words(name: str) -> list[str]:
     """`unitPriceCents`, `unit_price_cents`, `unit-price-cents` → [unit, price, cents]."""
-    return [w.lower() for w in split_words(name)]
+    return list(_words(name))
+
+
+@lru_cache(maxsize=8192)  # the same few hundred names come back for every site and rule of a spec
+def _words(name: str) -> tuple[str, ...]:
+    return tuple(w.lower() for w in split_words(name))
 
 
 # -- enum-in-prose --------------------------------------------------------------------------------------
@@ -48,6 +54,17 @@ def prose_values(description: str) -> tuple[list[str], bool]:
     """(values, closed): the values listed in prose, and whether the list is exactly those single tokens —
     nothing left out (a quoted value with a space, a `none` or `default` the list names) — so an enum made
     of them accepts every value the prose allows."""
+    values, closed = _prose_values(description)
+    return list(values), closed
+
+
+@lru_cache(maxsize=4096)  # a large spec repeats its descriptions (half of Kubernetes' 3,800 arguments share one)
+def _prose_values(description: str) -> tuple[tuple[str, ...], bool]:
+    values, closed = _read_prose_values(description)
+    return tuple(values), closed
+
+
+def _read_prose_values(description: str) -> tuple[list[str], bool]:
     lowered = description.lower()
     if "|" not in description and not any(word in lowered for word in _TRIGGER_WORDS):
         return [], False  # the common case, decided by substring scans (the regex is far slower on long texts)
