@@ -30,6 +30,7 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 from hypothesis.internal import charmap
+from hypothesis.internal.conjecture import providers
 from hypothesis.internal.intervalsets import IntervalSet
 from hypothesis_jsonschema import _from_schema, from_schema
 from hypothesis_jsonschema._encode import encode_canonical_json
@@ -73,6 +74,14 @@ def _intervals_from_codec(codec_name: str) -> tuple[IntervalSet, IntervalSet]:
 
 
 charmap.intervals_from_codec = _intervals_from_codec
+
+# Hypothesis draws about one value in twenty from a pool of constants, part of it mined from the source of every
+# "local" module imported so far (ours: the workbench's and the tests' own strings, such as "POST" or "return").
+# That part grows as modules are imported, so one seed made other values after another import (a run in a worker
+# process, in the window, in a test), and parsing each new module's source cost time. Only hypothesis's own pool
+# is used: the same values for a seed whatever was imported.
+_NO_LOCAL_CONSTANTS = providers._local_constants.__class__()
+providers._get_local_constants = lambda: _NO_LOCAL_CONSTANTS
 
 # An object's property values are drawn from strategies hypothesis-jsonschema builds anew for every value it
 # draws (the schema canonicalised and merged each time: half the generator's time). A strategy is a pure
