@@ -32,6 +32,7 @@ from hypothesis.errors import HypothesisException
 from hypothesis.internal import charmap
 from hypothesis.internal.conjecture import providers
 from hypothesis.internal.intervalsets import IntervalSet
+from hypothesis.strategies._internal import core as strategies_core
 from hypothesis_jsonschema import _from_schema, from_schema
 from hypothesis_jsonschema._encode import encode_canonical_json
 
@@ -108,6 +109,25 @@ def _kept_merged_as_strategies(schemas: list, *, alphabet: Any, custom_formats: 
 
 
 _from_schema.merged_as_strategies = _kept_merged_as_strategies
+
+
+# hypothesis-jsonschema defines an `@st.composite` function inside every object strategy it builds, and hypothesis
+# reads each one's source (inspect, tokenize, ast) to warn when its `draw` argument goes unused: a tenth of the
+# generator's time, on the same few functions. The answer is the code's: kept per code object.
+_referenced: dict[Any, bool] = {}
+_is_first_param_referenced = strategies_core.is_first_param_referenced_in_function
+
+
+def _first_param_referenced(f: Any) -> bool:
+    code = getattr(f, "__code__", None)
+    if code is None:
+        return _is_first_param_referenced(f)
+    if code not in _referenced:
+        _referenced[code] = _is_first_param_referenced(f)
+    return _referenced[code]
+
+
+strategies_core.is_first_param_referenced_in_function = _first_param_referenced
 
 
 class Unsatisfiable(Exception):
@@ -368,6 +388,8 @@ def _draw(schema: Any, count: int, seed: int, budget: float) -> list[Any]:
         if len(values) >= count or time.monotonic() - started > budget:
             raise _Enough
 
+    # no example database: hypothesis need not read this function's source to name its entry
+    collect._hypothesis_internal_database_key = None
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

@@ -29,6 +29,7 @@ from urllib.parse import urlsplit
 import yaml
 from jsonschema_path import SchemaPath
 from openapi_core import Config, OpenAPI
+from openapi_core.casting.schemas.factories import SchemaCastersFactory
 from openapi_core.contrib.werkzeug import WerkzeugOpenAPIRequest
 from openapi_core.unmarshalling.request.unmarshallers import (
     V30RequestBodyUnmarshaller,
@@ -250,9 +251,11 @@ class Oracle:
             parameters_cls = V30RequestParametersUnmarshaller if self.v30 else V31RequestParametersUnmarshaller
             body_cls = V30RequestBodyUnmarshaller if self.v30 else V31RequestBodyUnmarshaller
             parameters = parameters_cls(app.spec, extra_format_unmarshallers=self._as_text,
-                                        format_validators=format_validators(parameters_cls))
+                                        format_validators=format_validators(parameters_cls),
+                                        schema_casters_factory=casters(parameters_cls))
             body = body_cls(app.spec, extra_format_unmarshallers=self._as_text,
-                            extra_media_type_deserializers=self._as_json, format_validators=format_validators(body_cls))
+                            extra_media_type_deserializers=self._as_json, format_validators=format_validators(body_cls),
+                            schema_casters_factory=casters(body_cls))
             self._judges[template] = (parameters, body)
         return self._judges[template]
 
@@ -270,6 +273,30 @@ def format_validators(unmarshaller_cls: type) -> dict[str, Callable[[Any], bool]
         _FORMAT_VALIDATORS[unmarshaller_cls] = {name: _declared(check, raises)
                                                 for name, (check, raises) in checker.checkers.items()}
     return _FORMAT_VALIDATORS[unmarshaller_cls]
+
+
+class _Casters(SchemaCastersFactory):
+    """The casters an unmarshaller reads parameters with (their schema's type, a oneOf's member) with the format
+    checks given, as `format_validators` gives them: left to itself it deep-copies its format checker for every
+    parameter of every request."""
+
+    def __init__(self, unmarshaller_cls: type) -> None:
+        base = unmarshaller_cls.schema_casters_factory
+        super().__init__(base.schema_validators_factory, base.types_caster)
+        self.checks = format_validators(unmarshaller_cls)
+
+    def create(self, spec: Any, schema: Any, format_validators: Any = None, extra_format_validators: Any = None) -> Any:
+        return super().create(spec, schema, self.checks if format_validators is None else format_validators,
+                              extra_format_validators)
+
+
+_CASTERS: dict[type, _Casters] = {}
+
+
+def casters(unmarshaller_cls: type) -> _Casters:
+    if unmarshaller_cls not in _CASTERS:
+        _CASTERS[unmarshaller_cls] = _Casters(unmarshaller_cls)
+    return _CASTERS[unmarshaller_cls]
 
 
 def _declared(check: Callable[[Any], Any], raises: Any) -> Callable[[Any], bool]:
