@@ -1,12 +1,16 @@
-"""The round trip as a user runs it: `workbench roundtrip FILE --examples 3 --format json`, timed whole.
+"""The round trip as a user runs it: `workbench roundtrip FILE --examples 3 --jobs J --format json`, timed whole.
 
-    python bench/roundtrip.py [--files GLOB ...] [--examples N] [--corpus DIR]
+    python bench/roundtrip.py [--files GLOB ...] [--examples N] [--jobs 1 auto] [--repeat R] [--corpus DIR]
 
-Per file: wall and CPU seconds of the whole command (load, conversion, mock start, generation, every call, the
-judge; CPU is user + system), the load average when it started and ended (on a shared machine the wall time is
-mostly waiting for a core), argument sets sent, sets per second, milliseconds per operation, and the
-classifications. The aim
-(issue: round trip) is the whole GitHub file with 3 generated sets per tool in under a minute on 2 cores.
+Per file and --jobs value (side by side, alternating, `--repeat` times): wall and CPU seconds of the whole command
+(load, conversion, mock start, generation, every call, the judge; CPU is user + system of the command and its
+worker processes), the load average when it started and ended, argument sets sent, sets per second, milliseconds
+per operation, and the classifications (the same for every --jobs: checked). The aim (issue: round trip) is the
+whole GitHub file with 3 generated sets per tool in under a minute on 2 cores.
+
+On a shared machine the wall time is mostly waiting for a core, and Linux shares the cores between sessions
+(autogroup), not processes: while other sessions keep both cores busy, --jobs 2 gets no more CPU than --jobs 1
+(measured: about the same wall time at a load of 4-6), so compare the figures at a low load.
 No peer sends a tool conversion's calls through its executor; these are figures, not ratios.
 """
 
@@ -32,32 +36,46 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--files", nargs="*", default=DEFAULT_FILES)
     parser.add_argument("--examples", type=int, default=3)
+    parser.add_argument("--jobs", nargs="*", default=["1", "auto"])
+    parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--timeout", type=float, default=1800)
     parser.add_argument("--corpus")
     args = parser.parse_args()
     files = peers.select_files(peers.corpus_dir(args.corpus), args.files)
-    print(f"{'file':40} {'ops':>5} {'sets':>6} {'sent':>6} {'secs':>7} {'cpu s':>7} {'load':>9} {'sets/s':>7} "
-          f"{'ms/op':>7}  classifications")
+    print(f"{'file':40} {'jobs':>4} {'ops':>5} {'sets':>6} {'sent':>6} {'secs':>7} {'cpu s':>7} {'load':>9} "
+          f"{'sets/s':>7} {'ms/op':>7}  classifications")
     for path in files:
-        load_before = os.getloadavg()[0]
-        used = _children_cpu()
-        started = time.perf_counter()
-        done = subprocess.run([sys.executable, "-m", "workbench", "roundtrip", str(path), "--examples",
-                               str(args.examples), "--format", "json"], capture_output=True, text=True,
-                              timeout=args.timeout, check=False)
-        wall = time.perf_counter() - started
-        cpu = _children_cpu() - used
-        load = f"{load_before:.1f}-{os.getloadavg()[0]:.1f}"
-        try:
-            summary = json.loads(done.stdout)["summary"]
-        except (ValueError, KeyError):
-            print(f"{path.name:40} failed (exit {done.returncode}): {done.stderr.strip()[-200:]}")
-            continue
-        ops = summary["operations"] or 1
-        print(f"{path.name[:40]:40} {summary['operations']:>5} {summary['sets']:>6} {summary['sent']:>6} "
-              f"{wall:7.1f} {cpu:7.1f} {load:>9} {summary['sent'] / wall:7.1f} {1000 * wall / ops:7.0f}  "
-              f"{summary['classifications']}",
-              flush=True)
+        seen: dict[str, dict] = {}
+        for _ in range(args.repeat):
+            for jobs in args.jobs:
+                summary = _run(path, jobs, args)
+                if summary is None:
+                    continue
+                first = seen.setdefault("classifications", summary["classifications"])
+                if summary["classifications"] != first:
+                    print(f"{'':40} --jobs {jobs} classified otherwise than the first run: {first}")
+
+
+def _run(path: Path, jobs: str, args: argparse.Namespace) -> dict | None:
+    load_before = os.getloadavg()[0]
+    used = _children_cpu()
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "workbench", "roundtrip", str(path), "--examples",
+                           str(args.examples), "--jobs", jobs, "--format", "json"], capture_output=True, text=True,
+                          timeout=args.timeout, check=False)
+    wall = time.perf_counter() - started
+    cpu = _children_cpu() - used
+    load = f"{load_before:.1f}-{os.getloadavg()[0]:.1f}"
+    try:
+        summary = json.loads(done.stdout)["summary"]
+    except (ValueError, KeyError):
+        print(f"{path.name:40} {jobs:>4} failed (exit {done.returncode}): {done.stderr.strip()[-200:]}")
+        return None
+    ops = summary["operations"] or 1
+    print(f"{path.name[:40]:40} {jobs:>4} {summary['operations']:>5} {summary['sets']:>6} {summary['sent']:>6} "
+          f"{wall:7.1f} {cpu:7.1f} {load:>9} {summary['sent'] / wall:7.1f} {1000 * wall / ops:7.0f}  "
+          f"{summary['classifications']}", flush=True)
+    return summary
 
 
 def _children_cpu() -> float:

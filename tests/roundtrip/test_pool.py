@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.catalogue import REPO, TRAVEL, child_processes, corpus_file, running
+from workbench.cli import main
 from workbench.config import WorkbenchConfig
 from workbench.roundtrip import pool, run
 from workbench.roundtrip.suite import RoundTripOptions, run_roundtrip
@@ -81,7 +82,7 @@ def test_a_cancelled_run_stops_its_workers(shop) -> None:
     assert not any(running(pid) for pid in workers)  # ended and reaped before the run returned
 
 
-def test_an_error_in_a_worker_is_one_line_naming_the_tool(shop, monkeypatch) -> None:
+def test_an_error_in_a_worker_is_one_line_naming_the_tool(shop, monkeypatch, capsys) -> None:
     case = loaded(shop)
     real = run.argument_sets
 
@@ -96,6 +97,12 @@ def test_an_error_in_a_worker_is_one_line_naming_the_tool(shop, monkeypatch) -> 
     message = str(failed.value)
     assert message == "the round trip failed on getCustomer (GET /customers/{customerId}): KeyError: 'planted'"
     assert "planted" in failed.value.details and "Traceback" in failed.value.details
+
+    assert main(["roundtrip", str(shop), "--jobs", "2", "--format", "json"]) == 2
+    said = capsys.readouterr()
+    assert said.err == ("workbench: internal error: WorkerFailed: the round trip failed on getCustomer "
+                        "(GET /customers/{customerId}): KeyError: 'planted' (set WORKBENCH_DEBUG=1 for details)\n")
+    assert said.out == ""
 
     def dies(tool, *args):
         if tool.name == "getCustomer":

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -57,6 +58,7 @@ def _jobs(text: str) -> int | None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from workbench.roundtrip.pool import WorkerFailed
     from workbench.roundtrip.report import read_baseline
     from workbench.roundtrip.suite import check_baseline, reachable, run_roundtrip
 
@@ -79,8 +81,13 @@ def run(args: argparse.Namespace) -> int:
         check_baseline(baseline, toolset.vendor, options)
     if args.base_url:
         reachable(args.base_url)
-    report = run_roundtrip(spec, Path(args.spec), toolset, toolset.vendor, options, on_attempt=live,
-                           baseline=baseline)
+    try:
+        report = run_roundtrip(spec, Path(args.spec), toolset, toolset.vendor, options, on_attempt=live,
+                               baseline=baseline)
+    except WorkerFailed as failed:  # one line, as any internal error; the worker's own traceback on request
+        if os.environ.get("WORKBENCH_DEBUG"):
+            print(failed.details, end="", file=sys.stderr)
+        raise
     if args.format == "text" and sys.stderr.isatty():
         print("\r" + " " * 60 + "\r", end="", file=sys.stderr)
     _emit(args, report)
