@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import pathable.accessors
 import yaml
 from jsonschema_path import SchemaPath
 from openapi_core import Config, OpenAPI
@@ -258,6 +259,18 @@ class Oracle:
                             schema_casters_factory=casters(body_cls))
             self._judges[template] = (parameters, body)
         return self._judges[template]
+
+
+class _Subscriptable(type):
+    """pathable's `Subscriptable` protocol as the isinstance check it is (`__contains__`, `__getitem__` and
+    `__len__` there and not None), without typing's runtime protocol machinery: jsonschema-path asks it at every
+    step into the document, about 30 times a request, at tens of microseconds each (a tenth of the judge)."""
+
+    def __instancecheck__(cls, instance: Any) -> bool:
+        return all(getattr(instance, name, None) is not None for name in ("__contains__", "__getitem__", "__len__"))
+
+
+pathable.accessors.Subscriptable = _Subscriptable("Subscriptable", (), {})
 
 
 _FORMAT_VALIDATORS: dict[type, dict[str, Callable[[Any], bool]]] = {}
