@@ -17,6 +17,7 @@ spec's own examples, where every argument has one — see `example_arguments`).
 from __future__ import annotations
 
 import base64
+import re
 import signal
 import threading
 import time
@@ -218,6 +219,22 @@ def ascii_pattern(pattern: str) -> str:
     return "".join(out)
 
 
+_ONE_CLASS_REPEATED = re.compile(r"^\^(\[(?:\\.|[^\]\\])+\])([+*])\$$")
+
+
+def sized_pattern(pattern: str, min_length: Any, max_length: Any) -> str:
+    """`^[class]+$` with a length range spelled as `^[class]{min,max}$`: the same strings, and the generator makes
+    them directly (it draws from the pattern, then filters by length: a 40-character hex string was almost never
+    drawn from `^[0-9a-fA-F]+$`, and GitHub's commit_sha found no value at all)."""
+    found = _ONE_CLASS_REPEATED.match(pattern)
+    lengths = [n for n in (min_length, max_length) if isinstance(n, int) and not isinstance(n, bool)]
+    if not found or not lengths:
+        return pattern
+    low = max(min_length if isinstance(min_length, int) else 0, 1 if found.group(2) == "+" else 0)
+    high = str(max_length) if isinstance(max_length, int) else ""
+    return f"^{found.group(1)}{{{low},{high}}}$"
+
+
 class _Preparer:
     def __init__(self, root: dict) -> None:
         self.root = root
@@ -275,7 +292,7 @@ class _Preparer:
         if key == "dependentSchemas":
             return {"dependencies": {name: sub(v, stack) for name, v in value.items()}}
         if key == "pattern" and isinstance(value, str):
-            return {key: ascii_pattern(value)}
+            return {key: sized_pattern(ascii_pattern(value), node.get("minLength"), node.get("maxLength"))}
         kinds = node.get("type")
         if key == "format" and value in _INT_RANGES and (kinds == "integer" or (isinstance(kinds, list) and
                                                                                "integer" in kinds)):
