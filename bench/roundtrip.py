@@ -18,8 +18,8 @@ before the worker pool and this round's cuts, 82.0 s wall, 58.4 CPU s (load 2.5-
 63.5 CPU s (load 6.5-7.4) and --jobs auto 135.7 s, 64.1 CPU s (load 7.4-8.5), then auto 122.0 s, 57.3 CPU s (load
 7.3-8.0); at a lower load, auto 96.2 s, 61.7 CPU s (load 2.8-4.7) and --jobs 1 112.1 s, 64.9 CPU s (4.7-3.4).
 Twilio Verify --jobs 1 25.3 s / 9.8 CPU s, auto 24.7 s / 9.9 CPU s (load 7.9-8.5); 12.6 s and 12.8 s at 3.4.
-With about 60 CPU s shared by two workers, a machine with both cores free would take about 30 s (not measured:
-the machine never had them free).
+With one other session at work (load 0.9-2.2): auto 42.4 s wall, 52.4 CPU s; --jobs 1 49.9 s, 50.4 CPU s; Twilio
+Verify auto 8.7 s, --jobs 1 8.3 s (a small file gains nothing: its workers' start costs what they save).
 """
 
 from __future__ import annotations
