@@ -222,3 +222,27 @@ paths:
       parameters: [{name: petId, in: path, required: true, schema: {type: integer}}]
       responses: {'204': {description: gone}}
 """
+
+
+def child_processes(pid: int) -> set[int]:
+    """The processes whose parent is `pid` now (Linux: read from /proc)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:  # ended between the listing and the read
+            continue
+        if int(stat.rpartition(")")[2].split()[1]) == pid:
+            found.add(int(entry.name))
+    return found
+
+
+def running(pid: int) -> bool:
+    """The process exists and has not ended (a zombie waiting for its reaper has ended)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rpartition(")")[2].split()[0] != "Z"

@@ -122,3 +122,20 @@ def test_every_small_and_medium_corpus_file_round_trips_through_the_mock(name: s
     assert not failing, f"{name}: {len(failing)} failures ({report.summary()['classifications']}):\n" + "\n".join(
         f"{a.classification} {a.tool} [{a.kind}]\n    " + a.request.replace("\n", "\n    ")[:600] + "\n    => "
         + "\n    => ".join(d[:400] for d in [*a.oracle, *a.detail]) for a in failing[:10])
+
+
+def test_the_judges_quick_subscriptable_check_answers_as_the_protocol_it_replaces() -> None:
+    import pathable.accessors
+    from pathable.protocols import Subscriptable
+
+    import workbench.roundtrip.oracle  # noqa: F401  (puts the quick check in place)
+
+    class Lacking:
+        __contains__ = __getitem__ = None
+
+        def __len__(self) -> int:
+            return 0
+
+    for value in ({}, [], "ab", b"x", (1,), range(3), 1, 2.5, None, object(), Lacking(), {1: 2}.keys()):
+        assert isinstance(value, pathable.accessors.Subscriptable) == isinstance(value, Subscriptable), value
+    assert pathable.accessors.Subscriptable is not Subscriptable

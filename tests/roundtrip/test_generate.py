@@ -195,3 +195,35 @@ def test_kept_strategies_draw_the_values_fresh_ones_draw(monkeypatch) -> None:
     assert draw(schema, 6, seed=4) == kept  # and drawn from again
     monkeypatch.setattr(_from_schema, "merged_as_strategies", generate._merged_as_strategies)
     assert draw(schema, 6, seed=4) == kept
+
+
+def test_one_seed_makes_the_same_values_whatever_was_imported_since(tmp_path, monkeypatch) -> None:
+    """Hypothesis mixes in string constants from the source of every local module imported so far: a run in a
+    worker process (or after another import) made other values for the same seed. They are left out."""
+    schema = {"type": "object", "required": ["names"], "additionalProperties": False,
+              "properties": {"names": {"type": "array", "minItems": 20, "maxItems": 20,
+                                       "items": {"type": "string", "maxLength": 12}}}}
+    before = draw(schema, 40, seed=11)
+    planted = [f"planted-{i}" for i in range(200)]
+    (tmp_path / "strings_of_a_local_module.py").write_text(f"WORDS = {planted!r}\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import strings_of_a_local_module  # noqa: F401  (imported for its constants)
+
+    after = draw(schema, 40, seed=11)
+    assert after == before
+    assert not {name for value in after for name in value["names"]} & set(planted)
+
+
+def test_a_repeated_class_with_a_length_range_is_drawn_at_that_length() -> None:
+    """GitHub's commit_sha: 40 characters of `^[0-9a-fA-F]+$`. Drawn from the pattern and then filtered by
+    length, no value was found; the pattern is spelled with the range, which means the same strings."""
+    from workbench.roundtrip.generate import sized_pattern
+
+    sha = {"type": "string", "minLength": 40, "maxLength": 40, "pattern": "^[0-9a-fA-F]+$"}
+    assert prepare_schema(sha, sha)["pattern"] == "^[0-9a-fA-F]{40,40}$"
+    values = draw(prepare_schema(sha, sha), 5, seed=0)
+    assert len(values) == 5 and all(re.fullmatch("[0-9a-fA-F]{40}", v) for v in values)
+    assert sized_pattern("^[a-z]*$", None, 5) == "^[a-z]{0,5}$"
+    assert sized_pattern(r"^[\]a]+$", 2, None) == r"^[\]a]{2,}$"
+    for unchanged in (("^[a-z]+$", None, None), ("^(a|b)+$", 1, 2), ("[a-z]+", 1, 2), ("^[a-z]+x$", 1, 2)):
+        assert sized_pattern(*unchanged) == unchanged[0]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -35,6 +36,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "mock's faults (503, 429, reset, hang, dribble, fail 2 then succeed)")
     parser.add_argument("--time-budget", dest="op_budget", type=float, default=10.0, metavar="S",
                         help="seconds per operation (default 10)")
+    parser.add_argument("--jobs", type=_jobs, default=None, metavar="N",
+                        help="worker processes against the mock (default auto: one per core; 1: all in this "
+                             "process; a server of yours is always called from one)")
     parser.add_argument("--oracle-spec", metavar="FILE", help="an OpenAPI 3 copy of a Swagger 2.0 spec for the "
                         "independent judge (e.g. made by swagger2openapi)")
     parser.add_argument("--baseline", metavar="FILE", help="compare with a saved run: new, fixed, still failing")
@@ -45,7 +49,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     common.add_ref_options(parser)
 
 
+def _jobs(text: str) -> int | None:
+    if text == "auto":
+        return None
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of processes (1 or more) or auto, not {text!r}")
+    return int(text)
+
+
 def run(args: argparse.Namespace) -> int:
+    from workbench.roundtrip.pool import WorkerFailed
     from workbench.roundtrip.report import read_baseline
     from workbench.roundtrip.suite import check_baseline, reachable, run_roundtrip
 
@@ -68,8 +81,13 @@ def run(args: argparse.Namespace) -> int:
         check_baseline(baseline, toolset.vendor, options)
     if args.base_url:
         reachable(args.base_url)
-    report = run_roundtrip(spec, Path(args.spec), toolset, toolset.vendor, options, on_attempt=live,
-                           baseline=baseline)
+    try:
+        report = run_roundtrip(spec, Path(args.spec), toolset, toolset.vendor, options, on_attempt=live,
+                               baseline=baseline)
+    except WorkerFailed as failed:  # one line, as any internal error; the worker's own traceback on request
+        if os.environ.get("WORKBENCH_DEBUG"):
+            print(failed.details, end="", file=sys.stderr)
+        raise
     if args.format == "text" and sys.stderr.isatty():
         print("\r" + " " * 60 + "\r", end="", file=sys.stderr)
     _emit(args, report)
@@ -90,7 +108,7 @@ def _options(args: argparse.Namespace, config):
     return RoundTripOptions(count=args.examples, seed=args.seed if args.seed is not None else config.mock.seed,
                             base_url=args.base_url, allow_writes=args.allow_writes,
                             approve_write=ask if args.allow_writes else None, faults=args.faults,
-                            budget_s=args.op_budget,
+                            budget_s=args.op_budget, jobs=args.jobs,
                             oracle_document=Path(args.oracle_spec) if args.oracle_spec else None)
 
 

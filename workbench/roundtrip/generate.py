@@ -17,6 +17,7 @@ spec's own examples, where every argument has one — see `example_arguments`).
 from __future__ import annotations
 
 import base64
+import re
 import signal
 import threading
 import time
@@ -30,7 +31,9 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 from hypothesis.internal import charmap
+from hypothesis.internal.conjecture import providers
 from hypothesis.internal.intervalsets import IntervalSet
+from hypothesis.strategies._internal import core as strategies_core
 from hypothesis_jsonschema import _from_schema, from_schema
 from hypothesis_jsonschema._encode import encode_canonical_json
 
@@ -74,6 +77,14 @@ def _intervals_from_codec(codec_name: str) -> tuple[IntervalSet, IntervalSet]:
 
 charmap.intervals_from_codec = _intervals_from_codec
 
+# Hypothesis draws about one value in twenty from a pool of constants, part of it mined from the source of every
+# "local" module imported so far (ours: the workbench's and the tests' own strings, such as "POST" or "return").
+# That part grows as modules are imported, so one seed made other values after another import (a run in a worker
+# process, in the window, in a test), and parsing each new module's source cost time. Only hypothesis's own pool
+# is used: the same values for a seed whatever was imported.
+_NO_LOCAL_CONSTANTS = providers._local_constants.__class__()
+providers._get_local_constants = lambda: _NO_LOCAL_CONSTANTS
+
 # An object's property values are drawn from strategies hypothesis-jsonschema builds anew for every value it
 # draws (the schema canonicalised and merged each time: half the generator's time). A strategy is a pure
 # function of its schema, so one built is kept, per schema, for the run (GitHub's `owner`, `repo`, `per_page`
@@ -99,6 +110,25 @@ def _kept_merged_as_strategies(schemas: list, *, alphabet: Any, custom_formats: 
 
 
 _from_schema.merged_as_strategies = _kept_merged_as_strategies
+
+
+# hypothesis-jsonschema defines an `@st.composite` function inside every object strategy it builds, and hypothesis
+# reads each one's source (inspect, tokenize, ast) to warn when its `draw` argument goes unused: a tenth of the
+# generator's time, on the same few functions. The answer is the code's: kept per code object.
+_referenced: dict[Any, bool] = {}
+_is_first_param_referenced = strategies_core.is_first_param_referenced_in_function
+
+
+def _first_param_referenced(f: Any) -> bool:
+    code = getattr(f, "__code__", None)
+    if code is None:
+        return _is_first_param_referenced(f)
+    if code not in _referenced:
+        _referenced[code] = _is_first_param_referenced(f)
+    return _referenced[code]
+
+
+strategies_core.is_first_param_referenced_in_function = _first_param_referenced
 
 
 class Unsatisfiable(Exception):
@@ -189,6 +219,22 @@ def ascii_pattern(pattern: str) -> str:
     return "".join(out)
 
 
+_ONE_CLASS_REPEATED = re.compile(r"^\^(\[(?:\\.|[^\]\\])+\])([+*])\$$")
+
+
+def sized_pattern(pattern: str, min_length: Any, max_length: Any) -> str:
+    """`^[class]+$` with a length range spelled as `^[class]{min,max}$`: the same strings, and the generator makes
+    them directly (it draws from the pattern, then filters by length: a 40-character hex string was almost never
+    drawn from `^[0-9a-fA-F]+$`, and GitHub's commit_sha found no value at all)."""
+    found = _ONE_CLASS_REPEATED.match(pattern)
+    lengths = [n for n in (min_length, max_length) if isinstance(n, int) and not isinstance(n, bool)]
+    if not found or not lengths:
+        return pattern
+    low = max(min_length if isinstance(min_length, int) else 0, 1 if found.group(2) == "+" else 0)
+    high = str(max_length) if isinstance(max_length, int) else ""
+    return f"^{found.group(1)}{{{low},{high}}}$"
+
+
 class _Preparer:
     def __init__(self, root: dict) -> None:
         self.root = root
@@ -246,7 +292,7 @@ class _Preparer:
         if key == "dependentSchemas":
             return {"dependencies": {name: sub(v, stack) for name, v in value.items()}}
         if key == "pattern" and isinstance(value, str):
-            return {key: ascii_pattern(value)}
+            return {key: sized_pattern(ascii_pattern(value), node.get("minLength"), node.get("maxLength"))}
         kinds = node.get("type")
         if key == "format" and value in _INT_RANGES and (kinds == "integer" or (isinstance(kinds, list) and
                                                                                "integer" in kinds)):
@@ -359,6 +405,8 @@ def _draw(schema: Any, count: int, seed: int, budget: float) -> list[Any]:
         if len(values) >= count or time.monotonic() - started > budget:
             raise _Enough
 
+    # no example database: hypothesis need not read this function's source to name its entry
+    collect._hypothesis_internal_database_key = None
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

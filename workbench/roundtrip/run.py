@@ -212,22 +212,30 @@ def attempts(spec: Spec, toolset: ToolSet, target: Target, oracle: Oracle | None
              cancelled: Callable[[], bool] | None = None) -> Iterator[Attempt]:
     """Every tool's argument sets through the executor to `target`, each attempt classified, as they come.
     `budget_s` bounds the time spent on one operation."""
-    options = CallOptions(base_url=target.url, mock=target.kind != "remote", retries=0, deadline_s=10.0,
-                          approve=target.approve,
-                          credentials=stand_in_credentials(spec) if target.kind != "remote" else {})
-    executor = Executor(spec, toolset, options)
+    executor = target_executor(spec, toolset, target)
     for index, tool in enumerate(toolset.tools):
         if cancelled is not None and cancelled():
             return
         if progress is not None:
             progress(index, len(toolset.tools))
-        yield from _tool_attempts(spec, executor, tool, target, oracle, count, seed, budget_s)
+        yield from tool_attempts(spec, executor, tool, target, oracle, count, seed, budget_s)
     if progress is not None:
         progress(len(toolset.tools), len(toolset.tools))
 
 
-def _tool_attempts(spec: Spec, executor: Executor, tool: Tool, target: Target, oracle: Oracle | None,
-                   count: int, seed: int, budget_s: float) -> Iterator[Attempt]:
+def target_executor(spec: Spec, toolset: ToolSet, target: Target) -> Executor:
+    """The executor a round trip calls `target` with: no retries, approval as the target says, stand-in
+    credentials for our own servers."""
+    options = CallOptions(base_url=target.url, mock=target.kind != "remote", retries=0, deadline_s=10.0,
+                          approve=target.approve,
+                          credentials=stand_in_credentials(spec) if target.kind != "remote" else {})
+    return Executor(spec, toolset, options)
+
+
+def tool_attempts(spec: Spec, executor: Executor, tool: Tool, target: Target, oracle: Oracle | None,
+                  count: int, seed: int, budget_s: float) -> Iterator[Attempt]:
+    """One tool's argument sets through `executor` to `target`, each attempt classified. Depends on the tool,
+    the seed and the servers only, never on the tools before it: a worker of a pool can run any tool."""
     op = tool.operation
     if target.kind == "remote" and not safety(tool.operation).read_only:
         why = ("a write: not sent to a server of yours without --allow-writes" if not target.allow_writes else

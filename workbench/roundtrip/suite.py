@@ -4,6 +4,7 @@ fault drill on request, the result gathered into a `Report` (and compared with a
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import ExitStack, closing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ import yaml
 
 from workbench.roundtrip.drill import drill
 from workbench.roundtrip.oracle import Oracle, read_document
+from workbench.roundtrip.pool import job_count, pooled_attempts
 from workbench.roundtrip.report import Report, compare
 from workbench.roundtrip.run import PASSED, Attempt, attempts, mock_target, remote_target
 from workbench.spec import Spec, SpecError
@@ -28,6 +30,7 @@ class RoundTripOptions:
     faults: bool = False  # run the fault drill after the round trip (mock only)
     budget_s: float = 10.0  # per operation
     oracle_document: Path | None = None  # an OpenAPI 3.x copy of a Swagger 2.0 spec for the judge
+    jobs: int | None = None  # worker processes against the mock (None: one per core; 1: in this process)
 
 
 def judge_document(spec_path: Path, given: Path | None) -> tuple[dict | None, str]:
@@ -73,16 +76,24 @@ def run_roundtrip(spec: Spec, spec_path: Path, toolset: ToolSet, vendor: str, op
                   progress: Callable[[int, int], None] | None = None,
                   cancelled: Callable[[], bool] | None = None, baseline: dict | None = None) -> Report:
     document, note = judge_document(spec_path, options.oracle_document)
-    target_cm = (remote_target(options.base_url, options.allow_writes, options.approve_write) if options.base_url
-                 else mock_target(spec, options.seed))
     report = Report(spec_path.name, vendor, options.base_url or "the mock", options.seed, note=note,
                     count=options.count)
     passing: dict[str, dict[str, Any]] = {}
-    judged_path = (options.oracle_document or spec_path).resolve()
-    with target_cm as target:
-        oracle = Oracle(document, target.url, judged_path.as_uri()) if document is not None else None
-        for attempt in attempts(spec, toolset, target, oracle, count=options.count, seed=options.seed,
-                                budget_s=options.budget_s, progress=progress, cancelled=cancelled):
+    judged_uri = (options.oracle_document or spec_path).resolve().as_uri()
+    each = {"count": options.count, "seed": options.seed, "budget_s": options.budget_s, "progress": progress,
+             "cancelled": cancelled}
+    # a server of yours is called from here alone: its writes are asked for one by one, and it is not ours to load
+    jobs = 1 if options.base_url else job_count(options.jobs, len(toolset.tools))
+    with ExitStack() as stack:
+        if jobs > 1:
+            stream = stack.enter_context(closing(pooled_attempts(spec, toolset, document, judged_uri, jobs=jobs,
+                                                                 **each)))
+        else:
+            target = stack.enter_context(remote_target(options.base_url, options.allow_writes, options.approve_write)
+                                         if options.base_url else mock_target(spec, options.seed))
+            oracle = Oracle(document, target.url, judged_uri) if document is not None else None
+            stream = attempts(spec, toolset, target, oracle, **each)
+        for attempt in stream:
             report.add(attempt)
             if attempt.classification == PASSED and attempt.kind == "minimal":
                 passing.setdefault(attempt.tool, attempt.sent)
