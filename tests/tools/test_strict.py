@@ -97,3 +97,78 @@ paths:
     timeout, page = props["timeout"], props["page"]
     assert "format" not in timeout and (timeout["minimum"], timeout["maximum"]) == (-(2**31), 2**31 - 1)
     assert (page["minimum"], page["maximum"]) == (1, 2**63 - 1)
+
+
+ALTERNATIVES = """openapi: 3.0.3
+info: {title: t, version: '1'}
+paths:
+  /docs:
+    post:
+      operationId: createDoc
+      parameters:
+        - {name: version, in: query, schema: {type: string}}
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: {$ref: '#/components/schemas/Doc'}
+      responses: {'201': {description: created}}
+  /pages:
+    post:
+      operationId: createPage
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: {$ref: '#/components/schemas/Doc'}
+      responses: {'201': {description: created}}
+components:
+  schemas:
+    Doc:
+      type: object
+      properties:
+        title: {type: string}
+        category: {type: string, description: The category's id.}
+        categorySlug: {type: string, description: The category's slug.}
+        hidden: {type: boolean}
+      oneOf:
+        - {required: [title, category], title: by id}
+        - {required: [title, categorySlug], title: by slug}
+"""
+
+
+def test_a_oneof_that_only_lists_required_alternatives_is_a_choice_of_whole_strict_objects(write):
+    """OpenAI strict requires every property and reads null as "not given": the alternatives left as
+    required-only members held for any call (nulls count as present), so the strict tool let a model send
+    `title: null, category: null` and the spec refused it. Each alternative is now a whole object with its own
+    properties required non-null and the other alternative's null, and the executor takes what it sends."""
+    from workbench.http.validate import check
+
+    spec = load_spec(write("s.yaml", ALTERNATIVES))
+    tool = convert(spec, ConvertOptions(vendor="openai", strict=True)).tool("createDoc")
+    schema = tool.parameters
+    assert_valid(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    by_id = {"version": None, "body": {"title": "Intro", "category": "c1", "categorySlug": None, "hidden": None}}
+    by_slug = {"version": None, "body": {"title": "Intro", "category": None, "categorySlug": "intro", "hidden": True}}
+    for call in (by_id, by_slug):
+        assert validator.is_valid(call), call
+        assert check(spec, tool, call).ok, call
+    for refused in ({"version": None, "body": {"title": None, "category": None, "categorySlug": None, "hidden": None}},
+                    {"version": None, "body": {"title": "Intro", "category": "c1", "categorySlug": "intro",
+                                               "hidden": None}},
+                    {"version": None, "body": {"title": "Intro", "category": None, "categorySlug": None,
+                                               "hidden": None}}):
+        assert not validator.is_valid(refused), refused  # what the spec refuses, the tool no longer allows
+
+
+def test_a_body_of_required_alternatives_is_never_flattened_into_the_tools_top_level(write):
+    """Strict mode's top level is one object, never an anyOf: a body whose oneOf lists required alternatives
+    stays one `body` argument when flattening is asked for."""
+    spec = load_spec(write("s.yaml", ALTERNATIVES))
+    tool = convert(spec, ConvertOptions(vendor="openai", strict=True, flatten_depth=1)).tool("createPage")
+    schema = tool.parameters
+    assert_valid(schema)
+    assert "anyOf" not in schema and list(schema["properties"]) == ["body"]
+    doc = schema["$defs"][schema["properties"]["body"]["$ref"].rsplit("/", 1)[1]]
+    assert [member["title"] for member in doc["anyOf"]] == ["by id", "by slug"]

@@ -85,7 +85,7 @@ def _drop_strict_nulls(value: Any, schema: Any, root: dict) -> Any:
         out = {}
         for name, item in value.items():
             subs = [view["properties"][name] for view in views if name in (view.get("properties") or {})]
-            if item is None and subs and not any(name in (view.get("required") or ()) for view in views) \
+            if item is None and subs and not _required(name, schema, root, value) \
                     and _refuses_null(name, schema, root, value):
                 continue
             out[name] = _drop_strict_nulls(item, subs[0], root) if subs else item
@@ -133,6 +133,21 @@ def _conflicts(value: dict, member: Any, root: dict) -> bool:
                     isinstance(sub.get("enum"), list) and given not in sub["enum"]):
                 return True
     return False
+
+
+def _required(name: str, schema: Any, root: dict, value: Any = None) -> bool:
+    """Whether property `name` must be given whatever the value is: the schema or an allOf member requires it,
+    or every anyOf/oneOf member the value can be does (see `_fitting`). A oneOf that only says which of two
+    properties is required (`category` or `categorySlug`) does not make either one required."""
+    schema = _resolve(schema, root)
+    if not isinstance(schema, dict):
+        return False
+    if name in (schema.get("required") or ()):
+        return True
+    if any(_required(name, member, root, value) for member in schema.get("allOf") or ()):
+        return True
+    return any(members and all(_required(name, m, root, value) for m in members)
+               for members in (_fitting(schema.get("anyOf"), value, root), _fitting(schema.get("oneOf"), value, root)))
 
 
 def _refuses_null(name: str, schema: Any, root: dict, value: Any = None) -> bool:

@@ -60,6 +60,50 @@ def inline_ref_with_keywords(ctx: PassContext) -> Callable[[Schema], Schema]:
     return node_pass
 
 
+_NOTE_KEYS = frozenset(("required", "title", "description"))
+
+
+def _required_alternatives(node: Schema) -> list[Schema] | None:
+    """The members of an object's anyOf that only say which of its properties are required ("one of `category`
+    or `categorySlug`"), when every member is such and names only properties the object has."""
+    members = node.get("anyOf")
+    props = node.get("properties")
+    if not isinstance(members, list) or len(members) < 2 or not isinstance(props, dict) or not props:
+        return None
+    for member in members:
+        if not isinstance(member, dict) or not set(member) <= _NOTE_KEYS or not isinstance(
+                member.get("required"), list) or not set(member["required"]) <= set(props):
+            return None
+    return members
+
+
+def required_alternatives(ctx: PassContext) -> Callable[[Schema], Schema]:
+    """An object whose anyOf (a oneOf, once shaped) only lists which properties are required becomes an anyOf
+    of whole objects, one per alternative: its own properties required, the other alternatives' ones null
+    (so no call gives two, which a oneOf refuses). Strict mode requires every property and reads a null as
+    "not given", so the alternatives left as they were held for any call, nulls included, and the spec refused
+    it. Such a body is never flattened into the tool's top level, which strict mode allows to be one object only."""
+
+    def node_pass(node: Schema) -> Schema:
+        members = _required_alternatives(node)
+        if members is None:
+            return node
+        alternatives = [set(member["required"]) for member in members]
+        named = set().union(*alternatives)
+        outer = {k: v for k, v in node.items() if k in ("description", "title")}
+        body = {k: v for k, v in node.items() if k not in ("anyOf", "description", "title")}
+        own = set(body.get("required") or [])
+        outer["anyOf"] = [
+            {**body, **{k: v for k, v in member.items() if k != "required"},
+             "properties": {name: ({"type": "null"} if name in named - mine - own else sub)
+                            for name, sub in body["properties"].items()},
+             "required": [*dict.fromkeys([*(body.get("required") or []), *member["required"]])]}
+            for member, mine in zip(members, alternatives, strict=True)]
+        return outer
+
+    return node_pass
+
+
 def openai_strict(ctx: PassContext) -> Callable[[Schema], Schema]:
     def node_pass(node: Schema) -> Schema:
         if _is_object(node):

@@ -15,6 +15,7 @@ def build(parameters: Schema, ctx: PassContext, is_strict: bool) -> Schema:
     if is_strict:
         schema = apply_everywhere(schema, ctx, (
             strict.inline_ref_with_keywords(ctx),
+            strict.required_alternatives(ctx),
             passes.describe_unsupported(ctx, strict.OPENAI_STRICT_FORBIDDEN | {"default"}, "OpenAI strict mode"),
             strict.openai_strict(ctx)))
     return attach_defs(schema, ctx)
