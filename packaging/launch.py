@@ -2,9 +2,9 @@
 
 import multiprocessing
 
-from workbench.cli import main
+from workbench.cli import entry
 
 # The desktop workbench runs a round trip in a process of its own; frozen, that process starts as this
 # executable, and this is where it is told to be that process instead of the command.
 multiprocessing.freeze_support()
-raise SystemExit(main())
+entry()

@@ -4,6 +4,7 @@ the icon that ships, the version that is released."""
 from __future__ import annotations
 
 import configparser
+import re
 import tomllib
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
@@ -48,4 +49,6 @@ def test_the_icon_ships_under_the_app_id_and_the_frozen_build_uses_it():
     compile(spec, "workbench.spec", "exec")
     assert f'APP_ID = "{APP_ID}"' in spec and '"resources"' in spec
     launcher = (PACKAGING / "launch.py").read_text(encoding="utf-8")
-    assert "from workbench.cli import main" in launcher
+    # the same function as the installed console script (`[project.scripts]`), so both end alike
+    script = re.search(r'^workbench = "workbench\.cli:(\w+)"', (ROOT / "pyproject.toml").read_text(), re.M)
+    assert script and f"from workbench.cli import {script.group(1)}" in launcher

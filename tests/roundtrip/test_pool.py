@@ -59,9 +59,12 @@ def test_two_workers_give_the_same_report_as_one_process(shop, name) -> None:
     assert said_two[-1] == (len(case[2].tools), len(case[2].tools))
 
 
-def test_auto_is_one_worker_per_core_and_never_more_than_the_tools() -> None:
-    assert pool.job_count(None, 1000) == pool.cores() and pool.job_count(0, 1000) == pool.cores()
+def test_auto_is_one_worker_per_core_and_never_more_than_the_tools(monkeypatch) -> None:
+    expected = min(pool.cores(), pool.AUTO_MOST)
+    assert pool.job_count(None, 1000) == expected and pool.job_count(0, 1000) == expected
     assert pool.job_count(8, 3) == 3 and pool.job_count(1, 50) == 1 and pool.job_count(None, 0) == 1
+    monkeypatch.setattr(pool, "cores", lambda: 64)  # a big host seen from a container: auto stays bounded
+    assert pool.job_count(None, 1000) == pool.AUTO_MOST and pool.job_count(16, 1000) == 16
 
 
 def test_a_cancelled_run_stops_its_workers(shop) -> None:

@@ -452,6 +452,22 @@ def test_a_strict_tool_refused_for_a_required_property_the_schema_does_not_defin
     assert not report.failed
 
 
+def test_a_required_property_defined_by_a_union_member_or_taken_as_extra_is_not_the_specs_contradiction() -> None:
+    """Only a property no part of the object can carry is the spec's contradiction: one a oneOf member defines, or
+    one `additionalProperties: {}` takes, is a refusal the tool is to blame for (a conversion loss), not the spec."""
+    from types import SimpleNamespace
+
+    missing = SimpleNamespace(expected="'grant_type' is required", place="/body")
+    undefined = {"properties": {"body": {"type": "object", "properties": {"token": {"type": "string"}}}}}
+    assert run._required_undefined(missing, undefined) == "'grant_type' required by the schema at /body"
+    by_member = {"properties": {"body": {"type": "object", "oneOf": [
+        {"properties": {"grant_type": {"type": "string"}}}, {"properties": {"token": {"type": "string"}}}]}}}
+    as_extra = {"properties": {"body": {"type": "object", "additionalProperties": {}}}}
+    by_pattern = {"properties": {"body": {"type": "object", "patternProperties": {"^g": {"type": "string"}}}}}
+    for schema in (by_member, as_extra, by_pattern):
+        assert run._required_undefined(missing, schema) is None, schema
+
+
 NULLABLE_BESIDE_ALL_OF = """openapi: 3.0.3
 info: {title: Files, version: "1"}
 servers: [{url: "https://files.example.invalid"}]

@@ -282,3 +282,25 @@ def test_the_tool_set_is_the_same_whatever_the_hash_seed(write):
     assert len(outputs) == 1
     second = json.loads(outputs.pop())["tools"][1]["function"]["parameters"]["$defs"]
     assert list(second) == ["Whole", *names]
+
+
+def test_the_packages_convert_is_the_function_and_an_assignment_to_it_is_kept_until_deleted() -> None:
+    """`workbench.tools.convert` is the function even once its submodule is imported; a value assigned to it
+    (anything but the submodule the import system records) is kept until deleted, as for any attribute."""
+    import importlib
+
+    import workbench.tools as package
+
+    function = package.convert
+    importlib.import_module("workbench.tools.convert")
+    assert package.convert is function and callable(function)
+
+    def stand_in(*_args, **_kwargs):
+        return None
+
+    package.convert = stand_in
+    try:
+        assert package.convert is stand_in
+    finally:
+        del package.convert
+    assert package.convert is function

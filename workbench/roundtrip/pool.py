@@ -55,10 +55,13 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
+AUTO_MOST = 8  # workers `auto` starts at most: each holds a copy of the spec's pages and a mock of its own
+
+
 def job_count(jobs: int | None, tools: int) -> int:
-    """The workers a run uses: `jobs` (None or 0: one per core this process may run on), never more than there are
-    tools; 1 (the run in this process) where processes cannot be forked."""
-    wanted = jobs if jobs else cores()
+    """The workers a run uses: `jobs` (None or 0: one per core this process may run on, AUTO_MOST at most), never
+    more than there are tools; 1 (the run in this process) where processes cannot be forked."""
+    wanted = jobs if jobs else min(cores(), AUTO_MOST)
     if not can_fork():
         return 1
     return max(1, min(wanted, tools))
@@ -71,7 +74,12 @@ class _Worker:
 
     def __init__(self, others: list[_Worker], *args: Any) -> None:
         ours, theirs = Pipe()
-        self.pid = os.fork()
+        try:
+            self.pid = os.fork()
+        except BaseException:  # no process could be made (out of memory, a process limit): no pipe left open
+            ours.close()
+            theirs.close()
+            raise
         if self.pid == 0:  # the worker
             code = 1
             try:

@@ -354,10 +354,28 @@ def _required_undefined(violation: Any, schema: dict) -> str | None:
         node = (node.get("items") if token.isdigit() and "items" in node else
                 (node.get("properties") or {}).get(token.replace("~1", "/").replace("~0", "~"))) or {}
     node, named = _deref(node, schema, named)
-    members = [node, *(_deref(m, schema, named)[0] for m in node.get("allOf") or [] if isinstance(m, dict))]
-    if any(missing.group(1) in (m.get("properties") or {}) for m in members) or node.get("additionalProperties"):
+    if any(missing.group(1) in (m.get("properties") or {}) or _carries_others(m)
+           for m in _declaring(node, schema, named)):
         return None
     return f"{missing.group(1)!r} required by {named} at {violation.place or '/'}"
+
+
+def _declaring(node: dict, root: dict, named: str, depth: int = 0) -> list[dict]:
+    """The node and the members of its allOf/anyOf/oneOf, references followed: every place that may define a
+    property of it."""
+    out = [node]
+    if depth < 8:
+        for key in ("allOf", "anyOf", "oneOf"):
+            for member in node.get(key) or ():
+                if isinstance(member, dict):
+                    out += _declaring(_deref(member, root, named)[0], root, named, depth + 1)
+    return out
+
+
+def _carries_others(node: dict) -> bool:
+    """Whether the object takes properties it does not name (`additionalProperties` not false, or a pattern)."""
+    extra = node.get("additionalProperties")
+    return ("additionalProperties" in node and extra is not False) or bool(node.get("patternProperties"))
 
 
 def _deref(node: Any, root: dict, named: str) -> tuple[dict, str]:

@@ -33,11 +33,18 @@ class _Package(types.ModuleType):
 
     @property
     def convert(self):
-        return importlib.import_module(f"{__name__}.convert").convert
+        assigned = self.__dict__.get("_assigned_convert")
+        return assigned if assigned is not None else importlib.import_module(f"{__name__}.convert").convert
 
     @convert.setter
-    def convert(self, _module) -> None:
-        pass  # the import system recording the submodule: `workbench.tools.convert` stays the function
+    def convert(self, value) -> None:
+        if isinstance(value, types.ModuleType):
+            return  # the import system recording the submodule: `workbench.tools.convert` stays the function
+        self.__dict__["_assigned_convert"] = value  # anything else assigned is kept, as for any module attribute
+
+    @convert.deleter
+    def convert(self) -> None:
+        self.__dict__.pop("_assigned_convert", None)
 
 
 sys.modules[__name__].__class__ = _Package

@@ -79,10 +79,12 @@ def _required_alternatives(node: Schema) -> list[Schema] | None:
 
 def required_alternatives(ctx: PassContext) -> Callable[[Schema], Schema]:
     """An object whose anyOf (a oneOf, once shaped) only lists which properties are required becomes an anyOf
-    of whole objects, one per alternative: its own properties required, the other alternatives' ones null
-    (so no call gives two, which a oneOf refuses). Strict mode requires every property and reads a null as
-    "not given", so the alternatives left as they were held for any call, nulls included, and the spec refused
-    it. Such a body is never flattened into the tool's top level, which strict mode allows to be one object only."""
+    of whole objects, one per alternative: its own properties required, the other alternatives' ones null, so no
+    call gives two, which a oneOf refuses. (An inclusive anyOf reads the same once shaped: a call giving two is
+    then out of the tool's reach, never a call the spec refuses.) Strict mode requires every property and reads
+    a null as "not given", so the alternatives left as they were held for any call, nulls included, and the
+    spec refused it. Such a body is never flattened into the tool's top level, which strict mode allows to be
+    one object only."""
 
     def node_pass(node: Schema) -> Schema:
         members = _required_alternatives(node)
