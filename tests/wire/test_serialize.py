@@ -104,7 +104,8 @@ def lists(items):
 
 
 def dicts(values):
-    return st.dictionaries(KEYS, values, max_size=5)
+    # {} is undefined too (RFC 6570): see test_an_empty_object_is_undefined_and_sends_nothing
+    return st.dictionaries(KEYS, values, min_size=1, max_size=5)
 
 
 def without(chars):
@@ -198,6 +199,18 @@ def test_an_empty_array_is_undefined_and_sends_nothing(style, explode):
     assert join_query(serialize_query("tags", [""], style, explode)) == "tags="
     assert parse_query(split_query("tags="), "tags", style, explode, "array") == [""]
     assert parse_query(split_query("other=1"), "tags", style, explode, "array") is None
+
+
+@pytest.mark.parametrize("style, explode", [("form", True), ("form", False), ("deepObject", True)])
+def test_an_empty_object_is_undefined_and_sends_nothing(style, explode):
+    # RFC 6570 2.3: an empty map is undefined, like an empty list: `metadata: {}` (no filter) leaves the
+    # parameter out, never `metadata=`, which a server reads as an empty value (allowEmptyValue is false by default)
+    for empty in ({}, {"key": None}):
+        assert serialize_query("metadata", empty, style, explode) == []
+    assert serialize_header({}) is None and serialize_cookie("metadata", {}) is None
+    for path_style in PATH_STYLES:
+        with pytest.raises(SerializationError, match="empty array or object has no form"):
+            serialize_path("ids", {}, path_style)
 
 
 def test_an_empty_array_header_or_cookie_is_not_sent_and_a_path_cannot_be_empty():

@@ -577,8 +577,10 @@ def _parameter_mismatch(binding: Any, value: Any, verdict: Verdict) -> list[str]
     if verdict.parameters is None:
         return []
     decoded = getattr(verdict.parameters, binding.location).get(binding.name, "<absent>")
-    if value in ([], None) and decoded == "<absent>":
-        return []  # an empty list is undefined in RFC 6570, a parameter cannot carry null: not sent
+    undefined = value is None or (isinstance(value, list | dict) and all(
+        item is None for item in (value.values() if isinstance(value, dict) else value)))
+    if undefined and decoded == "<absent>":
+        return []  # an empty list or map is undefined in RFC 6570, a parameter cannot carry null: not sent
     if same(value, decoded):
         return []
     return [f"{binding.location} {binding.name}: sent {value!r}, the server read {decoded!r}"]

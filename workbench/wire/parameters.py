@@ -26,10 +26,11 @@ What a caller must know:
 - Exploded form objects (query, cookie, 3.0 form bodies) carry no parameter name: pass `properties`
   (names, or the schema's `properties` mapping, which also types each value). Without it every pair is
   taken as a property.
-- Empty values: an empty array is undefined (RFC 6570 3.2.1), like None: a query yields no pairs, a header
-  or cookie serialises to None (send nothing), and a path, which cannot leave its value out, refuses it.
-  The array `[""]` and an empty object are sent as the style's "empty" form (`color=`, `;color`, `.`, "")
-  and parse back as `[""]` / `{}`. parse_* returns None when absent.
+- Empty values: an empty array and an empty object (or one whose values are all None) are undefined
+  (RFC 6570 2.3 and 3.2.1: an empty list or map), like None: a query (any style, deepObject too) yields no
+  pairs, a header or cookie serialises to None (send nothing), and a path, which cannot leave its value out,
+  refuses it. The array `[""]` is sent as the style's "empty" form (`color=`, `;color`, `.`, "") and parses
+  back as `[""]`. parse_* returns None when absent.
 - Scalars: booleans "true"/"false", ints as ints, floats by `repr` (round-trips). On parse, `kind` /
   `item_kind` ("string", "integer", "number", "boolean", "array", "object", or a 3.1 type list) convert
   text; text that does not fit the kind is returned unchanged (the caller's schema validation reports it).
@@ -276,7 +277,7 @@ def _elements(name: str, value: Any, rule: Style, explode: bool, kenc: Callable[
     if isinstance(value, Mapping):
         kv = [(str(k), _scalar(v)) for k, v in value.items() if v is not None]
         if not kv:
-            return [(key, "")]
+            return []  # undefined, as an empty list: the parameter is left out
         if explode:
             if rule.named:
                 return [(kenc(k), venc(v)) for k, v in kv]
@@ -342,7 +343,8 @@ def serialize_path(name: str, value: Any, style: str = "simple", explode: bool =
     enc = _encoder(_UNRESERVED - set(rule.prefix + rule.list_sep + rule.explode_sep))
     elements = _elements(name, value, rule, explode, enc, enc, _wire(rule.list_sep))
     if not elements:
-        raise SerializationError(f"path parameter {name!r} needs at least one item: an empty array has no form")
+        raise SerializationError(f"path parameter {name!r} needs at least one item: an empty array or object has "
+                                 "no form")
     text = rule.prefix + _wire(rule.explode_sep).join(
         v if k is None else (f"{k}={v}" if v else k) for k, v in elements)  # matrix: ";color" when empty
     return "%2E" * len(text) if text in (".", "..") else text
@@ -412,7 +414,7 @@ def _deep_pairs(name: str, value: Any, kenc: Callable[[str], str],
                 out.append((kenc(key), venc(_scalar(v))))
 
     walk(name, value)
-    return out or [(kenc(name), "")]
+    return out  # an empty object is undefined: nothing is sent
 
 
 _BRACKETS = re.compile(r"\[([^\[\]]*)\]")
