@@ -80,7 +80,7 @@ def _drop_strict_nulls(value: Any, schema: Any, root: dict) -> Any:
     a null for a property that is optional and that the spec does not allow to be null means "not given".
     A null the spec allows (`type: [string, "null"]`, 3.0 `nullable`) is a value and stays, as does a null
     for a required property (the validator reports it when the spec does not allow it)."""
-    views = _views(schema, root, value)
+    views = schema_views(schema, root, value)
     if isinstance(value, dict):
         out = {}
         for name, item in value.items():
@@ -96,7 +96,7 @@ def _drop_strict_nulls(value: Any, schema: Any, root: dict) -> Any:
     return value
 
 
-def _views(schema: Any, root: dict, value: Any = None) -> list[dict]:
+def schema_views(schema: Any, root: dict, value: Any = None) -> list[dict]:
     """The schema and the members of its allOf/anyOf/oneOf, refs followed: every place that can declare a
     property (and whether it is required) or the items. With an object `value`, only the anyOf/oneOf members
     it can be (see `_fitting`): a user message's optional `name` is not required because a function message
@@ -108,7 +108,7 @@ def _views(schema: Any, root: dict, value: Any = None) -> list[dict]:
     for key in ("allOf", "anyOf", "oneOf"):
         members = schema.get(key) or ()
         for member in members if key == "allOf" else _fitting(members, value, root):
-            views += _views(member, root, value)
+            views += schema_views(member, root, value)
     return views
 
 
@@ -123,7 +123,7 @@ def _fitting(members: Any, value: Any, root: dict) -> list:
 
 
 def _conflicts(value: dict, member: Any, root: dict) -> bool:
-    for view in _views(member, root):
+    for view in schema_views(member, root):
         for name, sub in (view.get("properties") or {}).items():
             given = value.get(name)
             sub = _resolve(sub, root)
@@ -169,7 +169,7 @@ def _refuses_null(name: str, schema: Any, root: dict, value: Any = None) -> bool
 
 
 def _declares(name: str, schema: dict, root: dict) -> bool:
-    return any(name in (view.get("properties") or {}) for view in _views(schema, root))
+    return any(name in (view.get("properties") or {}) for view in schema_views(schema, root))
 
 
 def _allows_null(schema: Any, root: dict) -> bool:

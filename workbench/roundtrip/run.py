@@ -27,6 +27,7 @@ import jsonschema
 
 from workbench.http.calls import ToolCall
 from workbench.http.executor import Approver, CallOptions, CallResult, Executor
+from workbench.http.validate import schema_views
 from workbench.mock.app import Answer, MockApp
 from workbench.mock.router import base_path
 from workbench.mock.server import MockServer
@@ -355,21 +356,9 @@ def _required_undefined(violation: Any, schema: dict) -> str | None:
                 (node.get("properties") or {}).get(token.replace("~1", "/").replace("~0", "~"))) or {}
     node, named = _deref(node, schema, named)
     if any(missing.group(1) in (m.get("properties") or {}) or _carries_others(m)
-           for m in _declaring(node, schema, named)):
+           for m in schema_views(node, schema)):
         return None
     return f"{missing.group(1)!r} required by {named} at {violation.place or '/'}"
-
-
-def _declaring(node: dict, root: dict, named: str, depth: int = 0) -> list[dict]:
-    """The node and the members of its allOf/anyOf/oneOf, references followed: every place that may define a
-    property of it."""
-    out = [node]
-    if depth < 8:
-        for key in ("allOf", "anyOf", "oneOf"):
-            for member in node.get(key) or ():
-                if isinstance(member, dict):
-                    out += _declaring(_deref(member, root, named)[0], root, named, depth + 1)
-    return out
 
 
 def _carries_others(node: dict) -> bool:
