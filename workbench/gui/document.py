@@ -220,10 +220,9 @@ class SpecDocument(QObject):
         typed = [name for name, document in self.workspace.edited.items() if isinstance(document, TypedDocument)]
 
         def work(progress: Callable[[str], None], cancelled: Callable[[], bool]) -> LoadedSpec:
-            if thaw:
-                thaw_heap()
-            else:
+            if not thaw:
                 return _rechecked(path, progress, cancelled, text, bom, documents, typed)
+            thaw_heap()
             loaded = load_and_lint(path, progress, cancelled, text, bom, documents)
             if not cancelled():
                 freeze_heap()
