@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import base64
 import datetime
+import functools
 import json
 import re
 import uuid
@@ -359,13 +360,10 @@ class _Casters(SchemaCastersFactory):
                               extra_format_validators)
 
 
-_CASTERS: dict[type, _Casters] = {}
-
-
+@functools.cache
 def casters(unmarshaller_cls: type) -> _Casters:
-    if unmarshaller_cls not in _CASTERS:
-        _CASTERS[unmarshaller_cls] = _Casters(unmarshaller_cls)
-    return _CASTERS[unmarshaller_cls]
+    """One `_Casters` per unmarshaller class, for the run."""
+    return _Casters(unmarshaller_cls)
 
 
 def _declared(check: Callable[[Any], Any], raises: Any) -> Callable[[Any], bool]:
