@@ -162,3 +162,20 @@ def test_workers_end_when_the_process_that_started_them_is_ended(shop) -> None:
     finally:
         started.cancel()
     assert not started.process.is_alive() and gone(workers)
+
+
+def test_a_heap_its_caller_froze_stays_frozen_after_the_workers_start(shop) -> None:
+    """The pool freezes the heap while it forks (the spec's pages stay shared with the workers); a heap frozen
+    before (as the window freezes a loaded spec) is left frozen, not thawed with the pool's own freeze."""
+    import gc
+
+    case = loaded(shop)
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        roundtrip(case, 2)
+        assert gc.get_freeze_count() >= frozen > 0
+    finally:
+        gc.unfreeze()
+    roundtrip(case, 2)
+    assert gc.get_freeze_count() == 0  # nothing frozen before: the pool's freeze is undone

@@ -169,12 +169,14 @@ def _start(workers: list[_Worker], jobs: int, *args: Any) -> None:
     for stream in (sys.stdout, sys.stderr):  # nothing buffered here is written twice by a worker
         if stream is not None:
             stream.flush()
+    frozen_before = gc.get_freeze_count() > 0  # frozen by its caller (see `workspace.loading.freeze_heap`): kept so
     gc.freeze()  # the loaded spec stays shared with the workers, not copied by the collector's visits
     try:
         for _ in range(jobs):
             workers.append(_Worker(list(workers), *args))
     finally:
-        gc.unfreeze()
+        if not frozen_before:
+            gc.unfreeze()
 
 
 def _named(tool: Any) -> str:
