@@ -266,3 +266,24 @@ components:
     other = write("other.yaml", HEAD + "paths: {}\n")
     unused = load_spec(other, documents=[edited])  # a document no ref reaches is not part of the spec
     assert set(unused.documents) == {str(other)}
+
+
+def _json_spec(components: str) -> str:
+    return ('{"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {"/a": {"get": {"responses": '
+            '{"200": {"description": "ok", "content": {"application/json": {"schema": {"$ref": '
+            '"#/components/schemas/A"}}}}}}}}, "components": {"schemas": {"A": {"type": "object"}, '
+            + components + "}}}")
+
+
+@pytest.mark.parametrize(("components", "expected"), [
+    ('"B": {"$ref": "#/components/schemas/Nope"}', ["ref-unresolved"]),  # unused, still reported
+    ('"B": {"$ref": "#\\/components\\/schemas\\/Nope"}', ["ref-unresolved"]),  # escaped slashes in the text
+    ('"B": {"\\u0024ref": "#/components/schemas/Nope"}', ["ref-unresolved"]),  # an escaped key
+    ('"B": {"$ref": "other.json#/X"}', ["ref-unresolved"]),  # another file, which does not exist
+    ('"B": {"$ref": "#/components/schemas/A"}, "C": {"example": {"$ref": "#/nowhere"}}', []),  # data, not a ref
+    ('"B": {"type": "object", "properties": {"$ref": {"type": "string"}}}', []),  # a property named $ref
+], ids=["broken", "escaped-slashes", "escaped-key", "other-file", "in-an-example", "property-named-ref"])
+def test_every_ref_of_a_json_file_is_checked_however_it_is_spelled(write, components, expected):
+    spec = load_spec(write("s.json", _json_spec(components)))
+    assert codes(spec) == expected
+    assert all(p.pointer.startswith("/components/schemas/B") for p in spec.problems)
