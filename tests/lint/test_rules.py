@@ -162,3 +162,12 @@ def test_github_every_operation_id_is_an_invalid_tool_name():
     spec = load_spec(corpus_dir() / "github-api.github.com-2022-07-18.json")
     invalid = [f for f in lint(spec).findings if f.rule == "operation-id-tool-name-invalid"]
     assert len(invalid) == 874
+
+
+def test_linting_only_some_rules_finds_exactly_what_the_whole_lint_finds_for_them():
+    spec = load_spec(example_path())
+    whole = lint(spec, with_hints())
+    wanted = ["operation-id-tool-name-invalid", "enum-in-prose", "operation-id-missing"]
+    some = lint(spec, with_hints(), only=wanted)
+    assert some.findings == tuple(f for f in whole.findings if f.rule in wanted)
+    assert {f.rule for f in some.findings} == set(wanted)  # the example has findings of each

@@ -31,7 +31,8 @@ def run(args: argparse.Namespace) -> int:
     if unknown:
         raise SpecError(f"unknown rule(s): {', '.join(unknown)}", args.spec)
     spec = common.load(args, args.spec)
-    fixes = quick_fixes(spec, lint(spec, common.config(args, args.spec).lint), args.rule)
+    wanted = args.rule or DEFAULT_RULES  # only these rules run: their fixes are all that is asked for
+    fixes = quick_fixes(spec, lint(spec, common.config(args, args.spec).lint, only=wanted), wanted)
     outcomes = apply_fixes(fixes)
     refused = {(fix.document.name, edit.pointer): reason for outcome in outcomes.values()
                for edit, reason in outcome.refused for fix in fixes if edit in fix.edits}
