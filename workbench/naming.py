@@ -83,14 +83,22 @@ def is_reserved_word(name: str) -> bool:
     return keyword.iskeyword(name) or name in JS_RESERVED
 
 
-_WORD_BOUNDARY = re.compile(r"[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_RUN = re.compile(r"[A-Za-z0-9]+")
+_CASE_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _NAMESPACE = re.compile(r"[/.:]")
 
 
 def split_words(text: str) -> list[str]:
     """Words of an identifier or a text, as written: `unitPriceCents`, `unit_price-cents`, `HTTPServer`
     and `unit price cents` all split at the same places."""
-    return [w for w in _WORD_BOUNDARY.split(text) if w]
+    words = []
+    for run in _RUN.findall(text):
+        rest = run[1:]
+        if rest == rest.lower():  # no capital after the first letter: one word (most of a description's)
+            words.append(run)
+        else:
+            words += _CASE_BOUNDARY.split(run)
+    return words
 
 
 def last_segment(operation_id: str) -> str:
