@@ -90,3 +90,18 @@ def test_the_lint_fix_and_the_tool_name_take_the_summary_verb(write):
     assert fixes == ["listShoppingsCustomersOrders"]
     tools = build_toolset(spec, WorkbenchConfig()).tools
     assert [t.name for t in tools] == ["listShoppingsCustomersOrders"]
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ("unitPriceCents", ["unit", "Price", "Cents"]),
+    ("unit_price-cents", ["unit", "price", "cents"]),
+    ("HTTPServer", ["HTTP", "Server"]),
+    ("MyHTTP2Server", ["My", "HTTP2", "Server"]),
+    ("ABC123def", ["ABC123def"]),
+    ("A1B", ["A1", "B"]),
+    ("getURLForID", ["get", "URL", "For", "ID"]),
+    ("straße Ünicode", ["stra", "e", "nicode"]),  # letters outside A–Z part words, as before
+    ("", []),
+])
+def test_split_words_parts_at_separators_and_capitals(text, words):
+    assert split_words(text) == words
