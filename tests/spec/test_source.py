@@ -40,6 +40,21 @@ def test_not_utf8_names_line_and_column(write):
     assert "not UTF-8" in str(info.value)
 
 
+def test_a_big_file_reads_the_same_and_its_bad_byte_is_placed_however_far_in(write):
+    # Past the first slice a big file is decoded in, with characters of every width across the slice edges.
+    lines = [f"k{i}: \"{'é😀x' * (i % 7)}\"" for i in range(60_000)]
+    text = "\n".join(lines) + "\n"
+    doc = parse_document(write("big.yaml", text.encode()))
+    assert doc.text == text and doc.data["k59999"] == "é😀x" * (59999 % 7)
+    line = 50_000
+    raw = "\n".join(lines[: line - 1]).encode() + b"\nb: caf\xe9\n"
+    with pytest.raises(SpecError) as info:
+        parse_document(write("bad.yaml", raw))
+    assert (info.value.line, info.value.column) == (line, 7)
+    with pytest.raises(SpecError, match="empty"):
+        parse_document(write("blank.yaml", " \n" * 400_000))
+
+
 def test_utf8_bom_is_accepted_and_offsets_are_after_it(write):
     doc = parse_document(write("bom.json", b'\xef\xbb\xbf{"a": "b"}'))
     assert doc.bom and doc.data == {"a": "b"}

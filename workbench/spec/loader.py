@@ -11,7 +11,7 @@ from workbench.spec.errors import SpecError
 from workbench.spec.model import Spec
 from workbench.spec.normalize import Normalizer, detect_version
 from workbench.spec.refs import RefPolicy, Resolver
-from workbench.spec.source import SourceDocument, parse_document, parse_text
+from workbench.spec.source import SourceDocument, is_blank, parse_document, parse_text
 
 
 def load_spec(path: str | os.PathLike[str], policy: RefPolicy | None = None, *, text: str | None = None,
@@ -29,7 +29,7 @@ def load_spec(path: str | os.PathLike[str], policy: RefPolicy | None = None, *, 
     if text is None:
         root = parse_document(path, os.fspath(path), positions=positions)
     else:
-        if not text.strip():
+        if is_blank(text):
             raise SpecError("the file is empty", os.fspath(path), code="file-empty")
         root = parse_text(text, path, os.fspath(path), bom=bom)
     version, declared = detect_version(root)
