@@ -117,6 +117,7 @@ def returns_list(spec, op) -> bool:
     answers for the spec being linted are kept (model objects compare by value, hence the identity check)."""
     if _LIST_ANSWERS.get("spec") is not spec:
         _LIST_ANSWERS.clear()
+        _ENVELOPES.clear()
         _LIST_ANSWERS["spec"] = spec
     known = _LIST_ANSWERS.get(id(op))
     if known is None or known[0] is not op:
@@ -126,6 +127,17 @@ def returns_list(spec, op) -> bool:
 
 
 _LIST_ANSWERS: dict = {}
+_ENVELOPES: dict[int, tuple[dict, bool]] = {}  # id(properties) -> (properties, says it is a page)
+
+
+def _page_envelope(properties: dict) -> bool:
+    """Whether an object's properties say it is one page of several (a 2xx schema is shared by many operations:
+    Kubernetes' 1,123 operations answer with a few hundred)."""
+    known = _ENVELOPES.get(id(properties))
+    if known is None or known[0] is not properties:
+        known = (properties, not _PAGING_MARKERS.isdisjoint({_key(name) for name in properties}))
+        _ENVELOPES[id(properties)] = known
+    return known[1]
 
 
 def _returns_list(spec, op) -> bool:
@@ -142,8 +154,8 @@ def _returns_list(spec, op) -> bool:
             kind = schema.get("type")
             if kind == "array" or (isinstance(kind, list) and "array" in kind):
                 return True
-            properties = schema.get("properties") or {}
-            if not {_key(name) for name in properties} & _PAGING_MARKERS:
+            properties = schema.get("properties")
+            if not isinstance(properties, dict) or not _page_envelope(properties):
                 continue  # an object that merely holds an array (an order's line items) is not a page
             for name, prop in properties.items():
                 if name.lower() not in _PAGE_KEYS and name.lower() != resource:
