@@ -8,6 +8,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import QPoint, QRect
+from PySide6.QtWidgets import QApplication, QLabel
 
 from workbench.cli import main as cli_main
 from workbench.config import ToolsConfig
@@ -168,7 +170,12 @@ def test_the_list_filters_and_sorts_and_the_bar_says_the_limits(qtbot, window, r
     preview = open_with_preview(qtbot, window, readme)
     count = len(preview.toolset.tools)
     assert window.tools.bar.property("level") == ("amber" if count > 40 else "ok")
-    assert f"{count} tools" in window.tools.bar.format()
+    # the count is said in a line of the window's text colour above the bar, never drawn on the coloured chunk
+    label = window.tools.limit_label
+    assert not window.tools.bar.isTextVisible()
+    assert label.full_text().startswith(f"{count} tools · ~{preview.total_tokens} tokens")
+    assert (count > 40) == (" · over Cursor 40" in label.full_text())
+    assert label.fontMetrics().horizontalAdvance(QLabel.text(label)) <= label.contentsRect().width()
     window.tools.filter_edit.setText("categor")
     shown = window.tools.shown_names()
     assert shown and all("categor" in n.lower() or "categor" in preview.toolset.tool(n).operation.path.lower()
@@ -277,3 +284,25 @@ def test_a_big_files_conversion_waits_until_its_text_is_all_shown(qtbot, window)
         window.open_path(corpus_file(GITHUB))
     assert complete_when_started == [True] and len(blocker.args[0].toolset.tools) > 800
     assert window.tools.shown_names() == [t.name for t in blocker.args[0].toolset.tools]
+
+
+def test_at_1024_by_700_the_scope_controls_fit_their_column_uncut(qtbot, window, readme):
+    """The column of scope controls is narrow at 1024 pixels: each control is as wide as it needs and inside the
+    column's width (a combo with its arrow, a spin box with its buttons, a check box with its whole text), none cut
+    off at the right (the column scrolls up and down, never sideways)."""
+    window.resize(1024, 700)
+    open_with_preview(qtbot, window, readme)
+    QApplication.processEvents()
+    panel = window.tools
+    viewport = panel.controls.viewport()
+    assert panel.controls.width() <= 220  # the column is as narrow as the window leaves it
+    for widget in (panel.vendor_combo, panel.tags_edit, panel.exclude_edit, panel.operations_edit, panel.depth_spin,
+                   *panel.checks.values(), panel.config_label):
+        placed = QRect(widget.mapTo(viewport, QPoint(0, 0)), widget.size())
+        assert placed.left() >= 0 and placed.right() <= viewport.rect().right(), (widget.objectName(), placed,
+                                                                                  viewport.rect())
+        assert widget.width() >= widget.minimumSizeHint().width(), widget.objectName()
+    for box in panel.checks.values():
+        assert box.width() >= box.sizeHint().width(), box.text()  # its whole text shown
+    label = panel.limit_label  # the count against the caps: cut to its width with an ellipsis, never clipped
+    assert label.fontMetrics().horizontalAdvance(QLabel.text(label)) <= label.contentsRect().width()

@@ -27,6 +27,7 @@ from PySide6.QtGui import (
     QFontDatabase,
     QKeyEvent,
     QKeySequence,
+    QMouseEvent,
     QPainter,
     QPaintEvent,
     QTextCharFormat,
@@ -51,6 +52,8 @@ MAP_SLICE_CHARS = 4 * SLICE_CHARS  # the positions' map reads the text faster th
 MAX_SPAN_LINES = 400  # a longer span (a whole document, a big component) is shown by its first line only
 
 ZOOM_RANGE = (-6, 24)  # points below and above the starting size
+_MODIFIER_KEYS = frozenset((Qt.Key.Key_Shift, Qt.Key.Key_Control, Qt.Key.Key_Alt, Qt.Key.Key_Meta,
+                            Qt.Key.Key_AltGr))
 _TRAILING = (" ", "\t", "\u2029", "\n")
 _UNEVEN = re.compile("\r\n|[\U00010000-\U0010ffff]")  # one line break for two characters; two units for one
 _DISPLAY = str.maketrans({"\r": "\u240d", "\u2028": "\u2424", "\u2029": "\u2424"})
@@ -176,6 +179,12 @@ class SourceView(QPlainTextEdit):
         self.highlighter = SpecHighlighter(self.document(), "yaml", self._colors)
         self.setObjectName("sourceView")
         self._editable = False  # a file is shown (the text can be typed in once it is all in)
+        # The last jump (a finding, an operation, go to line, find), while it is the last thing the user did: the
+        # viewport height and line height it was centred at, and whether the text below its line was still to
+        # come. The window settling after a jump (a dock made taller, a theme's fonts, the text going in) centres
+        # it again, so the line jumped to never ends up outside the view.
+        self._jump: tuple[int, int] | None = None
+        self._jump_short = False
         self._quiet = 0  # > 0: the text changes because it was given, not typed
         self._map = DisplayMap("")  # the positions of the text shown (a big text is read as it goes in)
         self._core_length = 0
@@ -195,6 +204,7 @@ class SourceView(QPlainTextEdit):
         self.blockCountChanged.connect(self._update_gutter_width)
         self.updateRequest.connect(self._update_gutter)
         self.cursorPositionChanged.connect(self._update_extra_selections)
+        self.verticalScrollBar().actionTriggered.connect(self._user_moved)
         self._update_gutter_width()
 
     # -- content ---------------------------------------------------------------------------------------------
@@ -205,6 +215,7 @@ class SourceView(QPlainTextEdit):
         self._core_length, self.newline = len(text), newline
         self._span = None
         self._markers = {}
+        self._user_moved()
         self._chunk_timer.stop()
         self._pending = None
         self.highlighter.set_language(fmt)
@@ -263,6 +274,9 @@ class SourceView(QPlainTextEdit):
             self._chunk_timer.stop()
             self._update_gutter_width()
             self._gutter.update()
+        if self._jump_short:
+            self._centre_jump()  # the text below the line jumped to is in now: the line can be centred
+        if self._pending is None:
             self.sourceComplete.emit()
 
     def finish_loading(self, up_to_line: int | None = None) -> None:
@@ -401,6 +415,8 @@ class SourceView(QPlainTextEdit):
         return super().event(event)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() not in _MODIFIER_KEYS:
+            self._user_moved()
         if event.matches(QKeySequence.StandardKey.Undo):
             self.undoRequested.emit()
         elif event.matches(QKeySequence.StandardKey.Redo):
@@ -431,7 +447,7 @@ class SourceView(QPlainTextEdit):
         if found.isNull():
             return False
         self.setTextCursor(found)
-        self.centerCursor()
+        self._centre_jump()
         return True
 
     def _selection_is(self, text: str, case: bool) -> bool:
@@ -470,7 +486,7 @@ class SourceView(QPlainTextEdit):
         cursor = QTextCursor(self.document())
         cursor.setPosition(self.qt_position(max(line, 1), column))
         self.setTextCursor(cursor)
-        self.centerCursor()
+        self._centre_jump()
         self.spanShown.emit(*self.cursor_line_column())
 
     def set_zoom(self, points: int) -> None:
@@ -486,12 +502,36 @@ class SourceView(QPlainTextEdit):
         self.zoomChanged.emit(points)
 
     def wheelEvent(self, event: QWheelEvent) -> None:
+        self._user_moved()
         if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
             steps = event.angleDelta().y() // 120
             if steps:
                 self.set_zoom(self.zoom + steps)
             return
         super().wheelEvent(event)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        self._user_moved()
+        super().mousePressEvent(event)
+
+    # -- centring a jump -------------------------------------------------------------------------------------
+
+    def _centre_jump(self) -> None:
+        """The cursor's line in the middle of the view, centred again whenever the view's height or line height
+        changes, or the text below the line comes in, until the user moves (types, clicks, scrolls)."""
+        self.centerCursor()
+        line_height = max(self.fontMetrics().height(), 1)
+        self._jump = (self.viewport().height(), line_height)
+        below = self.document().blockCount() - 1 - self.textCursor().blockNumber()
+        self._jump_short = self._pending is not None and below < self.viewport().height() // line_height
+
+    def _user_moved(self, _action: int = 0) -> None:
+        self._jump, self._jump_short = None, False
+
+    def _settled(self) -> None:
+        """The view's geometry or font changed: a jump still the last thing done is centred for the new one."""
+        if self._jump is not None and self._jump != (self.viewport().height(), max(self.fontMetrics().height(), 1)):
+            self._centre_jump()
 
     def set_markers(self, markers: dict[int, Severity]) -> None:
         self._markers = dict(markers)
@@ -538,7 +578,7 @@ class SourceView(QPlainTextEdit):
         cursor.setPosition(begin, QTextCursor.MoveMode.KeepAnchor)  # anchored at the end: the cursor is at start
         self._span = (begin, finish_pos, severity) if severity is not None else None
         self.setTextCursor(cursor)
-        self.centerCursor()
+        self._centre_jump()
         self._update_extra_selections()
         if focus:
             self.setFocus(Qt.FocusReason.OtherFocusReason)
@@ -556,6 +596,7 @@ class SourceView(QPlainTextEdit):
             self._update_extra_selections()
         elif event.type() == event.Type.FontChange:
             self._update_gutter_width()
+            self._settled()
 
     def _recolor(self, fmt: str) -> None:
         # A full rehighlight asks for a repaint of every block: keep our gutter slot out of that storm.
@@ -587,6 +628,7 @@ class SourceView(QPlainTextEdit):
         super().resizeEvent(event)
         contents = self.contentsRect()
         self._gutter.setGeometry(QRect(contents.left(), contents.top(), self.gutter_width(), contents.height()))
+        self._settled()
 
     def paint_gutter(self, event: QPaintEvent) -> None:
         painter = QPainter(self._gutter)

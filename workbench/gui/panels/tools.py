@@ -25,7 +25,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
     QFormLayout,
-    QGridLayout,
     QHBoxLayout,
     QHeaderView,
     QLineEdit,
@@ -282,6 +281,10 @@ class ToolsPanel(OnScreen, QWidget):
         for choice in VENDOR_CHOICES:
             self.vendor_combo.addItem(choice.label, choice)
         self.vendor_combo.setToolTip("The vendor's tool format (the config's tools: vendor and strict)")
+        # The column is narrow at 1024 pixels: the combo asks for a few characters, not its longest label's width
+        # (which pushed its arrow out of the column).
+        self.vendor_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.vendor_combo.setMinimumContentsLength(8)
         self.vendor_combo.currentIndexChanged.connect(self._vendor_changed)
         self.tags_edit = QLineEdit()
         self.tags_edit.setObjectName("toolsTags")
@@ -326,10 +329,11 @@ class ToolsPanel(OnScreen, QWidget):
         form.addRow("Not tags", self.exclude_edit)
         form.addRow("Only", self.operations_edit)
         form.addRow("Flatten", self.depth_spin)
-        boxes = QGridLayout()
+        boxes = QVBoxLayout()  # one a row: two side by side are wider than the column at 1024 pixels
         boxes.setContentsMargins(0, 0, 0, 0)
-        for n, box in enumerate(self.checks.values()):
-            boxes.addWidget(box, n // 2, n % 2)
+        boxes.setSpacing(2)
+        for box in self.checks.values():
+            boxes.addWidget(box)
         column = QVBoxLayout()
         column.setContentsMargins(0, 0, 4, 0)
         column.addLayout(form)
@@ -376,11 +380,21 @@ class ToolsPanel(OnScreen, QWidget):
             header.resizeSection(column, self.fontMetrics().horizontalAdvance(COLUMNS[column]) + 22)
         self.view.selectionModel().currentRowChanged.connect(self._current_changed)
         self.view.activated.connect(lambda _index: self.go_to_operation())
+        # The count against the caps is a line of text above a thin bar, not text on the bar: text in one colour
+        # over the green, amber or red chunk and the groove beside it is unreadable on one of them in either theme
+        # (light text on amber in the dark one), and a bar's text is cut, not elided, at its width.
+        self.limit_label = ElidedLabel()
+        self.limit_label.setObjectName("toolsLimitText")
         self.bar = QProgressBar()
         self.bar.setObjectName("toolsLimit")
-        self.bar.setTextVisible(True)
-        self.bar.setMaximumHeight(self.fontMetrics().height() + 8)
+        self.bar.setTextVisible(False)
+        self.bar.setFixedHeight(6)
         self.bar.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        limit = QVBoxLayout()
+        limit.setContentsMargins(0, 0, 0, 0)
+        limit.setSpacing(1)
+        limit.addWidget(self.limit_label)
+        limit.addWidget(self.bar)
         self.status_label = ElidedLabel()
         self.status_label.setObjectName("toolsStatus")
         self.copy_all_button = QPushButton("Copy All")
@@ -390,7 +404,7 @@ class ToolsPanel(OnScreen, QWidget):
         self.export_button.setToolTip("Save the tool set as `workbench tools --format json --output FILE` does")
         self.export_button.clicked.connect(self._ask_export)
         below = QHBoxLayout()
-        below.addWidget(self.bar, 1)
+        below.addLayout(limit, 1)
         below.addWidget(self.copy_all_button)
         below.addWidget(self.export_button)
         column = QVBoxLayout()
@@ -647,9 +661,11 @@ class ToolsPanel(OnScreen, QWidget):
         state = limit_state(len(toolset.tools), preview.total_tokens)
         self.bar.setRange(0, state.maximum)
         self.bar.setValue(len(toolset.tools))
-        self.bar.setFormat(state.text)
-        self.bar.setToolTip(f"{state.text}\nTool caps: Cursor 40, Windsurf 50, OpenAI 128 "
-                            f"(amber: over a client's cap; red: over OpenAI's)")
+        self.limit_label.setText(state.text)
+        tip = (f"{state.text}\nTool caps: Cursor 40, Windsurf 50, OpenAI 128 "
+               "(amber: over a client's cap; red: over OpenAI's)")
+        self.limit_label.setToolTip(tip)
+        self.bar.setToolTip(tip)
         self.bar.setProperty("level", state.level)
         self._style_bar()
         built = (f"{len(toolset.tools)} tools for {toolset.vendor}, {len(toolset.rejected)} left out, "
@@ -668,11 +684,13 @@ class ToolsPanel(OnScreen, QWidget):
         background in dark; `palette(...)` in a style sheet is read when it is set, so it is set again on a
         theme change)."""
         palette = self.palette()
-        base, text, mid = (palette.color(role).name() for role in (palette.ColorRole.Base, palette.ColorRole.Text,
-                                                                    palette.ColorRole.Mid))
+        base, text = (palette.color(role) for role in (palette.ColorRole.Base, palette.ColorRole.Text))
+        # the groove's edge in the text colour, faded: the theme's Mid vanishes against a dark window, and with it
+        # how far the bar goes (the cap)
+        edge = f"rgba({text.red()}, {text.green()}, {text.blue()}, 40%)"
         level = self.bar.property("level") or "ok"
-        self.bar.setStyleSheet(f"QProgressBar {{ border: 1px solid {mid}; border-radius: 3px; background: {base}; "
-                               f"color: {text}; text-align: left; }} "
+        self.bar.setStyleSheet(f"QProgressBar {{ border: 1px solid {edge}; border-radius: 3px; "
+                               f"background: {base.name()}; }} "
                                f"QProgressBar::chunk {{ background: {BAR_COLORS[level]}; }}")
 
     def _reselect(self, name: str | None, key: tuple[str, str, bool] | None) -> None:
