@@ -31,7 +31,6 @@ from pathlib import Path
 from workbench.tools.model import TokenEstimate, compact_json
 
 METHOD = "estimate: o200k_base tokens of the serialised tool definition"
-ENCODING = "o200k_base"
 RANKS = Path(__file__).with_name("o200k_base.ranks")
 # Refused as bpe-openai's Encoding.encode refused them (`count` falls back to the rule of thumb then):
 MAX_CHARS = 1_000_000  # "Input too long to encode safely"
@@ -103,6 +102,8 @@ class Table:
     def __init__(self, data: bytes) -> None:
         payload = memoryview(zlib.decompress(data))
         count = int.from_bytes(payload[:2], "little")
+        if len(payload) < 2 + 5 * count:
+            raise ValueError(f"{RANKS.name}: truncated table")
         head = [(payload[2 + 5 * i], int.from_bytes(payload[3 + 5 * i:7 + 5 * i], "little")) for i in range(count)]
         ranks = array("I")
         ranks.frombytes(payload[2 + 5 * count:2 + 5 * count + 4 * sum(size for _, size in head)])
