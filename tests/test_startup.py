@@ -1,6 +1,6 @@
 """Start-up stays lean: a command imports its own module and what it uses, not every other command's (the
-workspace's edit session, the selection runners, the GUI), and token estimates never import bpe-openai's
-package (whose import decodes three encodings' tables)."""
+workspace's edit session, the selection runners, the GUI), and token estimates of ASCII tools never import the
+`regex` package (only text that is not ASCII needs it)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ PROBE = """
 import json, sys
 from workbench.cli import main
 code = main(sys.argv[1:])
-print(json.dumps(sorted(m for m in sys.modules if m.startswith(("workbench", "bpe_openai", "PySide6")))),
+print(json.dumps(sorted(m for m in sys.modules if m.startswith(("workbench", "regex", "PySide6")))),
       file=sys.stderr)
 """
 
@@ -28,12 +28,12 @@ def imported_by(*argv: str) -> set[str]:
     return set(json.loads(done.stderr.strip().splitlines()[-1]))
 
 
-def test_tools_imports_neither_other_commands_nor_the_tokenizer_package():
+def test_tools_imports_neither_other_commands_nor_regex_for_ascii_tools():
     modules = imported_by("tools", str(example_path()), "--format", "json")
     assert "workbench.cli.tools" in modules and "workbench.tools.tokens" in modules
     unwanted = {"workbench.cli.lint", "workbench.cli.select", "workbench.cli.audit", "workbench.cli.gui",
                 "workbench.selection.model", "workbench.workspace.session", "workbench.workspace.history",
-                "workbench.gui", "bpe_openai", "bpe_openai.compat", "PySide6"}
+                "workbench.gui", "regex", "PySide6"}
     assert modules & unwanted == set()
 
 

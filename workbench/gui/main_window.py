@@ -113,7 +113,7 @@ class MainWindow(QMainWindow):
         self._theme = "system"
         collect_rarely()  # however the window was started: a full pass on a worker would stall it (see spec.limits)
         embed_in_own_process()  # the offline ranking's model loads in a process of its own, not holding this one
-        tokens.prepare()  # before the window shows: building the tokenizer holds the interpreter lock 0.1-0.25 s
+        tokens.prepare()  # before the window shows: loading the tokenizer's table takes some 0.06 s in C calls
         self.document = SpecDocument(lambda: recovery_dir(self.settings), self)
         self.document.choose_conflict = lambda _merge: ConflictChoice(self.ask_conflict())
         self.setObjectName("mainWindow")

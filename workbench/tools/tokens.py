@@ -1,28 +1,72 @@
-"""Token estimates, offline: o200k_base (the bundled `bpe-openai` tokenizer) over each tool's serialised
-definition, plus the vendor's fixed overhead where known. Always labelled an estimate.
+"""Token estimates, offline: o200k_base over each tool's serialised definition, plus the vendor's fixed overhead
+where known. Always labelled an estimate.
 
-The tokenizer is bpe-openai's Rust core, loaded straight from the package's extension module: importing the
-package itself decodes the base64 rank tables of three encodings into Python dictionaries (2.7 s and some
-90 MiB) that counting never reads — the Rust tokenizer carries its own tables and builds o200k_base in about
-0.1 s. When the extension cannot be loaded that way, the package is imported as before; counts are the same
-either way (tests/tools/test_tokens.py compares them on real tool definitions)."""
+The encoding ships beside this module as `o200k_base.ranks` (1.2 MB, see `ranks_file`): its 199,998 tokens in
+groups of one length, each group sorted, with their ranks. Loading it takes one decompression and one unpacking per
+group, some 0.06 s and 14 MiB (the bpe-openai Rust tokenizer used before took 0.1 s and 65 MiB); a token's rank is
+found by bisection in its group. A text is cut into pieces by tiktoken's o200k_base pattern and each piece merged as
+tiktoken merges it: the adjacent pair whose joined bytes rank lowest first, the leftmost among equals. Each distinct
+piece is merged once (a 4 MB spec has some 13,000). Counts are those of the Rust tokenizer (tests/tools/test_tokens.py
+holds them, recorded with it) and so are its refusals: a text of a million characters or more, or of more than
+200,000 tokens, is counted by the 4-characters rule of thumb instead, as every text is when the table cannot be
+read or the `regex` package is missing.
+"""
 
 from __future__ import annotations
 
-import importlib.machinery
-import importlib.util
-from collections.abc import Callable, Sequence
+import base64
+import heapq
+import re
+import struct
+import sys
+import zlib
+from array import array
+from bisect import bisect_left
+from collections.abc import Callable, Iterator, Sequence
 from functools import cache
+from importlib.util import find_spec
+from operator import itemgetter
 from pathlib import Path
 
 from workbench.tools.model import TokenEstimate, compact_json
 
 METHOD = "estimate: o200k_base tokens of the serialised tool definition"
-ENCODING = "o200k_base"
-# What bpe-openai's Encoding.encode refuses (a ValueError; `count` falls back to the rule of thumb then):
+RANKS = Path(__file__).with_name("o200k_base.ranks")
+# Refused as bpe-openai's Encoding.encode refused them (`count` falls back to the rule of thumb then):
 MAX_CHARS = 1_000_000  # "Input too long to encode safely"
-CHUNK_LIMIT = 200_000  # its default chunk limit for o200k_base (TokenLimitError)
+CHUNK_LIMIT = 200_000  # its chunk limit for o200k_base
+SHORT = 3  # tokens of up to this many bytes are looked up in a dictionary, longer ones by bisection
+CACHE_PIECES = 1 << 16  # distinct pieces whose counts are kept (a 4 MB spec has some 13,000)
 
+# tiktoken's o200k_base pre-tokenizer, run by the `regex` package (the standard `re` has no \p{...} classes)
+PATTERN = "|".join((
+    r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+    r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+    r"""\p{N}{1,3}""",
+    r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
+    r"""\s*[\r\n]+""",
+    r"""\s+(?!\S)""",
+    r"""\s+""",
+))
+# The same pattern on ASCII text (letters A-Z a-z, digits 0-9, white space \t \n \v \f \r and space), for the
+# standard `re`, which splits a tool definition twice as fast; tests check the two split alike.
+_S = r"\t\n\x0b\x0c\r "
+_CONTRACTION = r"(?:'[sStTmMdD]|'[rR][eE]|'[vV][eE]|'[lL][lL])?"
+ASCII_PATTERN = "|".join((
+    rf"""[^\r\nA-Za-z0-9]?[A-Z]*[a-z]+{_CONTRACTION}""",
+    rf"""[^\r\nA-Za-z0-9]?[A-Z]+[a-z]*{_CONTRACTION}""",
+    r"""[0-9]{1,3}""",
+    rf""" ?[^{_S}A-Za-z0-9]+[\r\n/]*""",
+    rf"""[{_S}]*[\r\n]+""",
+    rf"""[{_S}]+(?![^{_S}])""",
+    rf"""[{_S}]+""",
+))
+_ASCII_SPLIT = re.compile(ASCII_PATTERN).findall
+# What PATTERN's \s matches (Unicode's White_Space), and where a text can be cut (see `split`)
+_WHITE = r"\t-\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+_IS_WHITE = re.compile(f"[{_WHITE}]").match
+_CUT = re.compile(f"(?<=[^{_WHITE}]) ")
+_NOT_ASCII = re.compile(r"[^\x00-\x7f]+")
 
 
 def serialise(tool: dict) -> str:
@@ -30,67 +74,183 @@ def serialise(tool: dict) -> str:
     return compact_json(tool)
 
 
-def _rust_tokenizer():
-    """bpe-openai's Rust tokenizer for o200k_base, from its extension module, without the package's import."""
-    spec = importlib.util.find_spec("bpe_openai")  # finds the package; does not run its __init__
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    for folder in spec.submodule_search_locations:
-        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
-            path = Path(folder) / f"_bindings{suffix}"
-            if path.is_file():
-                loader = importlib.machinery.ExtensionFileLoader("bpe_openai._bindings", str(path))
-                module_spec = importlib.util.spec_from_file_location("bpe_openai._bindings", path, loader=loader)
-                if module_spec is None:
-                    continue
-                module = importlib.util.module_from_spec(module_spec)
-                loader.exec_module(module)
-                return module.tokenizer_for_encoding(ENCODING)
-    return None
+def ranks_file(tiktoken_text: bytes) -> bytes:
+    """The bundled table from an encoding's `.tiktoken` file (a base64 token and its rank on each line), its tokens
+    in groups of one length: the number of groups (2 bytes); each group's token length (1 byte) and size (4 bytes);
+    then each group's ranks (4 bytes each), then each group's tokens, sorted; little-endian, zlib-compressed.
+    `o200k_base.ranks` was made from tiktoken's o200k_base.tiktoken (the copy inside bpe-openai 0.1.4,
+    data/o200k_base.tiktoken.gz, un-gzipped)."""
+    groups: dict[int, dict[bytes, int]] = {}
+    for line in tiktoken_text.splitlines():
+        if line.strip():
+            token, rank = line.split()
+            token = base64.b64decode(token)
+            groups.setdefault(len(token), {})[token] = int(rank)
+    lengths = sorted(groups)
+    head = len(lengths).to_bytes(2, "little") + b"".join(
+        length.to_bytes(1, "little") + len(groups[length]).to_bytes(4, "little") for length in lengths)
+    ranks = array("I", (groups[length][token] for length in lengths for token in sorted(groups[length])))
+    if sys.byteorder == "big":
+        ranks.byteswap()
+    tokens = b"".join(token for length in lengths for token in sorted(groups[length]))
+    return zlib.compress(head + ranks.tobytes() + tokens, 9)
 
 
-def _package_counter() -> Callable[[str], int]:
-    import bpe_openai
+class Table:
+    """An encoding's tokens by length, each length's sorted, and their ranks."""
 
-    encoding = bpe_openai.get_encoding(ENCODING)
-    return lambda text: len(encoding.encode(text, disallowed_special=()))  # `<|endoftext|>` is just text
+    def __init__(self, data: bytes) -> None:
+        payload = memoryview(zlib.decompress(data))
+        count = int.from_bytes(payload[:2], "little")
+        if len(payload) < 2 + 5 * count:
+            raise ValueError(f"{RANKS.name}: truncated table")
+        head = [(payload[2 + 5 * i], int.from_bytes(payload[3 + 5 * i:7 + 5 * i], "little")) for i in range(count)]
+        ranks = array("I")
+        ranks.frombytes(payload[2 + 5 * count:2 + 5 * count + 4 * sum(size for _, size in head)])
+        if sys.byteorder == "big":
+            ranks.byteswap()
+        at, first = 2 + 5 * count + 4 * len(ranks), 0
+        self.groups: dict[int, tuple[list[bytes], array]] = {}
+        for length, size in head:
+            tokens = payload[at:at + length * size]
+            if len(tokens) != length * size:
+                raise ValueError(f"{RANKS.name}: truncated table")
+            self.groups[length] = (list(map(itemgetter(0), struct.iter_unpack(f"{length}s", tokens))),
+                                   ranks[first:first + size])
+            at, first = at + length * size, first + size
+        if at != len(payload):
+            raise ValueError(f"{RANKS.name}: {len(payload) - at} bytes past the table")
+        # the tokens of up to SHORT bytes in a dictionary as well (23,094 of them, some 2 MiB): they are over half
+        # the lookups of a merge, its first pairs all of them
+        self.short = {token: rank for length in range(1, SHORT + 1) if length in self.groups
+                      for token, rank in zip(*self.groups[length], strict=True)}
+
+    def rank(self, part: bytes) -> int | None:
+        if len(part) <= SHORT:
+            return self.short.get(part)
+        group = self.groups.get(len(part))
+        if group is None:
+            return None
+        tokens, ranks = group
+        at = bisect_left(tokens, part)
+        return ranks[at] if at < len(tokens) and tokens[at] == part else None
+
+    def merged_count(self, piece: bytes) -> int:
+        """How many tokens the byte-pair merge leaves of one piece: the adjacent pair whose joined bytes have the
+        lowest rank is merged first (the leftmost among equals), until no joined pair is a token."""
+        size = len(piece)
+        if size < 2 or self.rank(piece) is not None:
+            return 1
+        rank = self.rank
+        following = list(range(1, size + 1))  # where the part starting at each byte ends
+        preceding = list(range(-1, size - 1))  # where the part before it starts (-2: merged into it)
+        pairs = [(r, start, start + 2) for start in range(size - 1) if (r := rank(piece[start:start + 2])) is not None]
+        heapq.heapify(pairs)
+        parts = size
+        while pairs:
+            _, start, end = heapq.heappop(pairs)
+            middle = following[start]
+            if middle >= size or following[middle] != end or preceding[middle] != start:
+                continue  # one of its two parts has been merged since
+            following[start] = end
+            preceding[middle] = -2
+            parts -= 1
+            if end < size:
+                preceding[end] = start
+                if (r := rank(piece[start:following[end]])) is not None:
+                    heapq.heappush(pairs, (r, start, following[end]))
+            before = preceding[start]
+            if before >= 0 and (r := rank(piece[before:end])) is not None:
+                heapq.heappush(pairs, (r, before, end))
+        return parts
+
+
+class Counter:
+    """Counts one text's o200k_base tokens (raising ValueError where bpe-openai's Encoding refused)."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.pieces: dict[str, int] = {}
+
+    def __call__(self, text: str) -> int:
+        if not text:
+            return 0
+        if len(text) >= MAX_CHARS:
+            raise ValueError("Input too long to encode safely")
+        try:
+            counted = self._count(text)
+        except UnicodeEncodeError:  # lone surrogates: replaced, as bpe-openai did
+            counted = self._count(text.encode("utf-16", "surrogatepass").decode("utf-16", "replace"))
+        if counted > CHUNK_LIMIT:
+            raise ValueError(f"{counted} tokens is beyond the chunk limit of {CHUNK_LIMIT}")
+        return counted
+
+    def _count(self, text: str) -> int:
+        pieces = self.pieces
+        if len(pieces) > CACHE_PIECES:
+            pieces.clear()
+        total = 0
+        for segment in split(text):
+            counts = list(map(pieces.get, segment))
+            if None in counts:  # pieces not met before: merged once each (no count is 0)
+                counts = [counted or pieces.get(piece) or self._merged(piece)
+                          for piece, counted in zip(segment, counts, strict=True)]
+            total += sum(counts)
+        return total
+
+    def _merged(self, piece: str) -> int:
+        counted = self.pieces[piece] = self.table.merged_count(piece.encode("utf-8"))
+        return counted
+
+
+def split(text: str) -> Iterator[list[str]]:
+    """The text's pieces under PATTERN, in runs: its ASCII stretches split by ASCII_PATTERN, and only the words
+    around its other characters by PATTERN itself. A space after a character that is not white space always starts
+    a piece (no piece holds a space but as its first character or among white space only), and no piece looks
+    behind itself, so the text can be cut before any such space and each part split alone."""
+    if text.isascii():
+        yield _ASCII_SPLIT(text)
+        return
+    unicode_split = _unicode_split()
+    done = 0  # where the pieces yielded so far end: the start of the text or a cut
+    for run in _NOT_ASCII.finditer(text):
+        if run.start() < done:
+            continue  # inside the words just split
+        cut = text.rfind(" ", done, run.start() + 1)
+        while cut > done and _IS_WHITE(text, cut - 1):
+            cut = text.rfind(" ", done, cut)
+        cut = max(cut, done)
+        after = _CUT.search(text, run.end())
+        end = after.start() if after else len(text)
+        if cut > done:
+            yield _ASCII_SPLIT(text[done:cut])
+        yield unicode_split(text[cut:end])
+        done = end
+    if done < len(text):
+        yield _ASCII_SPLIT(text[done:])
+
+
+@cache
+def _unicode_split() -> Callable[[str], list[str]]:
+    import regex  # only for text that is not ASCII
+
+    return regex.compile(PATTERN).findall
 
 
 @cache
 def _encoder() -> Callable[[str], int] | None:
-    """How to count one text's tokens (raising ValueError where bpe-openai's Encoding would), or None."""
+    """How to count one text's tokens, or None when the table cannot be read (the rule of thumb then)."""
+    if find_spec("regex") is None:
+        return None
     try:
-        tokenizer = _rust_tokenizer()
-    except Exception:  # an extension built differently: the package's own way below
-        tokenizer = None
-    if tokenizer is not None:
-        return lambda text: _count_rust(tokenizer, text)
-    try:
-        return _package_counter()
-    except Exception:  # the package missing or broken: fall back to the 4-characters rule of thumb
+        return Counter(Table(RANKS.read_bytes()))
+    except (OSError, ValueError, zlib.error):
         return None
 
 
 def prepare() -> None:
-    """Build the tokenizer now. Its Rust build holds the interpreter lock for 0.1-0.25 s in one go, so the
-    window does it before it is shown rather than on a worker while it is (its first token estimate, a Tools
-    conversion or a selection run, froze it that long)."""
+    """Load the table now (some 0.06 s), before the window is shown rather than on its first estimate."""
     _encoder()
-
-
-def _count_rust(tokenizer, text: str) -> int:
-    """What `len(Encoding.encode(text, disallowed_special=()))` gives, with the same refusals."""
-    if not text:
-        return 0
-    if len(text) >= MAX_CHARS:
-        raise ValueError("Input too long to encode safely")
-    try:
-        counted = tokenizer.count(text)
-    except UnicodeEncodeError:  # lone surrogates: replaced, as the package does
-        counted = tokenizer.count(text.encode("utf-16", "surrogatepass").decode("utf-16", "replace"))
-    if counted > CHUNK_LIMIT:
-        raise ValueError(f"{counted} tokens is beyond the chunk limit of {CHUNK_LIMIT}")
-    return counted
 
 
 def count(text: str) -> int:
