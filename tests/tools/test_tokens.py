@@ -85,6 +85,16 @@ def test_counts_equal_the_recorded_ones_on_real_tools_and_edge_texts(recorded):
     assert [tokens.count(text) for text in texts] == list(counts)
 
 
+def test_a_text_cut_at_its_spaces_counts_as_the_text_whole_and_the_second_time_as_the_first(recorded):
+    texts = [text for text, _ in recorded["texts"]] + [text for group in generated_texts().values() for text in group]
+    texts = [text.encode("utf-16", "surrogatepass").decode("utf-16", "replace") for text in texts]
+    counter = tokens.Counter(tokens.Table(tokens.RANKS.read_bytes()))
+    cut = [text for text in texts if " " in text and not tokens._SPACE_AFTER_WHITE(text)]
+    assert len(cut) > 300 and len(texts) - len(cut) > 300  # both ways are taken
+    assert [counter._count(text) for text in texts] == [counter._pieces_count(text) for text in texts]
+    assert [counter._count(text) for text in texts] == [counter._pieces_count(text) for text in texts]  # cached
+
+
 def test_counts_equal_the_recorded_ones_on_generated_texts_and_every_code_point(recorded):
     made = generated_texts()
     assert made.keys() == recorded["generated"].keys()

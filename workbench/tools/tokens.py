@@ -66,6 +66,7 @@ _ASCII_SPLIT = re.compile(ASCII_PATTERN).findall
 _WHITE = r"\t-\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
 _IS_WHITE = re.compile(f"[{_WHITE}]").match
 _CUT = re.compile(f"(?<=[^{_WHITE}]) ")
+_SPACE_AFTER_WHITE = re.compile(f"[{_WHITE}] ").search  # a space that is no cut
 _NOT_ASCII = re.compile(r"[^\x00-\x7f]+")
 
 
@@ -171,6 +172,7 @@ class Counter:
     def __init__(self, table: Table) -> None:
         self.table = table
         self.pieces: dict[str, int] = {}
+        self.words: dict[str, int] = {}  # what follows a space that is a cut -> the count of " " + it
 
     def __call__(self, text: str) -> int:
         if not text:
@@ -186,6 +188,28 @@ class Counter:
         return counted
 
     def _count(self, text: str) -> int:
+        """A text whose every space follows a character that is not white space is cut before each space (see
+        `split`), and each part is counted once: a tool set's serialised JSON repeats its words and phrases, and
+        one str.split is a fifth of the time of the pattern over the whole text."""
+        if _SPACE_AFTER_WHITE(text):
+            return self._pieces_count(text)
+        words = self.words
+        if len(words) > CACHE_PIECES:
+            words.clear()
+        parts = text.split(" ")
+        total = self._pieces_count(parts[0]) if parts[0] else 0
+        rest = parts[1:]
+        counts = list(map(words.get, rest))
+        if None in counts:
+            counts = [counted if counted is not None else self._word(part)
+                      for part, counted in zip(rest, counts, strict=True)]
+        return total + sum(counts)
+
+    def _word(self, part: str) -> int:
+        counted = self.words[part] = self._pieces_count(" " + part)
+        return counted
+
+    def _pieces_count(self, text: str) -> int:
         pieces = self.pieces
         if len(pieces) > CACHE_PIECES:
             pieces.clear()
