@@ -287,3 +287,13 @@ def test_every_ref_of_a_json_file_is_checked_however_it_is_spelled(write, compon
     spec = load_spec(write("s.json", _json_spec(components)))
     assert codes(spec) == expected
     assert all(p.pointer.startswith("/components/schemas/B") for p in spec.problems)
+
+
+def test_a_ref_in_an_extension_never_brings_in_the_file_its_chain_names(write):
+    # The text holds a local ref (in an extension, which is data) whose target is a ref to another file: the scan
+    # must not follow it (the walk never does), so that file is neither read nor reported.
+    write("other.json", '{"B": {"type": "string", "type": "integer"}}')  # a duplicate key, reported if read
+    spec = load_spec(write("s.json", _json_spec('"B": {"type": "object"}')[:-1]
+                           + ', "x-a": {"$ref": "#/x-b"}, "x-b": {"$ref": "other.json#/B"}}'))
+    assert len(spec.documents) == 1
+    assert spec.problems == ()

@@ -165,7 +165,10 @@ def test_without_the_regex_package_counts_are_the_rule_of_thumb(table_at, monkey
     assert tokens.method() == "estimate: characters / 4 (no tokenizer available)"
 
 
-@pytest.mark.parametrize("content", [None, b"", b"not zlib", zlib.compress(b"\x09\x00\x01"), "truncated"])
+_NO_LENGTH = zlib.compress(b"\x01\x00" + b"\x00" + (1).to_bytes(4, "little") + (0).to_bytes(4, "little"))
+
+
+@pytest.mark.parametrize("content", [None, b"", b"not zlib", zlib.compress(b"\x09\x00\x01"), "truncated", _NO_LENGTH])
 def test_without_a_readable_table_counts_are_the_rule_of_thumb(table_at, tmp_path, content):
     path = tmp_path / "o200k_base.ranks"
     if content == "truncated":

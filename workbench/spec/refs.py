@@ -146,10 +146,11 @@ class Resolver:
         values = _JSON_REF.findall(document.text)
         if len(values) != len(_JSON_REF_START.findall(document.text)):
             return False  # a ref string with an escape in it
+        distinct = dict.fromkeys(values)  # in the text's order, whatever the hash seed
+        if not all(ref.startswith("#") for ref in distinct):
+            return False  # checked before any is followed: a chain through local refs then stays in this file
         try:
-            for ref in set(values):
-                if not ref.startswith("#"):
-                    return False
+            for ref in distinct:
                 self.follow(ref, document)
         except RefError:
             return False

@@ -106,6 +106,8 @@ class Table:
         if len(payload) < 2 + 5 * count:
             raise ValueError(f"{RANKS.name}: truncated table")
         head = [(payload[2 + 5 * i], int.from_bytes(payload[3 + 5 * i:7 + 5 * i], "little")) for i in range(count)]
+        if any(length == 0 for length, _ in head) or len({length for length, _ in head}) != len(head):
+            raise ValueError(f"{RANKS.name}: a group of no length, or two of one length")
         ranks = array("I")
         ranks.frombytes(payload[2 + 5 * count:2 + 5 * count + 4 * sum(size for _, size in head)])
         if sys.byteorder == "big":
