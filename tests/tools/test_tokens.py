@@ -13,6 +13,7 @@ could change between versions).
 from __future__ import annotations
 
 import base64
+import itertools
 import json
 import subprocess
 import sys
@@ -89,10 +90,20 @@ def test_a_text_cut_at_its_spaces_counts_as_the_text_whole_and_the_second_time_a
     texts = [text for text, _ in recorded["texts"]] + [text for group in generated_texts().values() for text in group]
     texts = [text.encode("utf-16", "surrogatepass").decode("utf-16", "replace") for text in texts]
     counter = tokens.Counter(tokens.Table(tokens.RANKS.read_bytes()))
-    cut = [text for text in texts if " " in text and not tokens._SPACE_AFTER_WHITE(text)]
+    cut = [text for text in texts if " " in text and not tokens._UNCUT_SPACE(text)]
     assert len(cut) > 300 and len(texts) - len(cut) > 300  # both ways are taken
     assert [counter._count(text) for text in texts] == [counter._pieces_count(text) for text in texts]
     assert [counter._count(text) for text in texts] == [counter._pieces_count(text) for text in texts]  # cached
+
+
+def test_texts_of_spaces_and_other_white_space_cut_or_not_count_as_the_pattern_counts():
+    # Every text of up to six characters over letters, digits, punctuation and white space of four kinds, and
+    # of up to four parts with runs of spaces.
+    counter = tokens.Counter(tokens.Table(tokens.RANKS.read_bytes()))
+    texts = ["".join(chars) for size in range(1, 7) for chars in itertools.product("a. \n\xa0", repeat=size)]
+    texts += ["".join(chars) for chars in itertools.product("A1 \t", repeat=6)]
+    texts += ["".join(chars) for chars in itertools.product(["a", ".", " ", "   ", "\n", "\xa0", " " * 9], repeat=4)]
+    assert [counter._count(text) for text in texts] == [counter._pieces_count(text) for text in texts]
 
 
 def test_counts_equal_the_recorded_ones_on_generated_texts_and_every_code_point(recorded):
