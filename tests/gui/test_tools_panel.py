@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPoint, QRect
+from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtWidgets import QApplication, QLabel
 
 from workbench.cli import main as cli_main
@@ -306,3 +306,42 @@ def test_at_1024_by_700_the_scope_controls_fit_their_column_uncut(qtbot, window,
         assert box.width() >= box.sizeHint().width(), box.text()  # its whole text shown
     label = panel.limit_label  # the count against the caps: cut to its width with an ellipsis, never clipped
     assert label.fontMetrics().horizontalAdvance(QLabel.text(label)) <= label.contentsRect().width()
+
+
+TWO_OPERATIONS = """openapi: 3.0.3
+info: {title: Two, version: '1'}
+paths:
+  /items:
+    get:
+      operationId: listItems
+      responses: {'200': {description: ok}}
+  /old:
+    get:
+      operationId: oldItems
+      deprecated: true
+      responses: {'200': {description: ok}}
+"""
+
+
+def test_an_empty_left_out_tab_says_that_nothing_was_left_out(qtbot, window, tmp_path):
+    spec = tmp_path / "two.yaml"
+    spec.write_text(TWO_OPERATIONS, encoding="utf-8")
+    window.resize(1024, 700)
+    tools = window.tools
+    note = tools.rejected_note
+    assert not note.is_shown()  # nothing converted yet: a bare table, no claim
+    open_with_preview(qtbot, window, spec)
+    tools.tabs.setCurrentWidget(tools.rejected_table)
+    assert tools.rejected_rows() == [("GET /old", "deprecated (use --include-deprecated)")]
+    assert not note.is_shown()  # rows: no note over them
+    wait_preview(qtbot, window, lambda: tools.set_option("include_deprecated", True))
+    assert tools.rejected_rows() == [] and tools.tabs.tabText(3) == "Left Out"
+    assert note.is_shown() and note.isVisible()
+    assert note.text() == "Nothing left out: every operation in scope became a tool."
+    viewport = tools.rejected_table.viewport()
+    assert note.geometry() == viewport.rect() and viewport.width() > 200  # over the table's whole area
+    room = note.contentsRect()
+    wrapped = note.fontMetrics().boundingRect(room, int(Qt.TextFlag.TextWordWrap), note.text())
+    assert wrapped.width() <= room.width() and wrapped.height() <= room.height()  # all of it readable
+    wait_preview(qtbot, window, lambda: tools.set_option("include_deprecated", False))
+    assert len(tools.rejected_rows()) == 1 and not note.is_shown()

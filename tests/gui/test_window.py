@@ -318,3 +318,34 @@ def test_a_big_schema_outline_opens_collapsed_even_with_few_operations(window, o
     window.outline.mode_combo.setCurrentIndex(window.outline.mode_combo.findData("schema"))
     assert window.outline.proxy.rowCount(window.outline.proxy.index(0, 0)) == 200
     assert not window.outline.view.isExpanded(window.outline.proxy.index(0, 0))  # 200 properties: closed
+
+
+def test_a_long_status_message_is_elided_before_the_counts_with_the_whole_of_it_in_the_tooltip(window, open_spec,
+                                                                                                qtbot):
+    window.resize(1024, 700)
+    open_spec(TRAVEL)  # the counts and the readiness score take their room on the right
+    bar, score = window.statusBar(), window.status.score_label
+    qtbot.waitUntil(lambda: score.width() >= score.sizeHint().width())  # laid out with the score's text
+    message = ("Opened github-api.github.com-2022-07-18.json: 874 operations, 1959 findings in 1.18 s; "
+               "the readiness score and the lint config in use are on the right of this bar.")
+
+    def elided_before_the_counts() -> bool:
+        shown = bar.shown_message()
+        first_count = min(b.x() for b in window.status.severity_buttons.values())
+        return (shown.endswith("\u2026") and message.startswith(shown[:-1])
+                and bar.LEFT + bar.fontMetrics().horizontalAdvance(shown) <= first_count)
+
+    bar.showMessage(message, 60_000)
+    qtbot.waitUntil(elided_before_the_counts)
+    assert bar.currentMessage() == message and bar.toolTip() == message  # the whole of it is still there
+    shown = bar.shown_message()
+    assert len(shown) > 60  # it gives way to the counts, no more
+    window.resize(2400, 700)  # room enough: the whole message
+    qtbot.waitUntil(lambda: bar.shown_message() == message)
+    window.resize(1024, 700)
+    qtbot.waitUntil(lambda: bar.shown_message() == shown)
+    assert bar.currentMessage() == message
+    bar.showMessage("Saved.", 5000)  # a short one is shown whole
+    assert bar.shown_message() == bar.currentMessage() == "Saved." and bar.toolTip() == "Saved."
+    bar.clearMessage()
+    assert bar.currentMessage() == "" and bar.toolTip() == ""

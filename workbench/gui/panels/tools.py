@@ -51,7 +51,7 @@ from workbench.gui.highlighter import SpecHighlighter
 from workbench.gui.jobs import Job, JobRunner
 from workbench.gui.panels.onscreen import OnScreen
 from workbench.gui.theme import code_colors, is_dark
-from workbench.gui.widgets import ElidedLabel, code_view
+from workbench.gui.widgets import ElidedLabel, EmptyNote, code_view
 from workbench.spec import SpecError
 from workbench.workspace import LoadedSpec, LoadKind, OperationEntry
 from workbench.workspace.toolpreview import (
@@ -81,6 +81,7 @@ BAR_COLORS = {"ok": "#3fa45b", "amber": "#e8a33d", "red": "#e5484d"}
 COLUMNS = ("Tool", "Operation", "Tokens", "Warn.")
 COLUMN_TIPS = ("The tool's name", "The operation it calls", "Its token estimate",
                "What the conversion lost or moved (warnings)")
+NOTHING_LEFT_OUT = "Nothing left out: every operation in scope became a tool."
 
 
 ROWS_PER_SLICE = 100  # tools put in the list per turn of the event loop (GitHub's 874 in one go held it 0.2 s)
@@ -438,6 +439,7 @@ class ToolsPanel(OnScreen, QWidget):
         self.warnings_list.setWordWrap(True)
         self.wire_table = _table("toolsWire", ("Argument", "Goes to", "Wire name", "Required"))
         self.rejected_table = _table("toolsRejected", ("Operation", "Reason"))
+        self.rejected_note = EmptyNote(self.rejected_table)  # said once a conversion left nothing out
         self.tabs = QTabWidget()
         self.tabs.setObjectName("toolsTabs")
         self.tabs.setDocumentMode(True)
@@ -674,6 +676,7 @@ class ToolsPanel(OnScreen, QWidget):
         if preview.changes:
             self.status_label.setToolTip("\n".join(c.text for c in preview.changes) + "\n\n" + built)
         _fill(self.rejected_table, [(f"{r.method.upper()} {r.path}".strip(), r.reason) for r in toolset.rejected])
+        self.rejected_note.setText(NOTHING_LEFT_OUT)
         self.tabs.setTabText(3, f"Left Out ({len(toolset.rejected)})" if toolset.rejected else "Left Out")
         self._update_count()
         self._reselect(current.name if current else None, key)
