@@ -345,3 +345,36 @@ def test_an_empty_left_out_tab_says_that_nothing_was_left_out(qtbot, window, tmp
     assert wrapped.width() <= room.width() and wrapped.height() <= room.height()  # all of it readable
     wait_preview(qtbot, window, lambda: tools.set_option("include_deprecated", False))
     assert len(tools.rejected_rows()) == 1 and not note.is_shown()
+
+
+def test_the_operation_column_leaves_the_tool_names_their_room_first():
+    assert tools_panel.operation_width(400, 200, 150) == 150  # both whole: the operations as wide as they are
+    assert tools_panel.operation_width(400, 230, 250) == 170  # what the names leave
+    assert tools_panel.operation_width(400, 390, 250) == 140  # but at least its share of the room
+    assert tools_panel.operation_width(400, 100, 900) == 300  # long operations, short names: the rest
+
+
+def test_at_1024_pixels_the_tool_names_are_shown_whole_and_the_operations_fit_beside_them(qtbot, window, readme):
+    window.resize(1024, 700)
+    preview = open_with_preview(qtbot, window, readme)
+    tools = window.tools
+    view, header = tools.view, tools.view.horizontalHeader()
+    metrics = view.fontMetrics()
+    names = max(metrics.horizontalAdvance(r.name) for r in preview.rows)
+    operations = max(metrics.horizontalAdvance(r.operation) for r in preview.rows)
+    room = view.viewport().width() - header.sectionSize(2) - header.sectionSize(3)
+    assert header.sectionSize(0) + header.sectionSize(1) == room  # the four columns fill the list
+    assert header.sectionSize(1) == tools_panel.operation_width(room, *tools._needed)
+    if names + operations + 2 * tools_panel.CELL_PADDING <= room:  # both fit: neither is shortened
+        assert header.sectionSize(0) >= names + tools_panel.CELL_PADDING
+        assert header.sectionSize(1) >= operations + tools_panel.CELL_PADDING
+    else:  # the names first: the Tool column is the wider, unless the names are whole already
+        assert (header.sectionSize(0) >= names + tools_panel.CELL_PADDING
+                or header.sectionSize(1) == int(room * tools_panel.OPERATION_SHARE))
+    first = tools.proxy.index(0, 0)
+    assert first.data(Qt.ItemDataRole.ToolTipRole).split("\n")[0] == first.data()  # the whole name in its tip
+    width = view.width()
+    tools.splitter.setSizes([190, 300, 540])  # a narrower list: fitted again
+    qtbot.waitUntil(lambda: view.width() != width)
+    room = view.viewport().width() - header.sectionSize(2) - header.sectionSize(3)
+    assert header.sectionSize(1) == tools_panel.operation_width(room, *tools._needed)
