@@ -29,6 +29,7 @@ class ElidedLabel(QLabel):
                            QSizePolicy.Policy.Preferred)
         self.setMinimumWidth(1)
         self._mode = mode
+        self._fit = fit
         self._full = ""
         self.setText(text)
 
@@ -36,6 +37,8 @@ class ElidedLabel(QLabel):
         self._full = text
         self.setToolTip(text)
         self._elide()
+        if self._fit:  # the width it asks for changed even when its elided text did not (narrow, "…" both times)
+            self.updateGeometry()
 
     def text(self) -> str:
         return self._full
