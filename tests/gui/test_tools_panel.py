@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPoint, QRect
+from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtWidgets import QApplication, QLabel
 
 from workbench.cli import main as cli_main
@@ -306,3 +306,75 @@ def test_at_1024_by_700_the_scope_controls_fit_their_column_uncut(qtbot, window,
         assert box.width() >= box.sizeHint().width(), box.text()  # its whole text shown
     label = panel.limit_label  # the count against the caps: cut to its width with an ellipsis, never clipped
     assert label.fontMetrics().horizontalAdvance(QLabel.text(label)) <= label.contentsRect().width()
+
+
+TWO_OPERATIONS = """openapi: 3.0.3
+info: {title: Two, version: '1'}
+paths:
+  /items:
+    get:
+      operationId: listItems
+      responses: {'200': {description: ok}}
+  /old:
+    get:
+      operationId: oldItems
+      deprecated: true
+      responses: {'200': {description: ok}}
+"""
+
+
+def test_an_empty_left_out_tab_says_that_nothing_was_left_out(qtbot, window, tmp_path):
+    spec = tmp_path / "two.yaml"
+    spec.write_text(TWO_OPERATIONS, encoding="utf-8")
+    window.resize(1024, 700)
+    tools = window.tools
+    note = tools.rejected_note
+    assert not note.is_shown()  # nothing converted yet: a bare table, no claim
+    open_with_preview(qtbot, window, spec)
+    tools.tabs.setCurrentWidget(tools.rejected_table)
+    assert tools.rejected_rows() == [("GET /old", "deprecated (use --include-deprecated)")]
+    assert not note.is_shown()  # rows: no note over them
+    wait_preview(qtbot, window, lambda: tools.set_option("include_deprecated", True))
+    assert tools.rejected_rows() == [] and tools.tabs.tabText(3) == "Left Out"
+    assert note.is_shown() and note.isVisible()
+    assert note.text() == "Nothing left out: every operation in scope became a tool."
+    viewport = tools.rejected_table.viewport()
+    assert note.geometry() == viewport.rect() and viewport.width() > 200  # over the table's whole area
+    room = note.contentsRect()
+    wrapped = note.fontMetrics().boundingRect(room, int(Qt.TextFlag.TextWordWrap), note.text())
+    assert wrapped.width() <= room.width() and wrapped.height() <= room.height()  # all of it readable
+    wait_preview(qtbot, window, lambda: tools.set_option("include_deprecated", False))
+    assert len(tools.rejected_rows()) == 1 and not note.is_shown()
+
+
+def test_the_operation_column_leaves_the_tool_names_their_room_first():
+    assert tools_panel.operation_width(400, 200, 150) == 150  # both whole: the operations as wide as they are
+    assert tools_panel.operation_width(400, 230, 250) == 170  # what the names leave
+    assert tools_panel.operation_width(400, 390, 250) == 140  # but at least its share of the room
+    assert tools_panel.operation_width(400, 100, 900) == 300  # long operations, short names: the rest
+
+
+def test_at_1024_pixels_the_tool_names_are_shown_whole_and_the_operations_fit_beside_them(qtbot, window, readme):
+    window.resize(1024, 700)
+    preview = open_with_preview(qtbot, window, readme)
+    tools = window.tools
+    view, header = tools.view, tools.view.horizontalHeader()
+    metrics = view.fontMetrics()
+    names = max(metrics.horizontalAdvance(r.name) for r in preview.rows)
+    operations = max(metrics.horizontalAdvance(r.operation) for r in preview.rows)
+    room = view.viewport().width() - header.sectionSize(2) - header.sectionSize(3)
+    assert header.sectionSize(0) + header.sectionSize(1) == room  # the four columns fill the list
+    assert header.sectionSize(1) == tools_panel.operation_width(room, *tools._needed)
+    if names + operations + 2 * tools_panel.CELL_PADDING <= room:  # both fit: neither is shortened
+        assert header.sectionSize(0) >= names + tools_panel.CELL_PADDING
+        assert header.sectionSize(1) >= operations + tools_panel.CELL_PADDING
+    else:  # the names first: the Tool column is the wider, unless the names are whole already
+        assert (header.sectionSize(0) >= names + tools_panel.CELL_PADDING
+                or header.sectionSize(1) == int(room * tools_panel.OPERATION_SHARE))
+    first = tools.proxy.index(0, 0)
+    assert first.data(Qt.ItemDataRole.ToolTipRole).split("\n")[0] == first.data()  # the whole name in its tip
+    width = view.width()
+    tools.splitter.setSizes([190, 300, 540])  # a narrower list: fitted again
+    qtbot.waitUntil(lambda: view.width() != width)
+    room = view.viewport().width() - header.sectionSize(2) - header.sectionSize(3)
+    assert header.sectionSize(1) == tools_panel.operation_width(room, *tools._needed)

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QApplication
 from tests.catalogue import corpus_dir
 from workbench.config import find_config, load_config
 from workbench.gui.models import EntryRole
+from workbench.gui.panels.status import SCORE_WIDTH
 from workbench.gui.theme import DARK_CODE, LIGHT_CODE
 from workbench.lint import Severity, lint
 from workbench.lint.score import score
@@ -318,3 +319,83 @@ def test_a_big_schema_outline_opens_collapsed_even_with_few_operations(window, o
     window.outline.mode_combo.setCurrentIndex(window.outline.mode_combo.findData("schema"))
     assert window.outline.proxy.rowCount(window.outline.proxy.index(0, 0)) == 200
     assert not window.outline.view.isExpanded(window.outline.proxy.index(0, 0))  # 200 properties: closed
+
+
+def test_a_long_status_message_is_elided_before_the_counts_with_the_whole_of_it_in_the_tooltip(window, open_spec,
+                                                                                                qtbot):
+    window.resize(1024, 700)
+    open_spec(TRAVEL)  # the counts and the readiness score take their room on the right
+    bar, score = window.statusBar(), window.status.score_label
+    qtbot.waitUntil(lambda: score.width() >= min(score.sizeHint().width(), SCORE_WIDTH))  # laid out, with its text
+    assert score.width() <= SCORE_WIDTH  # a long score is elided (the whole of it in its tooltip), not the message
+    message = ("Opened github-api.github.com-2022-07-18.json: 874 operations, 1959 findings in 1.18 s; "
+               "the readiness score and the lint config in use are on the right of this bar.")
+
+    def elided_before_the_counts() -> bool:
+        shown = bar.shown_message()
+        first_count = min(b.x() for b in window.status.severity_buttons.values())
+        return (shown.endswith("\u2026") and message.startswith(shown[:-1])
+                and bar.LEFT + bar.fontMetrics().horizontalAdvance(shown) <= first_count)
+
+    bar.showMessage(message, 60_000)
+    qtbot.waitUntil(elided_before_the_counts)
+    assert bar.currentMessage() == message and bar.toolTip() == message  # the whole of it is still there
+    shown = bar.shown_message()
+    assert len(shown) > 60  # it gives way to the counts, no more
+    window.resize(2400, 700)  # room enough: the whole message
+    qtbot.waitUntil(lambda: bar.shown_message() == message)
+    window.resize(1024, 700)
+    qtbot.waitUntil(lambda: bar.shown_message() == shown)
+    assert bar.currentMessage() == message
+    bar.showMessage("Saved.", 5000)  # a short one is shown whole
+    assert bar.shown_message() == bar.currentMessage() == "Saved." and bar.toolTip() == "Saved."
+    bar.clearMessage()
+    assert bar.currentMessage() == "" and bar.toolTip() == ""
+
+
+def _contrast(a, b) -> float:
+    """The WCAG contrast ratio of two colours."""
+    def luminance(color) -> float:
+        channels = [c / 255 for c in (color.red(), color.green(), color.blue())]
+        r, g, b = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def _indicator_colors(box) -> list:
+    """The colours painted in a check box's square (its outline, its fill, its mark), as the style lays it out."""
+    style = box.style()
+    side = style.pixelMetric(style.PixelMetric.PM_IndicatorWidth, None, box)
+    image = box.grab().toImage()
+    top = (box.height() - side) // 2
+    return [image.pixelColor(x, y) for x in range(side) for y in range(top, top + side)]
+
+
+def test_dark_check_boxes_show_their_square_and_tick_and_light_ones_are_unchanged(window, qtbot):
+    from PySide6.QtWidgets import QCheckBox, QVBoxLayout, QWidget
+
+    from workbench.gui.theme import dark_palette, light_palette
+
+    holder = QWidget(window)  # shown inside the window: its palette is the one the themes set
+    layout = QVBoxLayout(holder)
+    off, on = QCheckBox("Read-only"), QCheckBox("Nested")
+    on.setChecked(True)
+    for box in (off, on):
+        layout.addWidget(box)
+    holder.show()
+    window.set_theme("light", save=False)
+    light = light_palette()
+    roles = (QPalette.ColorRole.Window, QPalette.ColorRole.Text, QPalette.ColorRole.WindowText, QPalette.ColorRole.Base)
+    qtbot.waitUntil(lambda: all(off.palette().color(r) == light.color(r) for r in roles))  # boxes as they were
+    window.set_theme("dark", save=False)
+    qtbot.waitUntil(lambda: off.palette().color(QPalette.ColorRole.Base).lightness() < 128)
+    dark = dark_palette()
+    window_color, fill = dark.color(QPalette.ColorRole.Window), dark.color(QPalette.ColorRole.Base)
+    assert off.palette().color(QPalette.ColorRole.WindowText) == dark.color(QPalette.ColorRole.WindowText)  # label
+    outline = max(_indicator_colors(off), key=lambda c: c.lightness())  # an unticked square: its outline
+    assert _contrast(outline, window_color) >= 3 and _contrast(outline, fill) >= 3  # WCAG's 3:1 for controls
+    mark = max(_indicator_colors(on), key=lambda c: c.lightness())
+    assert _contrast(mark, fill) >= 7
+    window.set_theme("light", save=False)  # and back: the check boxes take the light palette again
+    qtbot.waitUntil(lambda: all(off.palette().color(r) == light.color(r) for r in roles))

@@ -41,6 +41,7 @@ from workbench.gui.panels import (
 )
 from workbench.gui.recent import RecentFiles
 from workbench.gui.theme import THEME_LABELS, THEMES, apply_theme
+from workbench.gui.widgets import ElidingStatusBar
 from workbench.lint import Severity
 from workbench.spec import SpecError
 from workbench.spec.limits import collect_rarely
@@ -141,6 +142,7 @@ class MainWindow(QMainWindow):
                     lambda visible, name=spec.attribute: visible and self._make_room(name))
         self.problems.fixRequested.connect(self.fix_problem)
         self.problems.fixRuleRequested.connect(self.fix_rule)
+        self.setStatusBar(ElidingStatusBar())  # a long message is elided before the counts, not cut under them
         self.status = StatusPanel(self.document, self.statusBar())
         self.status.cancel_button.clicked.connect(self.cancel_load)
         self.status.severityClicked.connect(self.show_severity)

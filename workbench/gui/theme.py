@@ -59,6 +59,33 @@ def dark_palette() -> QPalette:
     return _palette(colors, disabled="#6e6e6e")
 
 
+# Fusion draws a check box's square in the palette's Window colour darkened by 40 %: on the dark window that is
+# almost the square's own dark fill, so neither the box nor whether it is ticked could be made out. Check boxes
+# get a palette of their own in the dark theme (their label is drawn in WindowText, which stays): a light Window
+# gives the square a mid-grey outline, a white Text a brighter check mark.
+DARK_CHECK_BOX = {  # (Window, Text); a disabled box keeps a dimmer outline and the disabled text colour
+    QPalette.ColorGroup.Active: ("#c8c8c8", "#ffffff"),
+    QPalette.ColorGroup.Inactive: ("#c8c8c8", "#ffffff"),
+    QPalette.ColorGroup.Disabled: ("#7a7a7a", "#6e6e6e"),
+}
+
+
+def check_box_palette(palette: QPalette) -> QPalette:
+    """`palette` (the dark one) with the Window and Text colours Fusion draws a readable check box square with."""
+    boxes = QPalette(palette)
+    for group, (window, text) in DARK_CHECK_BOX.items():
+        boxes.setColor(group, QPalette.ColorRole.Window, QColor(window))
+        boxes.setColor(group, QPalette.ColorRole.Text, QColor(text))
+    return boxes
+
+
+def _set_palette(app: QApplication, palette: QPalette) -> None:
+    """The application's palette, and the check boxes' (set in every theme: a check box of the window kept the
+    dark one after a switch to light when only the application's palette was set again)."""
+    app.setPalette(palette)
+    app.setPalette(check_box_palette(palette) if is_dark(palette) else palette, "QCheckBox")
+
+
 def system_prefers_dark() -> bool:
     hints = QGuiApplication.styleHints()
     return hints is not None and hints.colorScheme() == Qt.ColorScheme.Dark
@@ -74,10 +101,12 @@ def apply_theme(app: QApplication, theme: str) -> str:
         app.setPalette(QPalette())  # an empty palette: back to the platform's own
         if system_prefers_dark() and not is_dark(app.palette()):
             app.setStyle("Fusion")
-            app.setPalette(dark_palette())
+            _set_palette(app, dark_palette())
+        else:
+            app.setPalette(app.palette(), "QCheckBox")
     else:
         app.setStyle("Fusion")
-        app.setPalette(dark_palette() if theme == "dark" else light_palette())
+        _set_palette(app, dark_palette() if theme == "dark" else light_palette())
     app.setProperty("workbenchTheme", theme)
     return theme
 

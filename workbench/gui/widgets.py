@@ -3,9 +3,17 @@ path, a file name) can widen a dock or the window; and how the panels count thin
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QFontDatabase, QStandardItem, QStandardItemModel
-from PySide6.QtWidgets import QAbstractItemView, QLabel, QPlainTextEdit, QSizePolicy, QTableView, QWidget
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer
+from PySide6.QtGui import QFontDatabase, QPalette, QStandardItem, QStandardItemModel
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QLabel,
+    QPlainTextEdit,
+    QSizePolicy,
+    QStatusBar,
+    QTableView,
+    QWidget,
+)
 
 
 class ElidedLabel(QLabel):
@@ -21,6 +29,7 @@ class ElidedLabel(QLabel):
                            QSizePolicy.Policy.Preferred)
         self.setMinimumWidth(1)
         self._mode = mode
+        self._fit = fit
         self._full = ""
         self.setText(text)
 
@@ -28,6 +37,8 @@ class ElidedLabel(QLabel):
         self._full = text
         self.setToolTip(text)
         self._elide()
+        if self._fit:  # the width it asks for changed even when its elided text did not (narrow, "…" both times)
+            self.updateGeometry()
 
     def text(self) -> str:
         return self._full
@@ -50,6 +61,127 @@ class ElidedLabel(QLabel):
     def _elide(self) -> None:
         width = self.contentsRect().width()
         super().setText(self.fontMetrics().elidedText(self._full, self._mode, width) if width > 1 else self._full)
+
+
+class ElidingStatusBar(QStatusBar):
+    """A status bar whose message gives way to its permanent widgets (the counts, the score): Qt cuts a message
+    at the first of them, mid-word; here it is elided to the room left of them, the whole of it in the bar's
+    tooltip and in `currentMessage()` (`shown_message()`: what is painted). A message's timeout is kept here, so
+    eliding it again (the window or a count changed width) does not restart it."""
+
+    LEFT, GAP = 6, 2  # where Qt paints the message, and how far it stays from the first permanent widget
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._full = ""
+        self._shown = ""
+        self._permanent: list[QWidget] = []
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(self.clearMessage)
+        self.messageChanged.connect(self._message_changed)
+
+    def showMessage(self, text: str, timeout: int = 0) -> None:
+        if not text:
+            self.clearMessage()
+            return
+        self._full = text
+        self._timer.stop()
+        if timeout > 0:
+            self._timer.start(timeout)
+        self._elide(new=True)
+
+    def clearMessage(self) -> None:
+        self._full = self._shown = ""
+        self._timer.stop()
+        super().clearMessage()
+
+    def currentMessage(self) -> str:
+        shown = super().currentMessage()
+        return self._full if shown and shown == self._shown else shown  # else a status tip Qt showed itself
+
+    def shown_message(self) -> str:
+        return super().currentMessage()
+
+    def message_room(self) -> int:
+        """The width the message may take: from its left edge to the first visible permanent widget."""
+        right = self.width() - 12
+        for widget in self._permanent:
+            if widget.isVisibleTo(self):
+                right = min(right, widget.x() - self.GAP)
+        return max(0, right - self.LEFT - self.GAP)
+
+    def addPermanentWidget(self, widget: QWidget, stretch: int = 0) -> None:
+        super().addPermanentWidget(widget, stretch)
+        self._watch(widget)
+
+    def insertPermanentWidget(self, index: int, widget: QWidget, stretch: int = 0) -> int:
+        at = super().insertPermanentWidget(index, widget, stretch)
+        self._watch(widget)
+        return at
+
+    def _watch(self, widget: QWidget) -> None:
+        self._permanent.append(widget)
+        widget.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() in (QEvent.Type.Move, QEvent.Type.Resize, QEvent.Type.Show, QEvent.Type.Hide):
+            self._elide()
+        return False
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._elide()
+
+    def _elide(self, new: bool = False) -> None:
+        """Elide the message to the room it has now (unless Qt shows a status tip of its own over it)."""
+        if not self._full or not (new or super().currentMessage() == self._shown):
+            return
+        room = self.message_room()
+        self._shown = (self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideRight, room)
+                       if room > 1 and self.isVisible() else self._full)  # not laid out yet: on its first resize
+        super().showMessage(self._shown)
+        self.setToolTip(self._full)
+
+    def _message_changed(self, text: str) -> None:
+        if not text or text != self._shown:
+            self.setToolTip("")
+
+
+class EmptyNote(QLabel):
+    """A line of text over an item view while it has no rows ("Nothing left out: ..."), in the theme's placeholder
+    colour, so an empty table says why it is empty; `setText("")`: a bare table again. Qt paints it."""
+
+    def __init__(self, view: QAbstractItemView, text: str = "") -> None:
+        super().__init__(view.viewport())
+        self._view = view
+        self.setObjectName(f"{view.objectName()}Empty")
+        self.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
+        self.setWordWrap(True)
+        self.setContentsMargins(8, 12, 8, 8)
+        self.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        view.viewport().installEventFilter(self)
+        model = view.model()
+        for signal in (model.rowsInserted, model.rowsRemoved, model.modelReset):
+            signal.connect(self._update)
+        self.setText(text)
+
+    def setText(self, text: str) -> None:
+        super().setText(text)
+        self._update()
+
+    def is_shown(self) -> bool:
+        return not self.isHidden()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Resize:
+            self.setGeometry(self._view.viewport().rect())
+        return False
+
+    def _update(self, *_args) -> None:
+        self.setGeometry(self._view.viewport().rect())
+        self.setVisible(bool(self.text()) and self._view.model().rowCount() == 0)
 
 
 def shrinkable(label: QLabel) -> QLabel:

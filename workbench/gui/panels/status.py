@@ -4,7 +4,7 @@ button to show them), and the readiness score with the lint config in use."""
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, Qt, Signal
-from PySide6.QtWidgets import QLabel, QProgressBar, QStatusBar, QToolButton
+from PySide6.QtWidgets import QProgressBar, QStatusBar, QToolButton
 
 from workbench.gui.document import SpecDocument
 from workbench.gui.theme import SEVERITY_ORDER, SEVERITY_TITLES, severity_icon
@@ -12,6 +12,8 @@ from workbench.gui.widgets import ElidedLabel
 from workbench.lint import Severity
 from workbench.lint.engine import severity_counts
 from workbench.workspace import LoadedSpec, LoadKind
+
+SCORE_WIDTH = 240  # pixels: the most the readiness score takes of the status bar
 
 
 class StatusPanel(QObject):
@@ -46,7 +48,11 @@ class StatusPanel(QObject):
             button.clicked.connect(lambda _checked=False, s=severity: self.severityClicked.emit(s))
             bar.addPermanentWidget(button)
             self.severity_buttons[severity] = button
-        self.score_label = QLabel()
+        # The score is elided past SCORE_WIDTH ("Readiness 0/100, blocked: 828 operations (quality 44 once
+        # unblocked)" took half the bar at 1024 pixels, and the message gives way to it); the whole of it, and
+        # what it is made of, is in its tooltip.
+        self.score_label = ElidedLabel(fit=True)
+        self.score_label.setMaximumWidth(SCORE_WIDTH)
         self.score_label.setObjectName("scoreLabel")
         self.score_label.setContentsMargins(8, 0, 6, 0)
         bar.addPermanentWidget(self.score_label)

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from heapq import nlargest
 from pathlib import Path
 
-from PySide6.QtCore import QModelIndex, QObject, QSortFilterProxyModel, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QModelIndex, QObject, QSortFilterProxyModel, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -51,7 +52,7 @@ from workbench.gui.highlighter import SpecHighlighter
 from workbench.gui.jobs import Job, JobRunner
 from workbench.gui.panels.onscreen import OnScreen
 from workbench.gui.theme import code_colors, is_dark
-from workbench.gui.widgets import ElidedLabel, code_view
+from workbench.gui.widgets import ElidedLabel, EmptyNote, code_view
 from workbench.spec import SpecError
 from workbench.workspace import LoadedSpec, LoadKind, OperationEntry
 from workbench.workspace.toolpreview import (
@@ -81,6 +82,10 @@ BAR_COLORS = {"ok": "#3fa45b", "amber": "#e8a33d", "red": "#e5484d"}
 COLUMNS = ("Tool", "Operation", "Tokens", "Warn.")
 COLUMN_TIPS = ("The tool's name", "The operation it calls", "Its token estimate",
                "What the conversion lost or moved (warnings)")
+OPERATION_SHARE = 0.35  # the least of the list's width the Operation column keeps when the tool names need more
+MEASURED = 24  # the longest tool names and operations measured for the columns' widths
+CELL_PADDING = 14  # a cell's margins around its text (and a bold, changed name's extra width)
+NOTHING_LEFT_OUT = "Nothing left out: every operation in scope became a tool."
 
 
 ROWS_PER_SLICE = 100  # tools put in the list per turn of the event loop (GitHub's 874 in one go held it 0.2 s)
@@ -178,6 +183,13 @@ class ToolsFilter(QSortFilterProxyModel):
         self.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         self.setFilterKeyColumn(-1)
         self.setSortRole(SortRole)
+
+
+def operation_width(room: int, names: int, operations: int) -> int:
+    """The Operation column's width in `room` pixels (the Tool and Operation columns'): the whole operations
+    (`operations`, their widest) if the whole names (`names`) fit beside them; else what the names leave, but at
+    least OPERATION_SHARE of the room. The Tool column stretches over the rest."""
+    return max(0, min(operations, max(room - names, int(room * OPERATION_SHARE))))
 
 
 def _table(name: str, headers: tuple[str, ...]) -> QTableWidget:
@@ -372,8 +384,13 @@ class ToolsPanel(OnScreen, QWidget):
         self.view.setWordWrap(False)
         self.view.setTextElideMode(Qt.TextElideMode.ElideRight)
         header = self.view.horizontalHeader()
+        # The tool names get their room first: the Tool column stretches, the Operation column is as wide as its
+        # widest cell up to what the names leave (`operation_width`; measured once per conversion, not by Qt's
+        # fitting to contents, which asks every row), fitted again when the list changes width; it can be dragged.
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Interactive)
+        self._needed = (0, 0)  # the widest tool name and operation of the last conversion, in pixels
+        header.installEventFilter(self)  # resized with the list's viewport (the view itself is told before it)
         # Fixed widths for the numbers: fitting a column to its contents asks every row's size (900 tools: 0.4 s).
         for column in (2, 3):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
@@ -438,6 +455,7 @@ class ToolsPanel(OnScreen, QWidget):
         self.warnings_list.setWordWrap(True)
         self.wire_table = _table("toolsWire", ("Argument", "Goes to", "Wire name", "Required"))
         self.rejected_table = _table("toolsRejected", ("Operation", "Reason"))
+        self.rejected_note = EmptyNote(self.rejected_table)  # said once a conversion left nothing out
         self.tabs = QTabWidget()
         self.tabs.setObjectName("toolsTabs")
         self.tabs.setDocumentMode(True)
@@ -674,10 +692,27 @@ class ToolsPanel(OnScreen, QWidget):
         if preview.changes:
             self.status_label.setToolTip("\n".join(c.text for c in preview.changes) + "\n\n" + built)
         _fill(self.rejected_table, [(f"{r.method.upper()} {r.path}".strip(), r.reason) for r in toolset.rejected])
+        self.rejected_note.setText(NOTHING_LEFT_OUT)
+        metrics = self.view.fontMetrics()  # the longest few texts measured, not all (828 took 36 ms)
+        self._needed = tuple(max((metrics.horizontalAdvance(text) for text in nlargest(MEASURED, texts, key=len)),
+                                 default=0) + CELL_PADDING
+                             for texts in ((r.name for r in preview.rows), (r.operation for r in preview.rows)))
+        self._fit_columns()
         self.tabs.setTabText(3, f"Left Out ({len(toolset.rejected)})" if toolset.rejected else "Left Out")
         self._update_count()
         self._reselect(current.name if current else None, key)
         self.previewReady.emit(preview)
+
+    def _fit_columns(self) -> None:
+        header = self.view.horizontalHeader()
+        room = header.width() - header.sectionSize(2) - header.sectionSize(3)
+        if room > 0 and self._needed[1]:
+            header.resizeSection(1, operation_width(room, *self._needed))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.view.horizontalHeader() and event.type() == QEvent.Type.Resize:
+            self._fit_columns()
+        return super().eventFilter(watched, event)
 
     def _style_bar(self) -> None:
         """The whole bar styled in the theme's colours (a style sheet on the chunk alone gives the groove a white
