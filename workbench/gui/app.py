@@ -26,15 +26,18 @@ SCREENSHOT_SIZE = (1360, 860)
 SCREENSHOT_TIMEOUT_MS = 120_000
 
 
-SWITCH_INTERVAL_S = 0.001  # how long the UI thread waits at most for the interpreter lock a worker holds
+SWITCH_INTERVAL_S = 0.0002  # how long the UI thread waits at most for the interpreter lock a worker holds
 
 
 def configure_application(app: QApplication) -> None:
     """Names (QSettings lives at <config>/agent-spec-workbench/workbench.conf) and the desktop file id; the
     interpreter's switch interval (see `SWITCH_INTERVAL_S`)."""
-    # Every slot, paint and model call the window makes in Python must first take the interpreter lock; while
-    # a background job runs Python (a re-check, the span index, a conversion), each waited for up to the default
-    # 5 ms before the job was made to hand it over, and a repaint after a re-check makes dozens of such calls.
+    # Every slot, paint and model call the window makes in Python must first take the interpreter lock, and so
+    # does every virtual call Qt makes on a widget of ours (to look for a Python override); while a background job
+    # runs Python (a load, a re-check, the span index, a conversion), each waited for up to the default 5 ms before
+    # the job was made to hand it over, and one repaint makes hundreds of such calls. At 1 ms the first stall of
+    # opening the 4 MB GitHub file was still 130–240 ms with the UI thread busy 30–40 ms of it; at 0.2 ms, 67–107
+    # ms (the background conversion takes some 0.2 s longer: it hands the lock over more often).
     sys.setswitchinterval(SWITCH_INTERVAL_S)
     app.setOrganizationName(ORGANIZATION)
     app.setApplicationName(APPLICATION)
