@@ -71,9 +71,10 @@ _CUT = re.compile(f"(?<=[^{_WHITE}]) ")
 # space other than a space, or two spaces or more before such white space. A run of spaces before anything else is
 # the pattern's piece of all but its last space, then the next word: the cut counts it so once corrected (JSON holds
 # no white space but its strings' spaces, and prose puts two after a full stop and indents code with more).
-_UNCUT_SPACE = re.compile(f"[{_WHITE.replace(' ', '')}] | {{2,}}[{_WHITE.replace(' ', '')}]").search
+_WHITE_BUT_SPACE = _WHITE.replace(" ", "")
+_UNCUT_SPACE = re.compile(f"[{_WHITE_BUT_SPACE}] | {{2,}}[{_WHITE_BUT_SPACE}]").search
 _LONG_RUN = re.compile("   +")
-_ASCII_WHITE = ("\t", "\n", "\r", "\x0b", "\x0c")  # the white space of ASCII text but the space
+_ASCII_WHITE = tuple("\t\n\x0b\x0c\r")  # the ASCII characters of _WHITE_BUT_SPACE (the range \t-\r)
 _NOT_ASCII = re.compile(r"[^\x00-\x7f]+")
 
 
@@ -198,8 +199,8 @@ class Counter:
 
     def _count(self, text: str) -> int:
         """A text is cut before each of its spaces (see `split` and _UNCUT_SPACE), and each part is counted once:
-        a tool set's serialised JSON repeats its words and phrases, and
-        one str.split is a fifth of the time of the pattern over the whole text."""
+        a tool set's serialised JSON repeats its words and phrases, and one str.split is a fifth of the time of
+        the pattern over the whole text."""
         if (not text.isascii() or any(white in text for white in _ASCII_WHITE)) and _UNCUT_SPACE(text):
             return self._pieces_count(text)  # (the pattern's search is slow: most texts never need it)
         words = self.words
