@@ -114,30 +114,32 @@ def _key(name: str) -> str:  # cached: property names repeat across responses (3
 
 def returns_list(spec, op) -> bool:
     """Does a 2xx response carry a list (an array, or a page envelope)? Asked by several rules, so the
-    answers for the spec being linted are kept (model objects compare by value, hence the identity check)."""
+    answers for the spec being linted are kept."""
     if _LIST_ANSWERS.get("spec") is not spec:
         _LIST_ANSWERS.clear()
         _ENVELOPES.clear()
         _LIST_ANSWERS["spec"] = spec
-    known = _LIST_ANSWERS.get(id(op))
-    if known is None or known[0] is not op:
-        known = (op, _returns_list(spec, op))
-        _LIST_ANSWERS[id(op)] = known
+    return _kept(_LIST_ANSWERS, op, lambda: _returns_list(spec, op))
+
+
+_LIST_ANSWERS: dict = {}  # id(op) -> (op, returns a list), and "spec" -> the spec they are of
+_ENVELOPES: dict = {}  # id(properties) -> (properties, says it is a page)
+
+
+def _kept(answers: dict, of: object, answer) -> bool:
+    """`answer()` for `of`, computed once per object while the spec is linted (kept by identity: model objects
+    compare by value, and an id is only unique while its object lives, hence the object kept beside it)."""
+    known = answers.get(id(of))
+    if known is None or known[0] is not of:
+        known = answers[id(of)] = (of, answer())
     return known[1]
-
-
-_LIST_ANSWERS: dict = {}
-_ENVELOPES: dict[int, tuple[dict, bool]] = {}  # id(properties) -> (properties, says it is a page)
 
 
 def _page_envelope(properties: dict) -> bool:
     """Whether an object's properties say it is one page of several (a 2xx schema is shared by many operations:
     Kubernetes' 1,123 operations answer with a few hundred)."""
-    known = _ENVELOPES.get(id(properties))
-    if known is None or known[0] is not properties:
-        known = (properties, not _PAGING_MARKERS.isdisjoint({_key(name) for name in properties}))
-        _ENVELOPES[id(properties)] = known
-    return known[1]
+    return _kept(_ENVELOPES, properties,
+                 lambda: not _PAGING_MARKERS.isdisjoint({_key(name) for name in properties}))
 
 
 def _returns_list(spec, op) -> bool:
