@@ -17,7 +17,7 @@ import json, sys
 from workbench.cli import main
 code = main(sys.argv[1:])
 print(json.dumps(sorted(m for m in sys.modules if m.startswith(("workbench", "regex", "PySide6", "email", "xml",
-                                                                "secrets")))),
+                                                                "secrets", "shutil")))),
       file=sys.stderr)
 """
 
@@ -46,6 +46,9 @@ def test_lint_runs_the_workspace_lint_without_the_window_load_the_edit_engine_or
                       "workbench.workspace.typing", "workbench.edit.engine", "workbench.mock.faults",
                       "workbench.lint.score", "workbench.tools.convert", "workbench.tools.vendors",
                       "workbench.cli.tools", "workbench.selection.model"} == set()
+    assert not {m for m in modules if m.startswith("workbench.cli.") and m not in ("workbench.cli.common",
+                                                                                  "workbench.cli.lint")}
+    assert "shutil" not in modules  # argparse's formatter imports it (and three compressors) for the width alone
 
 
 def test_lint_of_a_json_spec_never_imports_pyyaml(tmp_path):

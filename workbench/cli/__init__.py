@@ -28,18 +28,42 @@ def command_module(name: str):
     return importlib.import_module(f"workbench.cli.{name.replace('-', '_')}")  # serve-mcp: serve_mcp.py
 
 
+class _HelpFormatter(argparse.HelpFormatter):
+    """argparse's formatter, its width found without `shutil` (whose import, with the compressors it imports, was a
+    fiftieth of a small lint's run): COLUMNS, else the terminal's, else 80."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        super().__init__(prog, indent_increment, max_help_position, _columns() - 2 if width is None else width)
+
+
+def _columns() -> int:
+    try:
+        columns = int(os.environ.get("COLUMNS", ""))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns if columns > 0 else 80
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The whole parser, or (`only`) the one command's in full and the others by name alone."""
+    """The whole parser, or (`only`) the one command's alone: argv names it, so no other is ever parsed, and an
+    error's usage line names COMMAND, not the list (each parser costs an ArgumentParser and its gettext look-ups:
+    a twentieth of a small lint's start-up for the thirteen left out)."""
     parser = argparse.ArgumentParser(prog="workbench", description="Agent Spec Workbench: make an OpenAPI "
-                                     "document trustworthy as a set of tools for language-model agents.")
+                                     "document trustworthy as a set of tools for language-model agents.",
+                                     formatter_class=_HelpFormatter)
     parser.add_argument("--version", action="version", version=f"workbench {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         if only is not None and name != only:
-            commands.add_parser(name)  # named so that usage lists it; never parsed (argv names `only`)
             continue
         module = command_module(name)
-        sub = commands.add_parser(name, help=module.HELP)
+        sub = commands.add_parser(name, help=module.HELP, formatter_class=_HelpFormatter)
         module.add_arguments(sub)
         sub.set_defaults(run=module.run)
     parser.set_defaults(run=_run_default)
