@@ -17,6 +17,7 @@ import itertools
 import json
 import subprocess
 import sys
+import unicodedata
 import zlib
 from pathlib import Path
 
@@ -124,6 +125,26 @@ def test_cutting_a_text_before_a_space_splits_it_as_the_whole_pattern_does(recor
     assert list(map(ascii_split, ascii_texts)) == list(map(whole, ascii_texts))
 
 
+def test_a_text_whose_other_characters_are_punctuation_splits_by_the_ascii_pattern_as_by_the_whole_one():
+    whole = regex.compile(tokens.PATTERN).findall
+    points = [chr(c) for c in range(0x80, 0x110000) if not 0xD800 <= c < 0xE000]
+    alike = [c for c in points if tokens._punctuation_alike(c)]
+    # every such character but the private-use ones (a sample of those), each in a dozen and a half surroundings
+    sample = [c for c in alike if unicodedata.category(c) != "Co"] + [c for c in alike if
+                                                                       unicodedata.category(c) == "Co"][::97]
+    assert len(sample) > 8000 and {"—", "’", "“", "→", "€", "\u200b", "\ufeff", "😀"} <= set(sample)
+    surroundings = ["a{}b", "A{}B", " {}", "{} ", "{}\n", "\n{}", " {}s", "{}'s", "{}{}", "1{}2", "{}  x", "x  {}",
+                    "{}\r\n/", "  {}  ", "{}a'LL", "'{}", "é{}", "{}\xa0"]
+    texts = [where.replace("{}", c) for c in sample for where in surroundings]
+    assert [[piece for run in tokens.split(text) for piece in run] for text in texts] == list(map(whole, texts))
+    # letters, marks, numbers, white space and characters Python's Unicode does not know are never taken so
+    others = [c for c in points if not tokens._punctuation_alike(c)]
+    assert {unicodedata.category(c)[0] for c in others} == {"L", "M", "N", "Z", "C"}
+    assert {unicodedata.category(c) for c in others if unicodedata.category(c)[0] == "C"} == {"Cn", "Cc"}
+    assert not any(tokens._splits_as_ascii(f"a {c} b — c") for c in [*others[::50], "é", "\xa0", "\u0301", "٣"])
+    assert tokens._splits_as_ascii("say “hi” — it’s → ok")
+
+
 def test_the_white_space_of_the_cuts_is_the_patterns():
     white = regex.compile(r"\s").match
     points = [chr(c) for c in range(0x110000) if not 0xD800 <= c < 0xE000]
@@ -202,14 +223,16 @@ def test_estimate_takes_texts_already_serialised():
     assert given.method == tokens.METHOD
 
 
-def test_the_table_loads_on_the_first_count_and_regex_on_the_first_text_not_ascii():
+def test_the_table_loads_on_the_first_count_and_regex_on_the_first_text_with_letters_not_ascii():
     code = ("import sys; from workbench.tools import tokens; "
             "print(tokens._encoder.cache_info().currsize, 'regex' in sys.modules); "
             "n = tokens.count('hello world'); print(n, tokens._encoder.cache_info().currsize, 'regex' in sys.modules); "
+            "n = tokens.count('say “hi” — it’s'); print(n, 'regex' in sys.modules); "
             "n = tokens.count('naïve café'); print(n, 'regex' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True,
                           cwd=Path(__file__).resolve().parents[2])
-    assert done.stdout.split() == ["0", "False", "2", "1", "False", str(tokens.count("naïve café")), "True"]
+    assert done.stdout.split() == ["0", "False", "2", "1", "False", str(tokens.count("say “hi” — it’s")), "False",
+                                   str(tokens.count("naïve café")), "True"]
 
 
 def test_json_text_is_to_json_with_each_tool_on_one_line_as_counted():

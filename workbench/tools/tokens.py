@@ -252,7 +252,7 @@ def split(text: str) -> Iterator[list[str]]:
     around its other characters by PATTERN itself. A space after a character that is not white space always starts
     a piece (no piece holds a space but as its first character or among white space only), and no piece looks
     behind itself, so the text can be cut before any such space and each part split alone."""
-    if text.isascii():
+    if text.isascii() or _splits_as_ascii(text):
         yield _ASCII_SPLIT(text)
         return
     unicode_split = _unicode_split()
@@ -272,6 +272,25 @@ def split(text: str) -> Iterator[list[str]]:
         done = end
     if done < len(text):
         yield _ASCII_SPLIT(text[done:])
+
+
+def _splits_as_ascii(text: str) -> bool:
+    """Whether ASCII_PATTERN splits `text` as PATTERN does although it is not ASCII: its other characters are all
+    punctuation, symbols or format characters ("—", "’", "→", a zero-width space), which both patterns take as
+    they take ASCII punctuation (ASCII_PATTERN's negated classes hold every character that is not ASCII). Most real
+    tool definitions that are not ASCII are so, and then the `regex` package, a twentieth of a tool-converting
+    command's start-up, is not imported."""
+    return all(map(_punctuation_alike, set("".join(_NOT_ASCII.findall(text)))))
+
+
+@cache
+def _punctuation_alike(char: str) -> bool:
+    """Neither a letter, a mark nor a number (by the standard `unicodedata`; a character it does not know, as one
+    of a later Unicode may be a letter, is not), nor white space."""
+    import unicodedata
+
+    category = unicodedata.category(char)
+    return category[0] in "PSC" and category != "Cn" and not _IS_WHITE(char)
 
 
 @cache
