@@ -557,8 +557,12 @@ class Normalizer:
         if self.swagger:
             schema = self.schema(raw.get("schema"), document)
             examples = _as_map(raw.get("examples"))
-            content = {} if schema is None and not examples else {
-                media: MediaType(schema, examples.get(media)) for media in produces}
+            if schema is None and not examples:
+                content = {}
+            elif examples:
+                content = {media: MediaType(schema, examples.get(media)) for media in produces}
+            else:  # one (immutable) media type for all that the operation produces: Kubernetes' five per response
+                content = dict.fromkeys(produces, MediaType(schema))
         else:
             content = self._content(raw.get("content"), document, join(pointer, "content"))
         return Response(status, Origin(document, pointer), _text(raw.get("description")), content,
