@@ -65,7 +65,10 @@ def to_json(result: LintResult) -> str:
             "source": finding.file,
         })
     # One finding per line: readable, and each line goes through the C encoder (indent= forces the slow one).
-    return "[\n" + ",\n".join(json.dumps(item, ensure_ascii=False) for item in items) + "\n]" if items else "[]"
+    return "[\n" + ",\n".join(map(_ENCODE, items)) + "\n]" if items else "[]"
+
+
+_ENCODE = json.JSONEncoder(ensure_ascii=False).encode  # one encoder: `json.dumps` makes one per call with options
 
 
 # SARIF, GitHub annotations and JUnit all have three or four levels; hint and info share the lowest.
