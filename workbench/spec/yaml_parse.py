@@ -91,11 +91,10 @@ def resolve_plain(value: str) -> Any:
     return value
 
 
-def _scalar_value(event: yaml.ScalarEvent, file: str) -> Any:
+def _tagged_value(event: yaml.ScalarEvent, file: str) -> Any:
+    """The value of a scalar written with a tag (the loop resolves the untagged ones itself)."""
     tag = event.tag
-    if tag is None or tag == "!":
-        return resolve_plain(event.value) if event.implicit[0] and tag is None else event.value
-    if tag == _STR_TAG:
+    if tag == "!" or tag == _STR_TAG:
         return event.value
     convert = _EXPLICIT.get(tag)
     if convert is None:
@@ -107,131 +106,159 @@ def _scalar_value(event: yaml.ScalarEvent, file: str) -> Any:
         raise SpecError(f"value {event.value!r} does not fit its tag {tag}", file, line=line, column=column) from None
 
 
-def _style(event: yaml.ScalarEvent) -> str:
-    return event.style or "plain"
+def _plain_key(event: Any) -> bool:
+    """Whether the key read from `event` is plain: only a plain `<<` is a merge key, a quoted or tagged one is an
+    ordinary key. An alias (it has no `implicit`) counts as plain."""
+    return not hasattr(event, "implicit") or (event.implicit[0] and event.tag is None)
 
 
-class _Frame:
-    __slots__ = ("anchor", "container", "has_key", "key", "key_end", "key_mark", "key_plain", "key_start", "merges",
-                 "pointer", "size", "start")
-
-    def __init__(self, container: dict | list, pointer: str, start: int, anchor: str | None) -> None:
-        self.container = container
-        self.pointer = pointer
-        self.start = start
-        self.anchor = anchor
-        self.size = 1
-        self.has_key = False
-        self.key: str = ""
-        self.key_start = -1
-        self.key_end = -1
-        self.key_plain = False
-        self.key_mark: yaml.Mark | None = None
-        self.merges: list[dict] | None = None
+def _pointer(stack: list[tuple]) -> str:
+    """The JSON pointer of the container being filled, from the saved states of its ancestors (`stack[0]` is the
+    document level): each one's pending key, or its length, the index its open child will get. Without spans a
+    pointer is built only for a problem."""
+    return "".join(f"/{escape(key) if is_map else len(container)}" for container, is_map, key, *_ in stack[1:])
 
 
-# Complex on purpose: per-event dispatch in one frame is the loader's speed on multi-MB specs (measured).
+def _duplicate(problems: list[Problem], file: str, pointer: str, key: str, key_event: Any) -> None:
+    at = key_event.start_mark
+    problems.append(Problem("duplicate-key", f"duplicate key {key!r}; the later value is the one read", file,
+                            f"{pointer}/{escape(key)}", line=at.line + 1, column=at.column + 1))
+
+
+# Complex on purpose: the loader's speed on multi-MB specs is its work per event, so one loop does it all, with the
+# state of the innermost open container in local variables and the steps for a scalar written out in place (every
+# Python call per event is a few percent of the parse, measured).
 def parse_yaml(text: str, file: str, *, spans: bool = True  # noqa: C901
                ) -> tuple[Any, dict[str, SpanEntry] | None, list[Problem]]:
     """Parse the first YAML document of `text`. Returns (data, span index, problems); the index is None without
     `spans` (a quarter of the parse on a 3 MB spec, for a command that places nothing)."""
     index: dict[str, SpanEntry] = {}
     problems: list[Problem] = []
-    anchors: dict[str, tuple[Any, int]] = {}  # name -> (value, expanded size); value is None while open
+    anchors: dict[str, tuple[Any, int]] = {}  # name -> (value, expanded size)
     open_anchors: set[str] = set()
-    stack: list[_Frame] = []
     root: Any = None
     have_root = False
-    nodes = 0
+    # Node counts. The alias bound compares `expanded` (nodes read through aliases, keys included) with the nodes
+    # written, `values + keys`. The expanded size of a container (itself, its values, what its aliases expand to;
+    # not its keys) is how much `values + expanded - alias_keys` grew from before its start to its end.
+    values = 0  # scalars that are values, and containers
+    keys = 0  # scalars that are keys
     expanded = 0
+    alias_keys = 0  # the sizes of the aliases used as keys
+
+    # The innermost open container lives in these locals; `stack` holds the saved states of its ancestors, the first
+    # one the document level (container None). `key` is a mapping's pending key (None: a key comes next) and
+    # `key_event` the event it was read from; `pointer` and `start` are kept only with spans.
+    container: dict | list | None = None
+    is_map = False
+    key: str | None = None
+    key_event: Any = None
+    pointer = ""
+    start = -1
+    anchor: str | None = None
+    before = 0  # `values + expanded - alias_keys` before the container's start (kept when it is anchored)
+    merges: list[dict] | None = None
+    stack: list[tuple] = []
 
     def fail(message: str, mark: yaml.Mark) -> SpecError:
         return SpecError(message, file, line=mark.line + 1, column=mark.column + 1)
-
-    def attach(value: Any, size: int, start: int, end: int, kind: str, mark: yaml.Mark) -> None:
-        nonlocal root, have_root
-        if not stack:
-            root, have_root = value, True
-            index[""] = (start, end, -1, -1, kind)
-            return
-        parent = stack[-1]
-        parent.size += size
-        container = parent.container
-        if isinstance(container, list):
-            if spans:
-                index[f"{parent.pointer}/{len(container)}"] = (start, end, -1, -1, kind)
-            container.append(value)
-            return
-        key = parent.key
-        parent.has_key = False
-        if key == "<<" and parent.key_plain and _is_merge(value):
-            parent.merges = (parent.merges or []) + ([value] if isinstance(value, dict) else list(value))
-            return
-        if key in container:
-            at = parent.key_mark or mark
-            problems.append(Problem("duplicate-key", f"duplicate key {key!r}; the later value is the one read",
-                                    file, f"{parent.pointer}/{escape(key)}", line=at.line + 1,
-                                    column=at.column + 1))
-        container[key] = value
-        if spans:
-            index[f"{parent.pointer}/{escape(key)}"] = (start, end, parent.key_start, parent.key_end, kind)
-
-    def set_key(key: str, start: int, end: int, plain: bool, mark: yaml.Mark) -> None:
-        frame = stack[-1]
-        frame.key_mark = mark
-        frame.key = key
-        frame.has_key = True
-        frame.key_start, frame.key_end = start, end
-        frame.key_plain = plain  # only a plain `<<` is a merge key; a quoted one is an ordinary key
 
     # The loader's events straight from its C method (`yaml.parse` wraps every event in a Python generator
     # step and a check_event call: a third of the time of a 3 MB spec). None is the end of the stream.
     loader = _loader()(text)
     import yaml  # loaded by _loader: the event and error classes
+    # Bound to locals once: a global or attribute lookup per event adds up.
+    ScalarEvent, AliasEvent = yaml.ScalarEvent, yaml.AliasEvent
+    MappingStartEvent, SequenceStartEvent = yaml.MappingStartEvent, yaml.SequenceStartEvent
+    MappingEndEvent, SequenceEndEvent = yaml.MappingEndEvent, yaml.SequenceEndEvent
+    maybe_special = _MAYBE_SPECIAL
     events = iter(loader.get_event, None)
     try:
         for event in events:
             kind = type(event)
-            if kind is yaml.ScalarEvent:
-                nodes += 1
-                if stack and isinstance(stack[-1].container, dict) and not stack[-1].has_key:
-                    set_key(event.value, event.start_mark.index, event.end_mark.index,
-                            plain=event.implicit[0] and event.tag is None, mark=event.start_mark)
+            if kind is ScalarEvent:
+                if is_map and key is None:
+                    key = event.value
+                    key_event = event
+                    keys += 1
                     continue
-                value = _scalar_value(event, file)
+                values += 1
+                value = event.value
+                if event.tag is not None:
+                    value = _tagged_value(event, file)
+                elif event.implicit[0] and (not value or value[0] in maybe_special):
+                    value = resolve_plain(value)  # (any other plain scalar is text for sure)
                 if event.anchor:
                     anchors[event.anchor] = (value, 1)
-                attach(value, 1, event.start_mark.index, event.end_mark.index, _style(event), event.start_mark)
-            elif kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
-                nodes += 1
-                if stack and isinstance(stack[-1].container, dict) and not stack[-1].has_key:
+                # A scalar is never merged (a merge key's value is a mapping or a list of them).
+                if is_map:
+                    if key in container:
+                        _duplicate(problems, file, pointer if spans else _pointer(stack), key, key_event)
+                    container[key] = value
+                    if spans:
+                        token = key if "~" not in key and "/" not in key else escape(key)
+                        index[f"{pointer}/{token}"] = (event.start_mark.index, event.end_mark.index,
+                                                       key_event.start_mark.index, key_event.end_mark.index,
+                                                       event.style or "plain")
+                    key = None
+                elif container is not None:
+                    if spans:
+                        index[f"{pointer}/{len(container)}"] = (event.start_mark.index, event.end_mark.index,
+                                                                -1, -1, event.style or "plain")
+                    container.append(value)
+                else:
+                    root, have_root = value, True
+                    index[""] = (event.start_mark.index, event.end_mark.index, -1, -1, event.style or "plain")
+            elif kind is MappingEndEvent or kind is SequenceEndEvent:
+                value = container
+                if merges:
+                    value = _apply_merges(container, merges)
+                if anchor:
+                    open_anchors.discard(anchor)
+                    anchors[anchor] = (value, values + expanded - alias_keys - before)
+                span_start, span_end, span_kind = start, event.end_mark.index, "map" if is_map else "seq"
+                child_pointer = pointer  # the index entry's key: computed at the start, from the parent
+                container, is_map, key, key_event, pointer, start, anchor, before, merges = stack.pop()
+                if is_map:
+                    if key == "<<" and _is_merge(value) and _plain_key(key_event):
+                        merges = (merges or []) + ([value] if isinstance(value, dict) else list(value))
+                    else:
+                        if key in container:
+                            _duplicate(problems, file, pointer if spans else _pointer(stack), key, key_event)
+                        container[key] = value
+                        if spans:
+                            index[child_pointer] = (span_start, span_end, key_event.start_mark.index,
+                                                    key_event.end_mark.index, span_kind)
+                    key = None
+                else:
+                    if spans:
+                        index[child_pointer] = (span_start, span_end, -1, -1, span_kind)
+                    if container is not None:
+                        container.append(value)
+                    else:
+                        root, have_root = value, True
+            elif kind is MappingStartEvent or kind is SequenceStartEvent:
+                if is_map and key is None:
                     raise fail("a mapping or sequence used as a key is not supported in an API description",
                                event.start_mark)
                 if len(stack) >= limits.MAX_NESTING:
                     raise fail(f"nesting deeper than {limits.MAX_NESTING} levels", event.start_mark)
-                if stack:
-                    parent = stack[-1]
-                    if isinstance(parent.container, list):
-                        pointer = f"{parent.pointer}/{len(parent.container)}"
-                    else:
-                        pointer = f"{parent.pointer}/{escape(parent.key)}"
-                else:
-                    pointer = ""
-                container: dict | list = {} if kind is yaml.MappingStartEvent else []
-                if event.anchor:
-                    open_anchors.add(event.anchor)
-                stack.append(_Frame(container, pointer, event.start_mark.index, event.anchor))
-            elif kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
-                frame = stack.pop()
-                container = frame.container
-                if frame.merges:
-                    container = _apply_merges(container, frame.merges)
-                if frame.anchor:
-                    open_anchors.discard(frame.anchor)
-                    anchors[frame.anchor] = (container, frame.size)
-                attach(container, frame.size, frame.start, event.end_mark.index,
-                       "map" if kind is yaml.MappingEndEvent else "seq", event.end_mark)
-            elif kind is yaml.AliasEvent:
+                stack.append((container, is_map, key, key_event, pointer, start, anchor, before, merges))
+                if spans:
+                    if is_map:
+                        pointer = f"{pointer}/{escape(key)}"
+                    elif container is not None:
+                        pointer = f"{pointer}/{len(container)}"
+                    start = event.start_mark.index
+                anchor = event.anchor
+                if anchor:
+                    open_anchors.add(anchor)
+                    before = values + expanded - alias_keys
+                values += 1
+                is_map = kind is MappingStartEvent
+                container = {} if is_map else []
+                key = key_event = merges = None
+            elif kind is AliasEvent:
                 name = event.anchor
                 if name in open_anchors:
                     raise fail(f"alias *{name} refers to a node that contains it (a recursive alias)",
@@ -240,17 +267,37 @@ def parse_yaml(text: str, file: str, *, spans: bool = True  # noqa: C901
                     raise fail(f"alias *{name} refers to no anchor defined before it", event.start_mark)
                 value, size = anchors[name]
                 expanded += size
+                nodes = values + keys
                 if expanded > limits.ALIAS_EXPANSION_BASE + limits.ALIAS_EXPANSION_PER_NODE * nodes:
                     raise fail(f"YAML aliases expand to more than {expanded:,} nodes from {nodes:,} written "
                                "ones (an alias bomb?); refused", event.start_mark)
-                if stack and isinstance(stack[-1].container, dict) and not stack[-1].has_key:
+                if is_map and key is None:
                     if isinstance(value, (dict, list)):
                         raise fail("an alias to a mapping or sequence used as a key is not supported",
                                    event.start_mark)
-                    set_key(str(value), event.start_mark.index, event.end_mark.index, plain=True,
-                            mark=event.start_mark)
+                    key = str(value)
+                    key_event = event
+                    alias_keys += size
                     continue
-                attach(value, size, event.start_mark.index, event.end_mark.index, "alias", event.start_mark)
+                span_start, span_end = event.start_mark.index, event.end_mark.index
+                if is_map:
+                    if key == "<<" and _is_merge(value) and _plain_key(key_event):
+                        merges = (merges or []) + ([value] if isinstance(value, dict) else list(value))
+                    else:
+                        if key in container:
+                            _duplicate(problems, file, pointer if spans else _pointer(stack), key, key_event)
+                        container[key] = value
+                        if spans:
+                            index[f"{pointer}/{escape(key)}"] = (span_start, span_end, key_event.start_mark.index,
+                                                                 key_event.end_mark.index, "alias")
+                    key = None
+                elif container is not None:
+                    if spans:
+                        index[f"{pointer}/{len(container)}"] = (span_start, span_end, -1, -1, "alias")
+                    container.append(value)
+                else:
+                    root, have_root = value, True
+                    index[""] = (span_start, span_end, -1, -1, "alias")
             elif kind is yaml.DocumentEndEvent and have_root:
                 break
         for event in events:  # peek: is there a second document?
