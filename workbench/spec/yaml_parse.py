@@ -48,10 +48,12 @@ SpanEntry = tuple[int, int, int, int, str]
 
 _INT = re.compile(r"[-+]?[0-9]+\Z")
 _FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z")
-_MAYBE_SPECIAL = frozenset("0123456789-+.~nNtTfF")
-_NULLS = frozenset(("", "~", "null", "Null", "NULL"))
+_MAYBE_SPECIAL = frozenset("0123456789-+.~nNtTfF")  # the first characters of the plain scalars that are not text
+_NUMBER_START = frozenset("0123456789-+.")
+# The plain scalars that are not text and do not start like a number: all of them.
+_WORDS = {"~": None, "null": None, "Null": None, "NULL": None, "true": True, "True": True, "TRUE": True,
+          "false": False, "False": False, "FALSE": False}
 _TRUE = frozenset(("true", "True", "TRUE"))
-_FALSE = frozenset(("false", "False", "FALSE"))
 
 _STR_TAG = "tag:yaml.org,2002:str"
 _EXPLICIT = {
@@ -64,14 +66,12 @@ _EXPLICIT = {
 
 def resolve_plain(value: str) -> Any:
     """Resolve an untagged plain scalar by the YAML 1.2 core schema."""
-    if value and value[0] not in _MAYBE_SPECIAL:
-        return value
-    if value in _NULLS:
+    if not value:
         return None
-    if value in _TRUE:
-        return True
-    if value in _FALSE:
-        return False
+    if value[0] not in _NUMBER_START:
+        return _WORDS.get(value, value)  # (no pattern is tried on text such as "The ID of the file", measured)
+    if value.isdigit() and value.isascii():  # the common number, without the pattern (isdigit alone takes "²")
+        return int(value)
     if _INT.match(value):
         return int(value)
     if value.startswith("0o") and len(value) > 2 and all(c in "01234567" for c in value[2:]):
