@@ -171,7 +171,7 @@ def parse_yaml(text: str, file: str, *, spans: bool = True  # noqa: C901
     ScalarEvent, AliasEvent = yaml.ScalarEvent, yaml.AliasEvent
     MappingStartEvent, SequenceStartEvent = yaml.MappingStartEvent, yaml.SequenceStartEvent
     MappingEndEvent, SequenceEndEvent = yaml.MappingEndEvent, yaml.SequenceEndEvent
-    maybe_special = _MAYBE_SPECIAL
+    maybe_special, max_nesting = _MAYBE_SPECIAL, limits.MAX_NESTING
     events = iter(loader.get_event, None)
     try:
         for event in events:
@@ -216,8 +216,9 @@ def parse_yaml(text: str, file: str, *, spans: bool = True  # noqa: C901
                 if anchor:
                     open_anchors.discard(anchor)
                     anchors[anchor] = (value, values + expanded - alias_keys - before)
-                span_start, span_end, span_kind = start, event.end_mark.index, "map" if is_map else "seq"
-                child_pointer = pointer  # the index entry's key: computed at the start, from the parent
+                if spans:  # this container's entry, at the pointer computed at its start (from the parent)
+                    span_pointer, span_start, span_end = pointer, start, event.end_mark.index
+                    span_kind = "map" if is_map else "seq"
                 container, is_map, key, key_event, pointer, start, anchor, before, merges = stack.pop()
                 if is_map:
                     if key == "<<" and _is_merge(value) and _plain_key(key_event):
@@ -227,12 +228,12 @@ def parse_yaml(text: str, file: str, *, spans: bool = True  # noqa: C901
                             _duplicate(problems, file, pointer if spans else _pointer(stack), key, key_event)
                         container[key] = value
                         if spans:
-                            index[child_pointer] = (span_start, span_end, key_event.start_mark.index,
+                            index[span_pointer] = (span_start, span_end, key_event.start_mark.index,
                                                     key_event.end_mark.index, span_kind)
                     key = None
                 else:
                     if spans:
-                        index[child_pointer] = (span_start, span_end, -1, -1, span_kind)
+                        index[span_pointer] = (span_start, span_end, -1, -1, span_kind)
                     if container is not None:
                         container.append(value)
                     else:
@@ -241,8 +242,8 @@ def parse_yaml(text: str, file: str, *, spans: bool = True  # noqa: C901
                 if is_map and key is None:
                     raise fail("a mapping or sequence used as a key is not supported in an API description",
                                event.start_mark)
-                if len(stack) >= limits.MAX_NESTING:
-                    raise fail(f"nesting deeper than {limits.MAX_NESTING} levels", event.start_mark)
+                if len(stack) >= max_nesting:
+                    raise fail(f"nesting deeper than {max_nesting} levels", event.start_mark)
                 stack.append((container, is_map, key, key_event, pointer, start, anchor, before, merges))
                 if spans:
                     if is_map:
