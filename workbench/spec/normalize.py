@@ -55,6 +55,11 @@ _SCHEMA_ONE = frozenset(("additionalProperties", "items", "not", "contains", "pr
                          "contentSchema"))
 _SCHEMA_LISTS = frozenset(("allOf", "anyOf", "oneOf", "prefixItems"))
 _SCHEMA_FLAGS = ("readOnly", "writeOnly", "deprecated", "uniqueItems")
+# The keys `schema` converts rather than copies (a schema with none of them is copied as it is, in C), and those
+# `_schema_keywords` rewrites (bar `type`, read on its own).
+_SUBSCHEMA_KEYS = _SCHEMA_MAPS | _SCHEMA_ONE | _SCHEMA_LISTS | {"$ref"}
+_REWRITTEN_KEYS = frozenset((*_SCHEMA_FLAGS, "exclusiveMinimum", "exclusiveMaximum", "discriminator", "nullable",
+                             "x-nullable"))
 # Keys that describe a schema rather than constrain it: kept beside an `anyOf` made for nullability.
 _ANNOTATIONS = ("title", "description", "default", "example", "examples", "readOnly", "writeOnly",
                 "deprecated", "externalDocs", "xml")
@@ -177,6 +182,10 @@ class Normalizer:
         # Before recursing, so a YAML-aliased subtree is converted once. The raw dict is kept alive in the
         # memo: a freed temporary's id could otherwise be reused by the next one and hit a wrong entry.
         self._schemas[id(raw)] = (raw, out)
+        if raw.keys().isdisjoint(_SUBSCHEMA_KEYS):  # a leaf: most schemas of a big spec
+            out.update(raw)
+            self._schema_keywords(out)
+            return out
         for key, value in raw.items():
             if key in _SCHEMA_MAPS and isinstance(value, dict):
                 out[key] = {name: self.schema(sub, document) for name, sub in value.items()}
@@ -196,6 +205,11 @@ class Normalizer:
     def _schema_keywords(self, out: Schema) -> None:
         """In place, once its subschemas are converted: flags to booleans, 2.0/3.0 forms to 3.1 (`nullable`
         becomes a `null` type)."""
+        if out.keys().isdisjoint(_REWRITTEN_KEYS):  # then only a 2.0 `file` type can change
+            if self.legacy and out.get("type") == "file":
+                out["type"] = "string"
+                out["format"] = "binary"
+            return
         for key in _SCHEMA_FLAGS:
             if key in out and not isinstance(out[key], bool):
                 out[key] = flag(out[key])
