@@ -1,7 +1,9 @@
 """Agent Spec Workbench: make an OpenAPI document trustworthy as a set of tools for language-model agents."""
 
 import importlib
+import os
 import sys
+from pathlib import Path
 
 __version__ = "0.1.0"
 
@@ -19,3 +21,9 @@ def lazy_exports(package: str, homes: dict[str, str]):
         return value
 
     return __getattr__
+
+
+def cache_folder(name: str) -> Path:
+    """Where the workbench keeps what it can rebuild (`name`: one kind of thing), in the user's cache folder:
+    $XDG_CACHE_HOME, else ~/.cache; never in a project."""
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "agent-spec-workbench" / name

@@ -213,6 +213,29 @@ def test_without_a_readable_table_counts_are_the_rule_of_thumb(table_at, tmp_pat
     assert tokens.estimate([{"a": 1}], ["a"]).method == tokens.method()
 
 
+def test_the_table_is_kept_decompressed_in_the_user_cache_and_a_damaged_copy_is_never_read(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    texts = ["hello world", "naïve café — 東京 🚀", '{"type":"function","name":"get_order"}']
+    expected = [tokens.Counter(tokens.Table(tokens.RANKS.read_bytes()))(text) for text in texts]
+    first = tokens._bundled_table()
+    [kept] = (tmp_path / "agent-spec-workbench" / "tokens").iterdir()
+    assert kept.name == f"o200k_base-{zlib.crc32(tokens.RANKS.read_bytes()):08x}.table"
+    assert kept.read_bytes()[:-4] == zlib.decompress(tokens.RANKS.read_bytes())
+    second = tokens._bundled_table()  # from the cached copy
+    assert [tokens.Counter(t)(text) for t in (first, second) for text in texts] == expected * 2
+    damaged = bytearray(kept.read_bytes())
+    damaged[len(damaged) // 2] ^= 0xFF  # a token's byte: the table would still parse, and count wrong
+    kept.write_bytes(bytes(damaged))
+    assert [tokens.Counter(tokens._bundled_table())(text) for text in texts] == expected
+    assert kept.read_bytes()[:-4] == zlib.decompress(tokens.RANKS.read_bytes())  # written afresh
+    kept.write_bytes(b"")
+    assert [tokens.Counter(tokens._bundled_table())(text) for text in texts] == expected
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "a-file"))
+    (tmp_path / "a-file").write_text("not a folder")
+    assert [tokens.Counter(tokens._bundled_table())(text) for text in texts] == expected  # unwritable: no cache
+    assert not list(tmp_path.glob("**/*.partial"))
+
+
 def test_estimate_takes_texts_already_serialised():
     toolset = convert(load_spec(example_path()), ConvertOptions(vendor="openai"))
     names = [t.name for t in toolset.tools]

@@ -22,8 +22,7 @@ KEEP = 8  # entries kept: the newest, by when they were last written or read
 
 
 def default_folder() -> Path:
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / "agent-spec-workbench" / "mcp"
+    return workbench.cache_folder("mcp")
 
 
 @dataclass

@@ -14,14 +14,14 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from workbench import cache_folder
 from workbench.selection.model import Called, Sample
 
 CACHE_FORMAT = 1
 
 
 def default_folder() -> Path:
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / "agent-spec-workbench" / "selection"
+    return cache_folder("selection")
 
 
 def canonical_json(value: Any) -> str:

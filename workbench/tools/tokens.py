@@ -2,8 +2,9 @@
 where known. Always labelled an estimate.
 
 The encoding ships beside this module as `o200k_base.ranks` (1.2 MB, see `ranks_file`): its 199,998 tokens in
-groups of one length, each group sorted, with their ranks. Loading it takes one decompression and one unpacking per
-group, some 0.06 s and 14 MiB (the bpe-openai Rust tokenizer used before took 0.1 s and 65 MiB); a token's rank is
+groups of one length, each group sorted, with their ranks. Loading it takes one decompression (skipped when the
+user's cache holds the decompressed table, see `_bundled_table`) and one unpacking per group, some 15-25 ms and
+14 MiB (the bpe-openai Rust tokenizer used before took 0.1 s and 65 MiB); a token's rank is
 found by bisection in its group. A text is cut into pieces by tiktoken's o200k_base pattern and each piece merged as
 tiktoken merges it: the adjacent pair whose joined bytes rank lowest first, the leftmost among equals. Each distinct
 piece is merged once (a 4 MB spec has some 13,000). Counts are those of the Rust tokenizer (tests/tools/test_tokens.py
@@ -16,7 +17,9 @@ from __future__ import annotations
 
 import base64
 import collections
+import contextlib
 import heapq
+import os
 import re
 import struct
 import sys
@@ -29,6 +32,7 @@ from importlib.util import find_spec
 from operator import itemgetter
 from pathlib import Path
 
+from workbench import cache_folder
 from workbench.tools.model import TokenEstimate, compact_json
 
 METHOD = "estimate: o200k_base tokens of the serialised tool definition"
@@ -108,8 +112,8 @@ def ranks_file(tiktoken_text: bytes) -> bytes:
 class Table:
     """An encoding's tokens by length, each length's sorted, and their ranks."""
 
-    def __init__(self, data: bytes) -> None:
-        payload = memoryview(zlib.decompress(data))
+    def __init__(self, data: bytes, *, compressed: bool = True) -> None:
+        payload = memoryview(zlib.decompress(data) if compressed else data)
         count = int.from_bytes(payload[:2], "little")
         if len(payload) < 2 + 5 * count:
             raise ValueError(f"{RANKS.name}: truncated table")
@@ -306,9 +310,38 @@ def _encoder() -> Callable[[str], int] | None:
     if find_spec("regex") is None:
         return None
     try:
-        return Counter(Table(RANKS.read_bytes()))
+        return Counter(_bundled_table())
     except (OSError, ValueError, zlib.error):
         return None
+
+
+def _bundled_table() -> Table:
+    """The bundled table, read decompressed from the user's cache when an earlier run left it there (decompressing is
+    ten of the table's 25 ms, a fifteenth of converting a small spec's tools), else decompressed and left there. The
+    cached copy is named by the bundled file's checksum and ends with its own, so that neither another version's
+    table nor a damaged copy is ever read."""
+    data = RANKS.read_bytes()
+    try:
+        cached = cache_folder("tokens") / f"{RANKS.stem}-{zlib.crc32(data):08x}.table"
+    except (RuntimeError, KeyError):  # no home folder to find a cache in
+        return Table(data)
+    try:
+        kept = cached.read_bytes()
+        if len(kept) > 4 and zlib.crc32(kept[:-4]) == int.from_bytes(kept[-4:], "little"):
+            return Table(memoryview(kept)[:-4], compressed=False)
+    except (OSError, ValueError):
+        pass  # not there (or not readable, or not a table): decompressed below, as if there were no cache
+    payload = zlib.decompress(data)
+    table = Table(payload, compressed=False)
+    partial = cached.with_name(f"{cached.name}.{os.getpid()}.partial")
+    try:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        partial.write_bytes(payload + zlib.crc32(payload).to_bytes(4, "little"))
+        os.replace(partial, cached)
+    except OSError:  # a cache that cannot be written only costs the decompression next time
+        with contextlib.suppress(OSError):
+            partial.unlink(missing_ok=True)
+    return table
 
 
 def prepare() -> None:

@@ -6,6 +6,7 @@ import json
 import os
 from pathlib import Path
 
+from workbench import cache_folder
 from workbench.lint.registry import Report, rule
 from workbench.lint.schemas import schema_sites, schema_types
 from workbench.spec.pointer import join, lookup
@@ -46,8 +47,7 @@ def examples_missing(spec, context):
 # -- example-invalid (opt-in: it is what makes other linters slow) --------------------------------------
 
 def _cache_path() -> Path:
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / "agent-spec-workbench" / "example-validation.json"
+    return cache_folder("example-validation.json")
 
 
 class _VerdictCache:
