@@ -187,11 +187,16 @@ class Spec:
     problems: tuple[Problem, ...]  # everything wrong that did not stop loading
     ref_targets: dict[str, Schema] = field(default_factory=dict, repr=False)  # model $ref → schema
     resolver: Any = field(default=None, repr=False, compare=False)  # refs.Resolver, for raw-document walks
+    # `operations`, gathered once: the lint asks for them dozens of times, and a big spec has a thousand
+    _operations: tuple[Operation, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_operations", tuple(op for item in self.paths for op in item.operations))
 
     @property
     def operations(self) -> tuple[Operation, ...]:
         """Path operations (webhooks are kept apart: see `webhook_operations`)."""
-        return tuple(op for item in self.paths for op in item.operations)
+        return self._operations
 
     @property
     def webhook_operations(self) -> tuple[Operation, ...]:
