@@ -3,8 +3,7 @@ every finding has an exact place. A `$ref`'d schema is visited once per role, at
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from workbench.spec import Operation, SourceDocument, Spec, SpecVersion
 from workbench.spec.pointer import MISSING, join, lookup, unescape
@@ -12,9 +11,10 @@ from workbench.spec.pointer import MISSING, join, lookup, unescape
 _COMPOSITIONS = ("allOf", "anyOf", "oneOf")
 
 
-@dataclass(frozen=True, slots=True)
-class SchemaSite:
-    """One schema node as an agent would meet it."""
+class SchemaSite(NamedTuple):
+    """One schema node as an agent would meet it. Immutable (every rule shares the cached sites); a named tuple
+    rather than a frozen dataclass because a big spec makes thousands and a frozen dataclass's `__init__` costs
+    six times as much."""
 
     operation: Operation  # the first operation that reaches it
     role: str  # "parameter" | "request" | "response"
@@ -32,8 +32,18 @@ class SchemaSite:
     slot: str = "root"  # how its parent holds it: "root", "property", "items", "additional" or "member"
 
 
-def schema_sites(spec: Spec) -> list[SchemaSite]:
+def schema_sites(spec: Spec) -> tuple[SchemaSite, ...]:
     """Every schema node reachable from the operations, in a stable order (cached on the spec)."""
+    return _cached(spec)[0]
+
+
+def input_sites(spec: Spec) -> tuple[SchemaSite, ...]:
+    """The named schemas an agent fills in: parameters and request-body properties (not union members); cached
+    with the sites, as a dozen rules ask for them."""
+    return _cached(spec)[1]
+
+
+def _cached(spec: Spec) -> tuple[tuple[SchemaSite, ...], tuple[SchemaSite, ...]]:
     cached = _CACHE.get(id(spec))
     if cached is not None and cached[0] is spec:
         return cached[1]
@@ -41,9 +51,16 @@ def schema_sites(spec: Spec) -> list[SchemaSite]:
     seen: set[tuple[str, str, str]] = set()
     swagger = spec.version is SpecVersion.SWAGGER_2_0
     holders: dict[tuple[int, str], Any] = {}
+    # A parameter or response shared by many operations (a `$ref`'d or path-level one) is walked from its first
+    # operation only: walking it again adds nothing, as its root is already seen, and on a thousand-operation
+    # spec the repeats were two roots in three.
+    walked: set[tuple[int, str]] = set()
     for op in spec.operations:
         for param in op.parameters:
             doc, at = param.origin.document, param.origin.pointer
+            if (id(doc), at) in walked:
+                continue
+            walked.add((id(doc), at))
             for raw, pointer in _parameter_roots(_raw(doc, at, holders), at, swagger):
                 _walk(spec, op, "parameter", doc, pointer, raw, param.name, param.description, param.required,
                       sites, seen)
@@ -51,14 +68,19 @@ def schema_sites(spec: Spec) -> list[SchemaSite]:
             _walk(spec, op, "request", doc, pointer, raw, name, description, required, sites, seen)
         for response in op.responses:
             doc, at = response.origin.document, response.origin.pointer
+            if (id(doc), at) in walked:
+                continue
+            walked.add((id(doc), at))
             for raw, pointer in _response_roots(_raw(doc, at, holders), at, swagger):
                 _walk(spec, op, "response", doc, pointer, raw, None, None, False, sites, seen)
+    inputs = tuple(site for site in sites
+                   if site.role in ("parameter", "request") and site.name and not site.composition)
     _CACHE.clear()  # one spec at a time: the GUI re-lints the edited spec, the CLI lints one
-    _CACHE[id(spec)] = (spec, sites)
-    return sites
+    _CACHE[id(spec)] = (spec, (tuple(sites), inputs))
+    return _CACHE[id(spec)][1]
 
 
-_CACHE: dict[int, tuple[Spec, list[SchemaSite]]] = {}
+_CACHE: dict[int, tuple[Spec, tuple[tuple[SchemaSite, ...], tuple[SchemaSite, ...]]]] = {}
 
 
 def _raw(document: SourceDocument, pointer: str, holders: dict[tuple[int, str], Any]) -> Any:
@@ -204,13 +226,6 @@ def _children(doc: SourceDocument, at: str, target: dict, name: str | None, requ
                 children.append((doc, f"{at}/{keyword}/{i}", sub, name, None, required, depth, via_ref,
                                  here, True, unions + (keyword != "allOf"), "member"))
     return children
-
-
-def input_sites(spec: Spec):
-    """The named schemas an agent fills in: parameters and request-body properties (not union members)."""
-    for site in schema_sites(spec):
-        if site.role in ("parameter", "request") and site.name and not site.composition:
-            yield site
 
 
 def schema_types(schema: dict) -> set[str]:
