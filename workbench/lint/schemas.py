@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from workbench.spec import Operation, SourceDocument, Spec, SpecVersion
-from workbench.spec.pointer import MISSING, join, lookup, unescape
+from workbench.spec.pointer import MISSING, escape, join, lookup, unescape
 
 _COMPOSITIONS = ("allOf", "anyOf", "oneOf")
 
@@ -55,6 +55,7 @@ def _cached(spec: Spec) -> tuple[tuple[SchemaSite, ...], tuple[SchemaSite, ...]]
     # operation only: walking it again adds nothing, as its root is already seen, and on a thousand-operation
     # spec the repeats were two roots in three.
     walked: set[tuple[int, str]] = set()
+    followed: dict[tuple[str, Any], Any] = {}  # see _deref
     for op in spec.operations:
         for param in op.parameters:
             doc, at = param.origin.document, param.origin.pointer
@@ -63,16 +64,16 @@ def _cached(spec: Spec) -> tuple[tuple[SchemaSite, ...], tuple[SchemaSite, ...]]
             walked.add((id(doc), at))
             for raw, pointer in _parameter_roots(_raw(doc, at, holders), at, swagger):
                 _walk(spec, op, "parameter", doc, pointer, raw, param.name, param.description, param.required,
-                      sites, seen)
-        for doc, pointer, raw, name, description, required in _request_roots(spec, op, swagger):
-            _walk(spec, op, "request", doc, pointer, raw, name, description, required, sites, seen)
+                      sites, seen, followed)
+        for doc, pointer, raw, name, description, required in _request_roots(spec, op, swagger, holders):
+            _walk(spec, op, "request", doc, pointer, raw, name, description, required, sites, seen, followed)
         for response in op.responses:
             doc, at = response.origin.document, response.origin.pointer
             if (id(doc), at) in walked:
                 continue
             walked.add((id(doc), at))
             for raw, pointer in _response_roots(_raw(doc, at, holders), at, swagger):
-                _walk(spec, op, "response", doc, pointer, raw, None, None, False, sites, seen)
+                _walk(spec, op, "response", doc, pointer, raw, None, None, False, sites, seen, followed)
     inputs = tuple(site for site in sites
                    if site.role in ("parameter", "request") and site.name and not site.composition)
     _CACHE.clear()  # one spec at a time: the GUI re-lints the edited spec, the CLI lints one
@@ -124,14 +125,15 @@ def _response_roots(raw_response: Any, at: str, swagger: bool) -> list[tuple[Any
     return _content_roots(raw_response, at)
 
 
-def _request_roots(spec: Spec, op: Operation,
-                   swagger: bool) -> list[tuple[SourceDocument, str, Any, str | None, Any, bool]]:
+def _request_roots(spec: Spec, op: Operation, swagger: bool, holders: dict[tuple[int, str], Any] | None = None,
+                   ) -> list[tuple[SourceDocument, str, Any, str | None, Any, bool]]:
     """The request's schemas as (document, pointer, schema, name, description, required): a Swagger 2.0
-    form is one per formData parameter, a body parameter its `schema`, an OpenAPI 3 body one per media type."""
+    form is one per formData parameter, a body parameter its `schema`, an OpenAPI 3 body one per media type.
+    `holders`: `_raw`'s parents already looked up."""
     if op.request_body is None:
         return []
     doc, at = op.request_body.origin.document, op.request_body.origin.pointer
-    raw_body = lookup(doc.data, at, None)
+    raw_body = _raw(doc, at, {} if holders is None else holders)
     if not isinstance(raw_body, dict):
         return []
     if swagger and raw_body.get("in") == "formData":
@@ -170,7 +172,9 @@ def _swagger_form_params(spec: Spec, op: Operation) -> list[tuple[SourceDocument
 
 def _walk(spec: Spec, op: Operation, role: str, document: SourceDocument, pointer: str, raw: Any,
           name: str | None, description: str | None, required: bool, sites: list[SchemaSite],
-          seen: set[tuple[str, str, str]]) -> None:
+          seen: set[tuple[str, str, str]], followed: dict) -> None:
+    if not isinstance(raw, dict):  # no schema there (most roots are a response without one, or a `$ref`)
+        return
     # (document, pointer, raw, name, use-site description, required, depth, via_ref, ancestors, composition,
     #  enclosing unions, slot)
     stack = [(document, pointer, raw, name, description, required, 0, False, (), False, 0, "root")]
@@ -178,54 +182,75 @@ def _walk(spec: Spec, op: Operation, role: str, document: SourceDocument, pointe
         doc, at, node, nm, use_description, req, depth, via_ref, ancestors, composition, unions, slot = stack.pop()
         if not isinstance(node, dict):
             continue
-        target, tdoc, tat = spec.deref(node, doc, at) if "$ref" in node else (node, doc, at)
-        is_ref = target is not node
-        if not isinstance(target, dict):
-            continue
-        recursive = (tdoc.name, tat) in ancestors
-        if is_ref and not use_description:
-            use_description = node.get("description")  # 3.1 allows a description beside $ref
-        key = (tdoc.name, tat, role)
+        if "$ref" in node:
+            target, tdoc, tat = _deref(spec, node, doc, at, followed)
+            if target is not node:
+                via_ref = True
+                if not use_description:
+                    use_description = node.get("description")  # 3.1 allows a description beside $ref
+            if not isinstance(target, dict):
+                continue
+        else:
+            target, tdoc, tat = node, doc, at
+        place = (tdoc.name, tat)
+        recursive = place in ancestors
+        key = (*place, role)
         if key in seen and not recursive:
             continue
         seen.add(key)
         text = use_description if isinstance(use_description, str) and use_description.strip() else target.get(
             "description")
-        site = SchemaSite(op, role, tdoc, tat, target, nm, text if isinstance(text, str) else None, req, depth,
-                          via_ref or is_ref, recursive, composition, unions, slot)
-        sites.append(site)
-        if recursive:
-            continue
-        here = (*ancestors, (tdoc.name, tat))
-        children = _children(tdoc, tat, target, nm, req, depth, via_ref or is_ref, here, unions)
-        stack.extend(reversed(children))
+        sites.append(SchemaSite(op, role, tdoc, tat, target, nm, text if isinstance(text, str) else None, req, depth,
+                                via_ref, recursive, composition, unions, slot))
+        if not recursive:
+            _push_children(stack, tdoc, tat, target, nm, req, depth, via_ref, (*ancestors, place), unions)
 
 
-def _children(doc: SourceDocument, at: str, target: dict, name: str | None, required: bool, depth: int,
-              via_ref: bool, here: tuple, unions: int) -> list[tuple]:
-    """`_walk`'s stack entries for a schema's subschemas, in the order they are visited."""
+def _deref(spec: Spec, node: dict, document: SourceDocument, pointer: str,
+           followed: dict[tuple[str, Any], Any]) -> tuple[Any, SourceDocument, str]:
+    """`spec.deref(node, document, pointer)`, remembered by (document, `$ref`) in `followed` for the walk: a big
+    spec repeats the same few hundred refs thousands of times, and the lookup here is a third of `deref`'s cost."""
+    ref = node["$ref"]
+    if not isinstance(ref, str):
+        return node, document, pointer
+    key = (document.name, ref)
+    known = followed.get(key)
+    if known is None:
+        found = spec.deref(node, document, pointer)
+        known = followed[key] = found if found[0] is not node else False  # False: a broken ref
+    return (node, document, pointer) if known is False else known
+
+
+def _push_children(stack: list[tuple], doc: SourceDocument, at: str, target: dict, name: str | None,
+                   required: bool, depth: int, via_ref: bool, here: tuple, unions: int) -> None:
+    """Put `_walk`'s stack entries for a schema's subschemas on `stack`, the first to visit on top."""
     children = []
     properties = target.get("properties")
     if isinstance(properties, dict):
-        required_names = target.get("required") if isinstance(target.get("required"), list) else []
+        required_names = target.get("required")
+        if not isinstance(required_names, list):
+            required_names = ()
+        below = f"{at}/properties/"
         for prop, sub in properties.items():
-            children.append((doc, join(at, "properties", prop), sub, prop, None, prop in required_names,
-                             depth + 1, via_ref, here, False, unions, "property"))
+            children.append((doc, below + escape(str(prop)), sub, prop, None, prop in required_names, depth + 1,
+                             via_ref, here, False, unions, "property"))
     items = target.get("items")
     if isinstance(items, dict):
-        children.append((doc, join(at, "items"), items, name, None, False, depth + 1, via_ref, here, False, unions,
+        children.append((doc, f"{at}/items", items, name, None, False, depth + 1, via_ref, here, False, unions,
                          "items"))
     additional = target.get("additionalProperties")
     if isinstance(additional, dict):
-        children.append((doc, join(at, "additionalProperties"), additional, None, None, False, depth + 1,
-                         via_ref, here, False, unions, "additional"))
+        children.append((doc, f"{at}/additionalProperties", additional, None, None, False, depth + 1, via_ref,
+                         here, False, unions, "additional"))
     for keyword in _COMPOSITIONS:
         members = target.get(keyword)
         if isinstance(members, list):
+            inner = unions + (keyword != "allOf")
             for i, sub in enumerate(members):
-                children.append((doc, f"{at}/{keyword}/{i}", sub, name, None, required, depth, via_ref,
-                                 here, True, unions + (keyword != "allOf"), "member"))
-    return children
+                children.append((doc, f"{at}/{keyword}/{i}", sub, name, None, required, depth, via_ref, here, True,
+                                 inner, "member"))
+    children.reverse()
+    stack += children
 
 
 def schema_types(schema: dict) -> set[str]:
