@@ -253,12 +253,19 @@ def _push_children(stack: list[tuple], doc: SourceDocument, at: str, target: dic
     stack += children
 
 
-def schema_types(schema: dict) -> set[str]:
+def schema_types(schema: dict) -> frozenset[str]:
     """The types a schema declares (a 3.1 type list or a single type)."""
     kind = schema.get("type")
     if isinstance(kind, str):
-        return {kind}
-    return {k for k in kind if isinstance(k, str)} if isinstance(kind, list) else set()
+        # the rules ask this some thirty thousand times of a big spec: a single type's set is made once
+        known = _SINGLE_TYPES.get(kind)
+        return known if known is not None else frozenset((kind,))
+    return frozenset(k for k in kind if isinstance(k, str)) if isinstance(kind, list) else _NO_TYPES
+
+
+_SINGLE_TYPES = {kind: frozenset((kind,)) for kind in ("string", "integer", "number", "boolean", "object", "array",
+                                                        "null")}
+_NO_TYPES: frozenset[str] = frozenset()
 
 
 def report_pointer(site: SchemaSite) -> str:

@@ -128,7 +128,7 @@ def _sibling_names(site: SchemaSite) -> set[str]:
     return names
 
 
-def _typed(values: list[str], types: set[str]) -> list | None:
+def _typed(values: list[str], types: frozenset[str]) -> list | None:
     if types & {"integer", "number"} and not types & {"string"}:
         try:
             return [int(v) if "integer" in types else float(v) for v in values]
@@ -361,12 +361,15 @@ def expected_format(name: str) -> str | None:
 
 
 # Formats a description requires by name, that no keyword declares: (the words, what it is, the keyword to
-# declare, and a fix when the keyword cannot reject a value the prose allows — `format: uri` accepts every URL).
+# declare, and a fix when the keyword cannot reject a value the prose allows — `format: uri` accepts every URL),
+# after words one of which every match holds in lower case: an ASCII text with none of them is not searched (a
+# thousand of Kubernetes' descriptions hold a link, and the patterns are slow on long texts).
 _REQUIRED_IN_PROSE = (
-    (re.compile(r"\bE\.?164\b"), "an E.164 phone number", "`pattern: '^\\+[1-9]\\d{1,14}$'`", None),
-    (re.compile(r"\b(?:must|should|has to)\s+(?:start|begin)\s+with\s+[`'\"]{0,2}https?://", re.I), "a URL",
-     "`format: uri`", "uri"),
-    (re.compile(r"\b(?:must|should) be a (?:valid|well-formed|fully qualified) (?:URL|URI)\b", re.I), "a URL",
+    (("164",), re.compile(r"\bE\.?164\b"), "an E.164 phone number", "`pattern: '^\\+[1-9]\\d{1,14}$'`", None),
+    (("start", "begin"), re.compile(r"\b(?:must|should|has to)\s+(?:start|begin)\s+with\s+[`'\"]{0,2}https?://",
+                                    re.I), "a URL", "`format: uri`", "uri"),
+    ((" valid ur", "formed ur", "qualified ur"),
+     re.compile(r"\b(?:must|should) be a (?:valid|well-formed|fully qualified) (?:URL|URI)\b", re.I), "a URL",
      "`format: uri`", "uri"),
 )
 # Texts that allow more than the named format (a phone number "or a WhatsApp address", "or an email").
@@ -381,7 +384,10 @@ def format_required_in_prose(text: str) -> tuple[str, str, str | None, str] | No
     if "164" not in text and "://" not in text and " valid ur" not in lowered and "formed ur" not in lowered \
             and "qualified ur" not in lowered:
         return None  # the common case, decided by substring scans before the patterns run
-    for pattern, what, keyword, fix in _REQUIRED_IN_PROSE:
+    ascii_text = text.isascii()
+    for needed, pattern, what, keyword, fix in _REQUIRED_IN_PROSE:
+        if ascii_text and not any(word in lowered for word in needed):
+            continue
         match = pattern.search(text)
         if match and not _OTHER_FORMS.search(text):
             return what, keyword, fix, match.group(0)
