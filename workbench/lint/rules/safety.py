@@ -15,9 +15,19 @@ _WARNING_WORDS = re.compile(r"\b(irreversibl\w*|permanent\w*|cannot be (undone|r
                             r"can't be (undone|recovered|restored)|not (be )?(reversible|recoverable)|destructive|"
                             r"no undo|undo|restor\w*|recover\w*|trash|requires? (human )?approval)\b", re.I)
 # Non-DELETE writes whose path or id names an action that removes, pays out or cancels.
-_DESTRUCTIVE_ACTION = re.compile(r"(delete|remove|destroy|purge|wipe|erase|cancel|refund|revoke|terminate|"
-                                 r"void|close|archive|reset|drop|truncate|deactivate|disable|charge|payout|"
-                                 r"transfer)", re.I)
+_DESTRUCTIVE_WORDS = ("delete", "remove", "destroy", "purge", "wipe", "erase", "cancel", "refund", "revoke",
+                      "terminate", "void", "close", "archive", "reset", "drop", "truncate", "deactivate", "disable",
+                      "charge", "payout", "transfer")
+_DESTRUCTIVE_ACTION = re.compile(f"({'|'.join(_DESTRUCTIVE_WORDS)})", re.I)
+
+
+def _names_destructive_word(name: str) -> bool:
+    """`_DESTRUCTIVE_ACTION` found in `name`; an ASCII name (nearly all) is scanned for the words in lower case
+    instead, the same answer for a tenth of the case-insensitive pattern's cost."""
+    if name.isascii():
+        lowered = name.lower()
+        return any(word in lowered for word in _DESTRUCTIVE_WORDS)
+    return _DESTRUCTIVE_ACTION.search(name) is not None
 
 
 # An operationId that starts with one of these verbs makes something (`create-remove-token-for-org`
@@ -34,7 +44,7 @@ def _names_destructive_action(op) -> bool:
         return False
     last_static = [s for s in op.path.split("/") if s and not s.startswith("{")][-1:]
     names = [*last_static, op.operation_id or ""]
-    return any(_DESTRUCTIVE_ACTION.search(n) for n in names if n)
+    return any(_names_destructive_word(n) for n in names if n)
 
 
 @rule("destructive-operation-unmarked", "warn", "safety",
