@@ -83,22 +83,18 @@ def is_reserved_word(name: str) -> bool:
     return keyword.iskeyword(name) or name in JS_RESERVED
 
 
-_RUN = re.compile(r"[A-Za-z0-9]+")
-_CASE_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+# A word: capitals before the capital that starts a capitalised word (`HTTP` of `HTTPServer`), or letters and
+# digits with no capital after the first lower-case one or digit (`unit`, `Price`, `V1`), or a run of capitals.
+# One pattern for what was a split into runs of letters and digits, then each run at its case changes: the
+# same words, found in one pass (lint tokenises every description).
+_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]*[a-z0-9]+|[A-Z]+")
 _NAMESPACE = re.compile(r"[/.:]")
 
 
 def split_words(text: str) -> list[str]:
     """Words of an identifier or a text, as written: `unitPriceCents`, `unit_price-cents`, `HTTPServer`
     and `unit price cents` all split at the same places."""
-    words = []
-    for run in _RUN.findall(text):
-        rest = run[1:]
-        if rest == rest.lower():  # no capital after the first letter: one word (most of a description's)
-            words.append(run)
-        else:
-            words += _CASE_BOUNDARY.split(run)
-    return words
+    return _WORD.findall(text)
 
 
 def last_segment(operation_id: str) -> str:
