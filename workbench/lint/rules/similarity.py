@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
+from functools import lru_cache
 
 from workbench.lint.registry import Report, rule
 from workbench.lint.rules.responses import returns_list
@@ -20,7 +21,16 @@ _STOP = frozenset(("a", "an", "the", "of", "to", "in", "on", "for", "and", "or",
 
 def _tokens(op) -> list[str]:
     text = " ".join(filter(None, (op.operation_id, op.summary, op.description)))
-    return [w.lower().rstrip("s") if len(w) > 3 else w.lower() for w in split_words(text) if w.lower() not in _STOP]
+    return [token for token in map(_token, split_words(text)) if token is not None]
+
+
+@lru_cache(maxsize=1 << 16)  # a big spec's descriptions repeat a few thousand words a hundred thousand times
+def _token(word: str) -> str | None:
+    """A word's token: lower case, a plural's `s` dropped; None for a stop word."""
+    lowered = word.lower()
+    if lowered in _STOP:
+        return None
+    return lowered.rstrip("s") if len(word) > 3 else lowered
 
 
 def similar_pairs(operations, threshold: float, kinds: list | None = None) -> list[tuple[int, int, float]]:
@@ -47,7 +57,8 @@ def _tfidf_vectors(operations) -> list[dict[str, float]]:
     idf = {t: math.log((1 + n) / (1 + c)) + 1 for t, c in df.items()}
     vectors = []
     for doc in docs:
-        weights = {t: (1 + math.log(c)) * idf[t] for t, c in doc.items()}
+        # most words occur once, and (1 + log 1) * idf is idf exactly: no logarithm for them
+        weights = {t: idf[t] if c == 1 else (1 + math.log(c)) * idf[t] for t, c in doc.items()}
         norm = math.sqrt(sum(w * w for w in weights.values())) or 1.0
         vectors.append({t: w / norm for t, w in weights.items()})
     return vectors
