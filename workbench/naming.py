@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import keyword
 import re
+from itertools import islice
 
 # OpenAI, Anthropic and Gemini all accept this and reject the whole tools array otherwise.
 TOOL_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]{0,63}\Z")
@@ -95,6 +96,11 @@ def split_words(text: str) -> list[str]:
     """Words of an identifier or a text, as written: `unitPriceCents`, `unit_price-cents`, `HTTPServer`
     and `unit price cents` all split at the same places."""
     return _WORD.findall(text)
+
+
+def first_words(text: str, count: int) -> list[str]:
+    """The first `count` words of `split_words(text)`, found without splitting a long text to its end."""
+    return [match.group() for match in islice(_WORD.finditer(text), count)]
 
 
 def last_segment(operation_id: str) -> str:

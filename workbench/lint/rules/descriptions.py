@@ -6,7 +6,7 @@ import re
 from functools import lru_cache
 
 from workbench.lint.registry import Report, rule
-from workbench.naming import split_words
+from workbench.naming import first_words, split_words
 from workbench.spec.pointer import join
 
 PLACEHOLDER_PREFIX = "TODO"  # a placeholder someone wrote (or an older version's skeleton fix): not a description
@@ -133,9 +133,10 @@ def _vocabulary(op) -> set[str]:
 
 
 def restates_signature(op, text: str) -> bool:
-    tokens = [t.lower() for t in split_words(text)]
-    if not tokens or len(tokens) > 12:
+    words = first_words(text, 13)  # one more than a restatement has: a long description is not split whole
+    if not words or len(words) > 12:
         return False
+    tokens = [t.lower() for t in words]
     vocabulary = _vocabulary(op)
     return all(t in vocabulary or t in _FILLER for t in tokens)
 
