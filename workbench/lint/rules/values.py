@@ -172,9 +172,9 @@ def enum_in_prose(spec, context):
             items = schema.get("items")
             if not isinstance(items, dict) or "enum" in items or "$ref" in items:
                 continue
-            target, enum_at, types = items, join(site.pointer, "items", "enum"), schema_types(items)
+            target, enum_in, types = items, ("items", "enum"), schema_types(items)
         else:
-            target, enum_at = schema, join(site.pointer, "enum")
+            target, enum_in = schema, ("enum",)  # joined to the pointer only for a fix: most sites have none
         if any(k in target for k in ("$ref", "allOf", "anyOf", "oneOf")):
             continue
         values, closed = prose_values(site.description)
@@ -197,7 +197,7 @@ def enum_in_prose(spec, context):
                      f"`enum: [{shown}]`" + (" so the model cannot invent others" if closed else
                                             ", with every value the prose allows"),
                      site.document, report_pointer(site),
-                     Fix(enum_at, typed, f"declare enum: [{shown}]") if closed else None)
+                     Fix(join(site.pointer, *enum_in), typed, f"declare enum: [{shown}]") if closed else None)
 
 
 # Enum values that explain themselves: words a reader knows (`open`, `closed`), protocol and algorithm names
