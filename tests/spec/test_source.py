@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+from unittest import mock
 
 import pytest
 import yaml
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from workbench.spec import SpecError
+from workbench.spec import SpecError, source
 from workbench.spec.json_parse import covering
 from workbench.spec.pointer import lookup
 from workbench.spec.source import parse_document, parse_text
@@ -203,3 +204,20 @@ def test_a_yaml_duplicate_key_is_located_without_positions_too(write):
     path = write("d.yaml", "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\npaths: {}\n")
     problem, = parse_document(path, "d.yaml", positions=False).problems
     assert (problem.code, problem.pointer, problem.line) == ("duplicate-key", "/paths", 4)
+
+
+@settings(max_examples=100, deadline=None)
+@given(lines=st.lists(st.text(alphabet="ab\r", max_size=300), min_size=1, max_size=60), data=st.data())
+def test_positions_counted_without_the_line_table_are_the_tables(tmp_path_factory, lines, data):
+    text = "\n".join(lines)
+    offsets = data.draw(st.lists(st.integers(0, len(text)), max_size=40))
+    offsets += sorted(offsets)  # in file order too, as a report asks
+    doc = parse_text(text or "x", tmp_path_factory.getbasetemp() / "x.yaml", "x.yaml")
+    table = parse_text(text or "x", tmp_path_factory.getbasetemp() / "x.yaml", "x.yaml")
+    table.position(-1)  # builds the whole line table
+    assert table._line_starts is not None
+    with mock.patch.object(source, "_BLOCK_BITS", 4), mock.patch.object(source, "_TABLE_AFTER", 0):
+        # blocks of 16 characters, and no table before one position per character of text
+        counted = [doc.position(offset) for offset in offsets]
+    assert counted == [table.position(offset) for offset in offsets]
+    assert doc._line_starts is None or len(offsets) > len(text)

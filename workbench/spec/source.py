@@ -62,6 +62,9 @@ class SourceDocument:
     _index: Mapping[str, SpanEntry] | None = field(default=None, repr=False)  # an edited copy's is computed
     _line_starts: list[int] | None = field(default=None, repr=False)
     _partial: tuple[set[str], dict[str, SpanEntry]] | None = field(default=None, repr=False)
+    _blocks: list[tuple[int, int]] | None = field(default=None, repr=False)  # see _line_blocks
+    _counted: int = field(default=0, repr=False)  # positions found from the blocks (the table built after many)
+    _cursor: tuple[int, int, int] = field(default=(0, 1, 0), repr=False)  # the last of them: offset, line, its start
 
     @property
     def newline(self) -> str:
@@ -105,10 +108,32 @@ class SourceDocument:
         return self.index.get(pointer)
 
     def position(self, offset: int) -> Position:
-        if self._line_starts is None:  # a match object per line is half the time of a find() loop
-            self._line_starts = [0] + [newline.end() for newline in _NEWLINE.finditer(self.text)]
-        line = bisect.bisect_right(self._line_starts, offset)
-        return Position(line, offset - self._line_starts[line - 1] + 1, offset)
+        starts = self._line_starts
+        if starts is None:
+            text = self.text
+            if 0 <= offset <= len(text) and self._counted < len(text) >> _TABLE_AFTER:
+                # Until many positions are asked for, the newlines are counted from the previous position when
+                # it is a little before this one (a report asks in file order), else from the start of the
+                # offset's block: a report's few thousand positions in a 4 MB file cost 5 ms, the table 9 ms.
+                self._counted += 1
+                blocks = self._blocks
+                if blocks is None:
+                    blocks = self._blocks = _line_blocks(text)
+                block = offset >> _BLOCK_BITS
+                at, line, line_start = self._cursor
+                if not block << _BLOCK_BITS < at <= offset:
+                    at = block << _BLOCK_BITS
+                    line, line_start = blocks[block]
+                newlines = text.count("\n", at, offset)
+                if newlines:
+                    line += newlines
+                    line_start = text.rfind("\n", at, offset) + 1
+                self._cursor = (offset, line, line_start)
+                return Position(line, offset - line_start + 1, offset)
+            # a match object per line is half the time of a find() loop
+            starts = self._line_starts = [0] + [newline.end() for newline in _NEWLINE.finditer(text)]
+        line = bisect.bisect_right(starts, offset)
+        return Position(line, offset - starts[line - 1] + 1, offset)
 
     def span(self, pointer: str) -> SpanEntry | None:
         return self._entry(pointer)
@@ -145,6 +170,26 @@ class SourceDocument:
 
 
 _NEWLINE = re.compile("\n")
+# Positions without the line table: the text in blocks of 2048 characters, each block's first line and where that
+# line starts (str.count goes through a 4 MB text's blocks in 2 ms). After one position per 256 characters of
+# text the whole table is built: random access (the window's) is then a bisect.
+_BLOCK_BITS = 11
+_TABLE_AFTER = 8
+
+
+def _line_blocks(text: str) -> list[tuple[int, int]]:
+    blocks = []
+    line, line_start, count, rfind = 1, 0, text.count, text.rfind
+    for at in range(0, len(text) + 1, 1 << _BLOCK_BITS):
+        blocks.append((line, line_start))
+        end = at + (1 << _BLOCK_BITS)
+        newlines = count("\n", at, end)
+        if newlines:
+            line += newlines
+            line_start = rfind("\n", at, end) + 1
+    return blocks
+
+
 _BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
          (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
 
