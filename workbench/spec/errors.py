@@ -30,7 +30,9 @@ class Severity(IntEnum):
     @property
     def spectral(self) -> int:
         """Spectral's numbering: 0 error, 1 warn, 2 info, 3 hint."""
-        return {Severity.ERROR: 0, Severity.WARN: 1, Severity.INFO: 2, Severity.HINT: 3}[self]
+        if self is Severity.OFF:  # (not a dict of members per call: hashing a member is a Python call)
+            raise KeyError(self)
+        return 4 - self
 
 
 _WORDS = {Severity.WARN: "warning"}  # how a one-line problem message names a severity, where not its label

@@ -48,6 +48,37 @@ class Location:
         return f"{self.file}:{self.start.line}:{self.start.column}"
 
 
+# A frozen dataclass's __init__ sets each field through object.__setattr__; a report makes thousands of positions
+# and locations, so they are made by setting their slots directly (half the time). The same objects.
+_new = object.__new__
+_set_line, _set_column, _set_offset = Position.line.__set__, Position.column.__set__, Position.offset.__set__
+_LOCATION_SLOTS = tuple(getattr(Location, name).__set__ for name in Location.__slots__)
+(_set_file, _set_pointer, _set_start, _set_end, _set_key_start, _set_key_end, _set_kind,
+ _set_exact) = _LOCATION_SLOTS
+
+
+def _position(line: int, column: int, offset: int) -> Position:
+    made = _new(Position)
+    _set_line(made, line)
+    _set_column(made, column)
+    _set_offset(made, offset)
+    return made
+
+
+def _location(file: str, pointer: str, start: Position, end: Position, key_start: Position | None,
+              key_end: Position | None, kind: str, exact: bool) -> Location:
+    made = _new(Location)
+    _set_file(made, file)
+    _set_pointer(made, pointer)
+    _set_start(made, start)
+    _set_end(made, end)
+    _set_key_start(made, key_start)
+    _set_key_end(made, key_end)
+    _set_kind(made, kind)
+    _set_exact(made, exact)
+    return made
+
+
 @dataclass(eq=False)
 class SourceDocument:
     """One parsed file. `data` is plain dicts/lists/scalars; mapping keys are always strings."""
@@ -129,11 +160,11 @@ class SourceDocument:
                     line += newlines
                     line_start = text.rfind("\n", at, offset) + 1
                 self._cursor = (offset, line, line_start)
-                return Position(line, offset - line_start + 1, offset)
+                return _position(line, offset - line_start + 1, offset)
             # a match object per line is half the time of a find() loop
             starts = self._line_starts = [0] + [newline.end() for newline in _NEWLINE.finditer(text)]
         line = bisect.bisect_right(starts, offset)
-        return Position(line, offset - starts[line - 1] + 1, offset)
+        return _position(line, offset - starts[line - 1] + 1, offset)
 
     def span(self, pointer: str) -> SpanEntry | None:
         return self._entry(pointer)
@@ -146,16 +177,10 @@ class SourceDocument:
             probe = probe.rsplit("/", 1)[0]
             entry = self._entry(probe)
         start, end, key_start, key_end, kind = entry or (0, 0, -1, -1, "map")
-        return Location(
-            file=self.name,
-            pointer=pointer,
-            start=self.position(start),
-            end=self.position(end),
-            key_start=self.position(key_start) if key_start >= 0 else None,
-            key_end=self.position(key_end) if key_end >= 0 else None,
-            kind=kind,
-            exact=probe == pointer,
-        )
+        position = self.position
+        return _location(self.name, pointer, position(start), position(end),
+                         position(key_start) if key_start >= 0 else None,
+                         position(key_end) if key_end >= 0 else None, kind, probe == pointer)
 
     def source_text(self, pointer: str) -> str | None:
         """The exact text of the node at `pointer` (for declared-as-written values like `openapi: 3.0`)."""
