@@ -221,3 +221,17 @@ def test_positions_counted_without_the_line_table_are_the_tables(tmp_path_factor
         counted = [doc.position(offset) for offset in offsets]
     assert counted == [table.position(offset) for offset in offsets]
     assert doc._line_starts is None or len(offsets) > len(text)
+
+
+def test_positions_and_locations_made_by_their_slots_equal_the_dataclasses_own():
+    import dataclasses
+
+    from workbench.spec import source
+
+    assert [f.name for f in dataclasses.fields(source.Position)] == ["line", "column", "offset"]
+    assert [f.name for f in dataclasses.fields(source.Location)] == list(source.Location.__slots__)
+    start, end = source.Position(3, 4, 40), source.Position(5, 1, 60)
+    assert source._position(3, 4, 40) == start and repr(source._position(3, 4, 40)) == repr(start)
+    made = source._location("a.yaml", "/paths", start, end, None, end, "map", True)
+    assert made == source.Location("a.yaml", "/paths", start, end, None, end, "map", True)
+    assert repr(made) == repr(source.Location("a.yaml", "/paths", start, end, None, end, "map", True))
