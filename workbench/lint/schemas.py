@@ -86,14 +86,15 @@ _CACHE: dict[int, tuple[Spec, tuple[tuple[SchemaSite, ...], tuple[SchemaSite, ..
 
 def _raw(document: SourceDocument, pointer: str, holders: dict[tuple[int, str], Any]) -> Any:
     """The raw node at `pointer`, its parent looked up once for all its children (an operation's parameters and
-    responses share theirs: a third of the walk of a thousand-operation spec went to looking them up anew)."""
+    responses share theirs: a third of the walk of a thousand-operation spec went to looking them up anew), and
+    that parent found the same way, from its own (an operation's from its path item's, shared by its methods)."""
     if not pointer:
         return document.data
     parent, _, last = pointer.rpartition("/")
     key = (id(document), parent)
     holder = holders.get(key, MISSING)
     if holder is MISSING:
-        holder = holders[key] = lookup(document.data, parent, None) if parent else document.data
+        holder = holders[key] = _raw(document, parent, holders)
     if isinstance(holder, dict):
         return holder.get(unescape(last))
     if isinstance(holder, list) and last.isdigit() and (last == "0" or not last.startswith("0")) \
