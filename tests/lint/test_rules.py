@@ -171,3 +171,19 @@ def test_linting_only_some_rules_finds_exactly_what_the_whole_lint_finds_for_the
     some = lint(spec, with_hints(), only=wanted)
     assert some.findings == tuple(f for f in whole.findings if f.rule in wanted)
     assert {f.rule for f in some.findings} == set(wanted)  # the example has findings of each
+
+
+def test_the_schema_sites_are_returned_even_when_another_lint_replaces_the_cache_at_once(monkeypatch):
+    # The window lints on two worker threads: another spec's walk may clear the one-spec cache right after this
+    # walk stored its sites, and this walk's caller still gets them.
+    from workbench.lint import schemas
+
+    class ReplacedAtOnce(dict):
+        def __setitem__(self, key, value):
+            super().__setitem__(key, value)
+            self.clear()
+
+    spec = load_spec(example_path())
+    expected = schemas.schema_sites(spec)
+    monkeypatch.setattr(schemas, "_CACHE", ReplacedAtOnce())
+    assert schemas.schema_sites(spec) == expected and schemas.input_sites(spec)

@@ -76,9 +76,10 @@ def _cached(spec: Spec) -> tuple[tuple[SchemaSite, ...], tuple[SchemaSite, ...]]
                 _walk(spec, op, "response", doc, pointer, raw, None, None, False, sites, seen, followed)
     inputs = tuple(site for site in sites
                    if site.role in ("parameter", "request") and site.name and not site.composition)
+    result = (tuple(sites), inputs)
     _CACHE.clear()  # one spec at a time: the GUI re-lints the edited spec, the CLI lints one
-    _CACHE[id(spec)] = (spec, (tuple(sites), inputs))
-    return _CACHE[id(spec)][1]
+    _CACHE[id(spec)] = (spec, result)
+    return result  # never read back from the cache: a worker linting another spec may have replaced it meanwhile
 
 
 _CACHE: dict[int, tuple[Spec, tuple[tuple[SchemaSite, ...], tuple[SchemaSite, ...]]]] = {}
