@@ -138,7 +138,6 @@ def index_json(text: str, file: str, *, find_duplicates: bool = False,
 # it, if any), and the gap before an array element or a closing bracket.
 _MEMBER = re.compile(r'[\s,]*("[^"\\]*(?:\\.[^"\\]*)*")\s*:\s*', re.S)
 _GAP = re.compile(r"[\s,]*")
-_NO_CHILDREN: frozenset[str] = frozenset()
 
 
 def _index_only(text: str, only: set[str]) -> dict[str, SpanEntry]:

@@ -326,9 +326,9 @@ def _bundled_table() -> Table:
     except (RuntimeError, KeyError):  # no home folder to find a cache in
         return Table(data)
     try:
-        kept = cached.read_bytes()
+        kept = memoryview(cached.read_bytes())  # sliced without copying its 2 MB
         if len(kept) > 4 and zlib.crc32(kept[:-4]) == int.from_bytes(kept[-4:], "little"):
-            return Table(memoryview(kept)[:-4], compressed=False)
+            return Table(kept[:-4], compressed=False)
     except (OSError, ValueError):
         pass  # not there (or not readable, or not a table): decompressed below, as if there were no cache
     payload = zlib.decompress(data)
