@@ -48,11 +48,11 @@ SpanEntry = tuple[int, int, int, int, str]
 
 _INT = re.compile(r"[-+]?[0-9]+\Z")
 _FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z")
-_MAYBE_SPECIAL = frozenset("0123456789-+.~nNtTfF")  # the first characters of the plain scalars that are not text
 _NUMBER_START = frozenset("0123456789-+.")
 # The plain scalars that are not text and do not start like a number: all of them.
 _WORDS = {"~": None, "null": None, "Null": None, "NULL": None, "true": True, "True": True, "TRUE": True,
           "false": False, "False": False, "FALSE": False}
+_MAYBE_SPECIAL = _NUMBER_START | {word[0] for word in _WORDS}  # how every plain scalar that is not text starts
 _TRUE = frozenset(("true", "True", "TRUE"))
 
 _STR_TAG = "tag:yaml.org,2002:str"
