@@ -297,3 +297,48 @@ def test_a_ref_in_an_extension_never_brings_in_the_file_its_chain_names(write):
                            + ', "x-a": {"$ref": "#/x-b"}, "x-b": {"$ref": "other.json#/B"}}'))
     assert len(spec.documents) == 1
     assert spec.problems == ()
+
+
+_YAML_BASE = HEAD + """paths:
+  /a:
+    get:
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/A'}}}}
+components:
+  schemas:
+    A: &a {type: object, properties: {id: {$ref: '#/components/schemas/Id'}}}
+    Id: {type: string}
+"""
+
+
+@pytest.mark.parametrize(("components", "expected"), [
+    ("    B: {$ref: '#/components/schemas/Nope'}\n", ["ref-unresolved"]),  # unused, still reported
+    ('    B: {"$ref": "#/components/schemas/Nope"}\n', ["ref-unresolved"]),  # a quoted key
+    ("    B:\n      $ref: !!str '#/components/schemas/Nope'\n", ["ref-unresolved"]),  # a tagged value
+    ("    B: {$ref: other.yaml#/X}\n", ["ref-unresolved"]),  # another file, which does not exist
+    ("    B: {example: {$ref: '#/nowhere'}}\n", []),  # data, not a ref
+    ("    B: {x-a: {$ref: '#/nowhere'}}\n", []),  # an extension: data
+    ("    B: {properties: {$ref: {type: string}}}\n", []),  # a property named $ref
+    ("    B: *a\n    C: {$ref: '#/components/schemas/B'}\n", []),  # through an alias
+    ("    N: &n '#/components/schemas/Nope'\n    B: {$ref: *n}\n", ["ref-unresolved"]),  # the ref an alias
+    ("    K: &k $ref\n    B: {*k : '#/components/schemas/Nope'}\n", ["ref-unresolved"]),  # the key an alias
+    ("    M: &m {$ref: '#/components/schemas/Nope'}\n    B: {<<: *m, type: object}\n",
+     ["ref-unresolved", "ref-unresolved"]),  # merged: in M and in B
+], ids=["broken", "quoted-key", "tagged", "other-file", "in-an-example", "in-an-extension", "property-named-ref",
+        "alias", "alias-value", "alias-key", "merge"])
+def test_every_ref_of_a_yaml_file_is_checked_as_the_walk_checks_it(write, components, expected):
+    # The parse gathers the `$ref` strings so that the check can skip its walk when all are local and resolve;
+    # whatever it gathers, the problems are the walk's own.
+    path = write("s.yaml", _YAML_BASE + components)
+    spec = load_spec(path)
+    assert codes(spec) == expected
+    assert spec.root.refs_written is not None
+    from workbench.spec.refs import Resolver
+    from workbench.spec.source import parse_document
+
+    document = parse_document(path)
+    walked = Resolver(document)
+    document.refs_written = None  # as a document built without its refs: the walk alone
+    walked.check_all(document)
+    assert [(p.code, p.pointer) for p in walked.problems] == [(p.code, p.pointer) for p in spec.problems
+                                                               if p.code.startswith("ref-")]

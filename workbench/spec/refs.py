@@ -137,15 +137,21 @@ class Resolver:
                     pending.append(target.document)
 
     def _local_refs_hold(self, document: SourceDocument) -> bool:
-        """Whether every `$ref` of a JSON document is a plain local one that resolves: then the walk of every
-        node (a tenth of a second on a 4 MB file) finds nothing to report, and a scan of the text has shown it.
-        Any other case (a ref to another file or a URL, one that does not resolve, an escaped spelling the
-        scan could miss) is left to the walk, which knows which strings are data (examples, extensions)."""
-        if document.format != "json" or _ESCAPED_REF_LETTER.search(document.text):
+        """Whether every `$ref` of a document is a plain local one that resolves: then the walk of every node (a
+        tenth of a second on a 4 MB file) finds nothing to report. A JSON document's refs are found by a scan of
+        its text, a YAML document's by its parse (`refs_written`). Any other case (a ref to another file or a URL,
+        one that does not resolve, an escaped spelling the scan could miss, a document built without its refs) is
+        left to the walk, which knows which strings are data (examples, extensions)."""
+        if document.format == "json":
+            if _ESCAPED_REF_LETTER.search(document.text):
+                return False
+            values = _JSON_REF.findall(document.text)
+            if len(values) != len(_JSON_REF_START.findall(document.text)):
+                return False  # a ref string with an escape in it
+        elif document.refs_written is not None:
+            values = document.refs_written
+        else:
             return False
-        values = _JSON_REF.findall(document.text)
-        if len(values) != len(_JSON_REF_START.findall(document.text)):
-            return False  # a ref string with an escape in it
         distinct = dict.fromkeys(values)  # in the text's order, whatever the hash seed
         if not all(ref.startswith("#") for ref in distinct):
             return False  # checked before any is followed: a chain through local refs then stays in this file

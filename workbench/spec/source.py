@@ -96,6 +96,9 @@ class SourceDocument:
     _blocks: list[tuple[int, int]] | None = field(default=None, repr=False)  # see _line_blocks
     _counted: int = field(default=0, repr=False)  # positions found from the blocks (the table built after many)
     _cursor: tuple[int, int, int] = field(default=(0, 1, 0), repr=False)  # the last of them: offset, line, its start
+    # Every string a YAML parse read as the value of a `$ref` key, data included (None: not gathered, as for JSON,
+    # whose refs are scanned for in the text): lets the ref check skip its walk when all are local and resolve.
+    refs_written: list[str] | None = field(default=None, repr=False)
 
     @property
     def newline(self) -> str:
@@ -308,11 +311,12 @@ def parse_text(text: str, path: Path, name: str, *, bom: bool = False, positions
             # A flow-style YAML document also starts with `{`; only a .json file is held to JSON.
             if path.suffix.lower() == ".json" or json_error.message.startswith("nesting"):
                 raise
+            refs: list[str] = []
             try:
-                data, index, problems = parse_yaml(text, name, spans=positions)
+                data, index, problems = parse_yaml(text, name, spans=positions, refs=refs)
             except SpecError:
                 raise json_error from None
-            return SourceDocument(path, name, text, "yaml", data, bom, problems, index)
+            return SourceDocument(path, name, text, "yaml", data, bom, problems, index, refs_written=refs)
         document = SourceDocument(path, name, text, "json", data, bom)
         if duplicates:
             document._index, found = index_json(text, name, find_duplicates=True)
@@ -322,11 +326,12 @@ def parse_text(text: str, path: Path, name: str, *, bom: bool = False, positions
                 problems.append(Problem(problem.code, problem.message, name, problem.pointer, at.line, at.column))
             document.problems = problems
         return document
+    refs = []
     try:
-        data, index, problems = parse_yaml(text, name, spans=positions)
+        data, index, problems = parse_yaml(text, name, spans=positions, refs=refs)
     except SpecError as exc:
         if exc.code == "syntax" and path.suffix.lower() in MARKDOWN_SUFFIXES:  # not a broken spec: another kind
             raise SpecError(f"not an API description: a Markdown file ({path.suffix}), not YAML or JSON", name,
                             code="not-a-spec") from None
         raise
-    return SourceDocument(path, name, text, "yaml", data, bom, problems, index)
+    return SourceDocument(path, name, text, "yaml", data, bom, problems, index, refs_written=refs)

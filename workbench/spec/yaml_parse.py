@@ -128,10 +128,11 @@ def _duplicate(problems: list[Problem], file: str, pointer: str, key: str, key_e
 # Complex on purpose: the loader's speed on multi-MB specs is its work per event, so one loop does it all, with the
 # state of the innermost open container in local variables and the steps for a scalar written out in place (every
 # Python call per event is a few percent of the parse, measured).
-def parse_yaml(text: str, file: str, *, spans: bool = True  # noqa: C901
-               ) -> tuple[Any, dict[str, SpanEntry] | None, list[Problem]]:
+def parse_yaml(text: str, file: str, *, spans: bool = True,  # noqa: C901
+               refs: list[str] | None = None) -> tuple[Any, dict[str, SpanEntry] | None, list[Problem]]:
     """Parse the first YAML document of `text`. Returns (data, span index, problems); the index is None without
-    `spans` (a quarter of the parse on a 3 MB spec, for a command that places nothing)."""
+    `spans` (a quarter of the parse on a 3 MB spec, for a command that places nothing). Given `refs`, every string
+    written as the value of a `$ref` key is appended to it, wherever it is (examples and extensions too)."""
     index: dict[str, SpanEntry] = {}
     problems: list[Problem] = []
     anchors: dict[str, tuple[Any, int]] = {}  # name -> (value, expanded size)
@@ -195,6 +196,8 @@ def parse_yaml(text: str, file: str, *, spans: bool = True  # noqa: C901
                     if key in container:
                         _duplicate(problems, file, pointer if spans else _pointer(stack), key, key_event)
                     container[key] = value
+                    if key == "$ref" and refs is not None and isinstance(value, str):
+                        refs.append(value)
                     if spans:
                         token = key if "~" not in key and "/" not in key else escape(key)
                         index[f"{pointer}/{token}"] = (event.start_mark.index, event.end_mark.index,
@@ -288,6 +291,8 @@ def parse_yaml(text: str, file: str, *, spans: bool = True  # noqa: C901
                         if key in container:
                             _duplicate(problems, file, pointer if spans else _pointer(stack), key, key_event)
                         container[key] = value
+                        if key == "$ref" and refs is not None and isinstance(value, str):
+                            refs.append(value)
                         if spans:
                             index[f"{pointer}/{escape(key)}"] = (span_start, span_end, key_event.start_mark.index,
                                                                  key_event.end_mark.index, "alias")
