@@ -87,12 +87,16 @@ class FaultRule:
 
 @dataclass(frozen=True)
 class MockConfig:
+    """The mock's section (`mock:`): the seed of its generated answers and the faults it injects."""
+
     seed: int = 0
     faults: tuple[FaultRule, ...] = ()
 
 
 @dataclass(frozen=True)
 class WorkbenchConfig:
+    """The whole config, one typed section per consumer; `source` names the file it was read from."""
+
     lint: LintConfig = field(default_factory=LintConfig)
     tools: ToolsConfig = field(default_factory=ToolsConfig)
     source: str | None = None  # the file it was read from; None = the defaults
@@ -144,6 +148,8 @@ def load_config(path: Path | None, known: Known) -> WorkbenchConfig:
 
 @dataclass(frozen=True)
 class _Reader:
+    """Reads one top-level section of a config document: where it is (for errors) and the names it may use."""
+
     document: SourceDocument
     key: str
     known: Known

@@ -44,6 +44,8 @@ _ADDITIVE = SAFE_METHODS | {"post"}  # methods that do not overwrite what exists
 
 @dataclass(frozen=True, slots=True)
 class Safety:
+    """How careful an agent must be with one operation: the one definition of read-only and destructive."""
+
     read_only: bool  # changes nothing: the only calls --read-only lets through
     destructive: bool  # the change cannot be undone
     requires_approval: bool  # a person approves before it reaches a real server

@@ -27,12 +27,16 @@ class ToolScope:
 
 @dataclass(frozen=True)
 class LintContext:
+    """What a rule may consult besides the spec: the lint config and which operations count as tools."""
+
     config: LintConfig
     scope: ToolScope | None = None  # None: every operation of the spec counts as a tool
 
 
 @dataclass(frozen=True)
 class LintResult:
+    """One lint run: the spec (None when it could not be read), the findings in report order, the config."""
+
     spec: Spec | None
     findings: tuple[Finding, ...]
     config: LintConfig = field(default_factory=LintConfig)

@@ -19,6 +19,8 @@ class Fix:
 
 @dataclass(frozen=True, slots=True)
 class Finding:
+    """One problem a rule found: at a JSON pointer of a document, with a severity and maybe a fix."""
+
     rule: str
     severity: Severity
     message: str

@@ -22,6 +22,8 @@ class Report:
 
 @dataclass(frozen=True, slots=True)
 class Rule:
+    """A lint rule: its id, default severity, category, one-line summary, check function and how to fix."""
+
     id: str
     severity: Severity
     category: str  # one of CATEGORIES

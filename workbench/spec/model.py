@@ -31,6 +31,8 @@ class SpecVersion(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Origin:
+    """The file and JSON pointer a model object was read from."""
+
     document: SourceDocument
     pointer: str
 
@@ -43,6 +45,8 @@ class Origin:
 
 @dataclass(frozen=True, slots=True)
 class ServerVariable:
+    """A substitution variable of a server URL template."""
+
     default: str
     enum: tuple[str, ...] = ()
     description: str | None = None
@@ -50,6 +54,8 @@ class ServerVariable:
 
 @dataclass(frozen=True, slots=True)
 class Server:
+    """A server the API is reached at (its URL may be a template over `variables`)."""
+
     url: str
     description: str | None = None
     variables: dict[str, ServerVariable] = field(default_factory=dict)
@@ -57,12 +63,16 @@ class Server:
 
 @dataclass(frozen=True, slots=True)
 class Tag:
+    """A declared tag: a group of operations, with its description."""
+
     name: str
     description: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class MediaType:
+    """A body in one media type: its schema, examples and (for form bodies) per-property encoding."""
+
     schema: Schema | None
     example: Any = None
     examples: dict[str, Any] = field(default_factory=dict)
@@ -72,6 +82,8 @@ class MediaType:
 
 @dataclass(frozen=True, slots=True)
 class Parameter:
+    """A path, query, header or cookie parameter, in OpenAPI 3 terms whatever the source version."""
+
     name: str
     location: str  # "path" | "query" | "header" | "cookie"
     origin: Origin
@@ -96,6 +108,8 @@ class Parameter:
 
 @dataclass(frozen=True, slots=True)
 class RequestBody:
+    """An operation's request body, by media type."""
+
     origin: Origin
     content: dict[str, MediaType]
     required: bool = False
@@ -105,6 +119,8 @@ class RequestBody:
 
 @dataclass(frozen=True, slots=True)
 class Header:
+    """A response header."""
+
     name: str
     origin: Origin
     schema: Schema | None = None
@@ -114,6 +130,8 @@ class Header:
 
 @dataclass(frozen=True, slots=True)
 class Response:
+    """One response of an operation, by status code (or range, or `default`)."""
+
     status: str  # "200", "4XX", "default"
     origin: Origin
     description: str | None = None
@@ -124,6 +142,8 @@ class Response:
 
 @dataclass(frozen=True, slots=True)
 class Operation:
+    """One HTTP method on one path (or a webhook): what becomes a tool."""
+
     method: str  # lower case
     path: str  # the path template, or the webhook's name
     origin: Origin
@@ -153,6 +173,8 @@ class Operation:
 
 @dataclass(frozen=True, slots=True)
 class PathItem:
+    """A path template and the operations on it."""
+
     path: str
     origin: Origin
     operations: tuple[Operation, ...]
@@ -161,6 +183,8 @@ class PathItem:
 
 @dataclass(frozen=True, slots=True)
 class Components:
+    """The reusable definitions the model's `$ref`s point into."""
+
     schemas: dict[str, Schema] = field(default_factory=dict)
     parameters: dict[str, Parameter] = field(default_factory=dict)
     request_bodies: dict[str, RequestBody] = field(default_factory=dict)

@@ -35,12 +35,16 @@ _ESCAPED_REF_LETTER = re.compile(r"\\u00(?:24|[46]5|[46]6|[57]2)", re.I)
 
 @dataclass(frozen=True, slots=True)
 class RefPolicy:
+    """Which `$ref`s may be followed beyond the root document's folder tree (neither, by default)."""
+
     allow_remote: bool = False
     allow_outside: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class Target:
+    """What a `$ref` leads to: the document, the JSON pointer in it and the value there."""
+
     document: SourceDocument
     pointer: str
     value: Any

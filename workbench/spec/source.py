@@ -26,6 +26,8 @@ Format = Literal["json", "yaml"]
 
 @dataclass(frozen=True, slots=True)
 class Position:
+    """A place in a text: line and column (1-based, in characters) and offset (0-based)."""
+
     line: int  # 1-based
     column: int  # 1-based, in characters
     offset: int  # 0-based index into the text

@@ -499,6 +499,8 @@ def _source_advice(parts: list[str], source) -> str:
 
 @dataclass(frozen=True, slots=True)
 class _BodyArgument:
+    """A request-body property as a tool argument, shaped like a parameter where a rule reads both."""
+
     name: str
     location: str = "body"
 
