@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from workbench import replace_file
 from workbench.edit.engine import Splice, apply_splices
 
 
@@ -38,12 +39,7 @@ class RecoveryJournal:
         """Begin again from `text` (atomically: a kill leaves the old journal or the new one, never half)."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         head = {"path": os.fspath(self.source), "bom": bom, "written": time.time(), "characters": len(text)}
-        temporary = self.path.with_suffix(".tmp")
-        with temporary.open("w", encoding="utf-8", newline="") as journal:  # newline="": the text as it is
-            journal.write(json.dumps(head) + "\n")
-            journal.write(text)
-            journal.write("\n")
-        os.replace(temporary, self.path)
+        replace_file(self.path, [(json.dumps(head) + "\n").encode("utf-8"), text.encode("utf-8"), b"\n"])
 
     def append(self, splices: list[Splice]) -> None:
         """Add one step: `splices`, planned together against the text the journal gives now."""

@@ -3,11 +3,12 @@ encoding and byte-order mark, keeping the previous version as a backup when aske
 
 from __future__ import annotations
 
-import os
+import itertools
 import shutil
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
+
+from workbench import replace_file
 
 
 def write_atomically(path: Path, text: str | Iterable[str], *, bom: bool = False, backup: bool = False) -> None:
@@ -29,25 +30,12 @@ def write_atomically(path: Path, text: str | Iterable[str], *, bom: bool = False
             for piece in pieces:
                 handle.write(piece.encode("utf-8"))
         return
-    folder = path.parent
     mode = path.stat().st_mode if path.exists() else None
     if backup and path.exists():
         shutil.copy2(path, path.with_name(path.name + ".bak"))
-    descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(descriptor, "wb") as handle:
-            if bom:
-                handle.write(b"\xef\xbb\xbf")
-            for piece in pieces:
-                handle.write(piece.encode("utf-8"))
-            handle.flush()
-            os.fsync(handle.fileno())
-        if mode is not None:
-            os.chmod(temporary, mode & 0o7777)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    encoded = (piece.encode("utf-8") for piece in pieces)
+    replace_file(path, itertools.chain([b"\xef\xbb\xbf"] if bom else [], encoded), durable=True,
+                 mode=None if mode is None else mode & 0o7777)
 
 
 def _is_special(path: Path) -> bool:

@@ -10,7 +10,6 @@ import contextlib
 import hashlib
 import json
 import os
-import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -80,9 +79,8 @@ def write_listing(folder: Path, key: str, listing: Listing) -> None:
     """Best effort: a cache that cannot be written only costs the next start its second."""
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=folder, delete=False, suffix=".tmp") as out:
-            json.dump(asdict(listing), out, ensure_ascii=False, separators=(",", ":"))
-        os.replace(out.name, folder / f"{key}.json")
+        text = json.dumps(asdict(listing), ensure_ascii=False, separators=(",", ":"))
+        workbench.replace_file(folder / f"{key}.json", text.encode("utf-8"))
         entries = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
         for old in entries[KEEP:]:
             old.unlink(missing_ok=True)

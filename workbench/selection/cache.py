@@ -6,15 +6,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import secrets
-import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from workbench import cache_folder
+from workbench import cache_folder, replace_file
 from workbench.selection.model import Called, Sample
 
 CACHE_FORMAT = 1
@@ -87,7 +85,9 @@ class Cache:
                             "problem": c.problem} for c in sample.calls],
                  "text": sample.text, "input_tokens": sample.input_tokens, "output_tokens": sample.output_tokens,
                  "latency": sample.latency}
-        _write_atomically(self.path(key), canonical_json(entry))
+        path = self.path(key)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        replace_file(path, canonical_json(entry).encode("utf-8"))  # not durable: a torn entry is corrupt, asked again
 
 
 def _sample_from(entry: dict, key: str, case_id: str, sample: int) -> Sample:
@@ -113,17 +113,3 @@ def _count(value: Any) -> int | None:
     if value is None or (isinstance(value, int) and not isinstance(value, bool)):
         return value
     raise ValueError("not a token count")
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    """A temporary file in the same folder, then a rename: a reader (another run, another thread) sees the
-    whole entry or none. No fsync: a torn entry after a crash is just a corrupt one, fetched again."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    descriptor, temporary = tempfile.mkstemp(prefix=f".{path.stem[:12]}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise

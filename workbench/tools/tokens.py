@@ -17,9 +17,7 @@ from __future__ import annotations
 
 import base64
 import collections
-import contextlib
 import heapq
-import os
 import re
 import struct
 import sys
@@ -32,7 +30,7 @@ from importlib.util import find_spec
 from operator import itemgetter
 from pathlib import Path
 
-from workbench import cache_folder
+from workbench import cache_folder, replace_file
 from workbench.tools.model import TokenEstimate, compact_json
 
 METHOD = "estimate: o200k_base tokens of the serialised tool definition"
@@ -333,14 +331,11 @@ def _bundled_table() -> Table:
         pass  # not there (or not readable, or not a table): decompressed below, as if there were no cache
     payload = zlib.decompress(data)
     table = Table(payload, compressed=False)
-    partial = cached.with_name(f"{cached.name}.{os.getpid()}.partial")
     try:
         cached.parent.mkdir(parents=True, exist_ok=True)
-        partial.write_bytes(payload + zlib.crc32(payload).to_bytes(4, "little"))
-        os.replace(partial, cached)
-    except OSError:  # a cache that cannot be written only costs the decompression next time
-        with contextlib.suppress(OSError):
-            partial.unlink(missing_ok=True)
+        replace_file(cached, [payload, zlib.crc32(payload).to_bytes(4, "little")])
+    except OSError:
+        pass  # a cache that cannot be written only costs the decompression next time
     return table
 
 

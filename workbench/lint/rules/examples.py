@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
-from workbench import cache_folder
+from workbench import cache_folder, replace_file
 from workbench.lint.registry import Report, rule
 from workbench.lint.schemas import schema_sites, schema_types
 from workbench.spec.pointer import join, lookup
@@ -73,9 +72,7 @@ class _VerdictCache:
             return
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = self.path.with_suffix(".tmp")
-            tmp.write_text(json.dumps(self.verdicts))
-            os.replace(tmp, self.path)
+            replace_file(self.path, json.dumps(self.verdicts).encode("utf-8"))
         except OSError:
             pass  # a cache that cannot be written only costs time
 
