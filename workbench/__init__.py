@@ -33,12 +33,20 @@ def cache_folder(name: str) -> Path:
 def replace_file(path: Path, data: bytes | Iterable[bytes], *, durable: bool = False, mode: int | None = None) -> None:
     """Replace `path` with `data` (bytes, or pieces of them written as they come) through a temporary file in the
     same folder and a rename: a reader (another run, another thread) sees the old file or the new one, never half.
-    `durable` puts the bytes on the disk before the rename (a user's file; a cache can be rebuilt instead); `mode`
-    is the new file's (else the temporary file's own, readable by its owner only). On any failure the temporary
-    file is removed and the error raised: every atomic write of the workbench, saves and caches, is this one."""
-    import tempfile  # only by a command that writes a file: not every command's start-up
-
-    descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name[:48]}.", suffix=".tmp", dir=path.parent)
+    `durable` puts the bytes on the disk before the rename (a user's file; a cache can be rebuilt instead). The new
+    file gets `mode`, else what the user's umask gives any new file (as a shell's `>` or an editor makes it). On any
+    failure the temporary file is removed and the error raised: every atomic write of the workbench, saves and
+    caches, is this one."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    for _ in range(100):  # a name taken (by a run killed mid-write, say): another one
+        temporary = path.parent / f"{_leftover_prefix(path)}{os.urandom(4).hex()}.tmp"
+        try:
+            descriptor = os.open(temporary, flags, 0o666)  # tempfile's mkstemp would make it 0600 whatever the umask
+            break
+        except FileExistsError:
+            continue
+    else:
+        raise FileExistsError(f"no free temporary name beside {path}")
     try:
         with os.fdopen(descriptor, "wb") as handle:
             for piece in [data] if isinstance(data, bytes) else data:
@@ -52,3 +60,24 @@ def replace_file(path: Path, data: bytes | Iterable[bytes], *, durable: bool = F
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def remove_leftovers(path: Path, older_than_s: float = 600.0) -> None:
+    """Remove the temporary files `replace_file` left beside `path` when a run was killed mid-write (each write has
+    a name of its own, so nothing else ever reuses them); a younger one may still be another run's write."""
+    import time
+
+    prefix, cutoff = _leftover_prefix(path), time.time() - older_than_s
+    try:
+        with os.scandir(path.parent) as entries:
+            for entry in entries:
+                name = entry.name
+                if name.startswith(prefix) and name.endswith(".tmp") and len(name) == len(prefix) + 12 \
+                        and entry.stat(follow_symlinks=False).st_mtime < cutoff:
+                    Path(entry.path).unlink(missing_ok=True)
+    except OSError:
+        pass  # a folder that cannot be listed, or a file gone meanwhile: nothing to tidy
+
+
+def _leftover_prefix(path: Path) -> str:
+    return f".{path.name[:48]}."

@@ -342,3 +342,25 @@ def test_every_ref_of_a_yaml_file_is_checked_as_the_walk_checks_it(write, compon
     walked.check_all(document)
     assert [(p.code, p.pointer) for p in walked.problems] == [(p.code, p.pointer) for p in spec.problems
                                                                if p.code.startswith("ref-")]
+
+
+def test_a_yaml_file_whose_refs_all_resolve_here_is_checked_without_its_walk(write):
+    from workbench.spec.refs import Resolver
+    from workbench.spec.source import parse_document
+
+    document = parse_document(write("s.yaml", _YAML_BASE + "    B: {example: {$ref: '#/components/schemas/A'}}\n"))
+    assert document.refs_written == ["#/components/schemas/A", "#/components/schemas/Id", "#/components/schemas/A"]
+    assert Resolver(document)._local_refs_hold(document)  # every ref local and resolving: no walk needed
+    document.refs_written = None
+    assert not Resolver(document)._local_refs_hold(document)  # refs not gathered: the walk decides
+    other = parse_document(write("o.yaml", _YAML_BASE + "    B: {$ref: other.yaml#/X}\n"))
+    assert not Resolver(other)._local_refs_hold(other)  # another file: the walk decides
+
+
+def test_the_yaml_parse_gathers_every_string_written_as_a_ref():
+    from workbench.spec.yaml_parse import parse_yaml
+
+    refs: list[str] = []
+    parse_yaml("a: &r {$ref: '#/x'}\nb: *r\nc: {<<: *r}\nd: {$ref: 3}\nn: &n '#/y'\ne: {$ref: *n}\n"
+               "f: {example: {$ref: '#/z'}}\n", "f.yaml", refs=refs)
+    assert refs == ["#/x", "#/y", "#/z"]  # each written once (aliases and merges reuse what was read); not the number

@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from workbench import replace_file
+from workbench import remove_leftovers, replace_file
 from workbench.edit.engine import Splice, apply_splices
 
 
@@ -39,6 +39,7 @@ class RecoveryJournal:
         """Begin again from `text` (atomically: a kill leaves the old journal or the new one, never half)."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         head = {"path": os.fspath(self.source), "bom": bom, "written": time.time(), "characters": len(text)}
+        remove_leftovers(self.path)
         replace_file(self.path, [(json.dumps(head) + "\n").encode("utf-8"), text.encode("utf-8"), b"\n"])
 
     def append(self, splices: list[Splice]) -> None:

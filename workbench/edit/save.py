@@ -1,5 +1,6 @@
-"""Saving a document: atomically (a temporary file in the same folder, then a rename), in the file's own
-encoding and byte-order mark, keeping the previous version as a backup when asked."""
+"""Saving a document: atomically (a temporary file in the same folder, then a rename), as UTF-8 with the file's
+byte-order mark if it had one, keeping the previous version as a backup when asked. (A UTF-16 file, which is
+read, is written back as UTF-8.)"""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import shutil
 from collections.abc import Iterable
 from pathlib import Path
 
-from workbench import replace_file
+from workbench import remove_leftovers, replace_file
 
 
 def write_atomically(path: Path, text: str | Iterable[str], *, bom: bool = False, backup: bool = False) -> None:
@@ -33,6 +34,7 @@ def write_atomically(path: Path, text: str | Iterable[str], *, bom: bool = False
     mode = path.stat().st_mode if path.exists() else None
     if backup and path.exists():
         shutil.copy2(path, path.with_name(path.name + ".bak"))
+    remove_leftovers(path)
     encoded = (piece.encode("utf-8") for piece in pieces)
     replace_file(path, itertools.chain([b"\xef\xbb\xbf"] if bom else [], encoded), durable=True,
                  mode=None if mode is None else mode & 0o7777)

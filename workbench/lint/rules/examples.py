@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from workbench import cache_folder, replace_file
+from workbench import cache_folder, remove_leftovers, replace_file
 from workbench.lint.registry import Report, rule
 from workbench.lint.schemas import schema_sites, schema_types
 from workbench.spec.pointer import join, lookup
@@ -72,6 +72,7 @@ class _VerdictCache:
             return
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            remove_leftovers(self.path)
             replace_file(self.path, json.dumps(self.verdicts).encode("utf-8"))
         except OSError:
             pass  # a cache that cannot be written only costs time
