@@ -41,6 +41,8 @@ class Edit:
 
 @dataclass(frozen=True)
 class Splice:
+    """Replace `text[start:end]` with `text`: an edit as the source text sees it."""
+
     start: int
     end: int
     text: str
@@ -73,6 +75,8 @@ class EditRefused(Exception):
 
 @dataclass
 class EditOutcome:
+    """What applying edits made: the new document, the edits applied with their splices, the refused."""
+
     document: SourceDocument  # the new document (the old one when nothing applied)
     # Each splice as made: against the old text when the edits verified together (`planned_together`), else
     # against the text as the edits before it had left it.

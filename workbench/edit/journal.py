@@ -22,6 +22,8 @@ from workbench.edit.engine import Splice, apply_splices
 
 @dataclass(frozen=True)
 class Recovered:
+    """The edited text a journal gives back, its byte-order mark, and how many steps were replayed."""
+
     text: str  # the edited text, as it was after the last step written
     bom: bool
     steps: int  # how many steps were replayed on the starting text

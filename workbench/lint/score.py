@@ -51,6 +51,8 @@ BLOCKED_CAP = 0
 
 @dataclass(frozen=True)
 class BlockerKind:
+    """A kind of finding that blocks the tool list outright: its rules, the problem and how to unblock."""
+
     kind: str
     rules: tuple[str, ...]
     problem: str
@@ -78,6 +80,8 @@ _TOOL_COUNT = BlockerKind("tool-count", (), f"more than {TOOL_LIMIT} tools in sc
 
 @dataclass(frozen=True)
 class CategoryScore:
+    """One category's part of the quality: the share of scored operations that pass its rules."""
+
     name: str
     score: int  # 100 × passed ÷ operations, rounded
     weight: int
@@ -94,6 +98,8 @@ class CategoryScore:
 
 @dataclass(frozen=True)
 class Blocker:
+    """A blocker found in the spec: its kind, how many operations it touches, and how to unblock."""
+
     kind: str
     operations: int
     problem: str
@@ -102,6 +108,8 @@ class Blocker:
 
 @dataclass(frozen=True)
 class Score:
+    """The agent-readiness score: the headline (capped while anything is blocked), categories, blockers, counts."""
+
     score: int | None  # the headline; None: no operations, no score
     categories: tuple[CategoryScore, ...]
     operations: int
