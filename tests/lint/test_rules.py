@@ -187,3 +187,31 @@ def test_the_schema_sites_are_returned_even_when_another_lint_replaces_the_cache
     expected = schemas.schema_sites(spec)
     monkeypatch.setattr(schemas, "_CACHE", ReplacedAtOnce())
     assert schemas.schema_sites(spec) == expected and schemas.input_sites(spec)
+
+
+def test_schema_sites_mark_a_ref_back_to_an_ancestor_recursive_and_visit_a_shared_schema_once_per_role(write):
+    # The walk looks for a place among its ancestors only when the place was seen before (an ancestor always
+    # was), and calls for the children only of a schema with a keyword holding some: a self-reference through a
+    # property and through items, a mutual cycle, a shared leaf reached from two parents, and a leaf root.
+    from workbench.lint.schemas import schema_sites
+
+    spec = load_spec(write("s.json", """{"openapi": "3.0.3", "info": {"title": "t", "version": "1"},
+      "paths": {"/n": {"post": {"operationId": "make",
+        "parameters": [{"name": "q", "in": "query", "schema": {"type": "string"}}],
+        "requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Node"}}}},
+        "responses": {"200": {"description": "ok",
+          "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Node"}}}}}}}},
+      "components": {"schemas": {
+        "Node": {"type": "object", "properties": {"child": {"$ref": "#/components/schemas/Node"},
+          "children": {"type": "array", "items": {"$ref": "#/components/schemas/Node"}},
+          "other": {"$ref": "#/components/schemas/Other"}, "tag": {"$ref": "#/components/schemas/Tag"}}},
+        "Other": {"type": "object", "properties": {"back": {"$ref": "#/components/schemas/Node"},
+          "tag": {"$ref": "#/components/schemas/Tag"}}},
+        "Tag": {"type": "string"}}}}"""))
+    node, other, tag = "/components/schemas/Node", "/components/schemas/Other", "/components/schemas/Tag"
+    body = [(node, False, 0, "root"), (node, True, 1, "property"), (f"{node}/properties/children", False, 1,
+            "property"), (node, True, 2, "items"), (other, False, 1, "property"), (node, True, 2, "property"),
+            (tag, False, 2, "property")]
+    assert [(s.role, s.pointer, s.recursive, s.depth, s.slot) for s in schema_sites(spec)] == [
+        ("parameter", "/paths/~1n/post/parameters/0/schema", False, 0, "root"),
+        *[("request", *site) for site in body], *[("response", *site) for site in body]]

@@ -9,6 +9,8 @@ from workbench.spec import Operation, SourceDocument, Spec, SpecVersion
 from workbench.spec.pointer import MISSING, escape, join, lookup, unescape
 
 _COMPOSITIONS = ("allOf", "anyOf", "oneOf")
+# The keywords `_push_children` finds subschemas under.
+_CHILD_KEYWORDS = frozenset(("properties", "items", "additionalProperties", *_COMPOSITIONS))
 
 
 class SchemaSite(NamedTuple):
@@ -116,14 +118,14 @@ def _parameter_roots(raw_param: Any, at: str, swagger: bool) -> list[tuple[Any, 
         return []
     if swagger:
         return [(raw_param, at)]
-    return [(raw_param.get("schema"), join(at, "schema")), *_content_roots(raw_param, at)]
+    return [(raw_param.get("schema"), f"{at}/schema"), *_content_roots(raw_param, at)]
 
 
 def _response_roots(raw_response: Any, at: str, swagger: bool) -> list[tuple[Any, str]]:
     if not isinstance(raw_response, dict):
         return []
     if swagger:
-        return [(raw_response.get("schema"), join(at, "schema"))]
+        return [(raw_response.get("schema"), f"{at}/schema")]
     return _content_roots(raw_response, at)
 
 
@@ -142,7 +144,7 @@ def _request_roots(spec: Spec, op: Operation, swagger: bool, holders: dict[tuple
         return [(param_doc, pointer, raw, raw.get("name"), raw.get("description"), bool(raw.get("required")))
                 for param_doc, pointer, raw in _swagger_form_params(spec, op)]
     if swagger:
-        return [(doc, join(at, "schema"), raw_body.get("schema"), None, raw_body.get("description"), True)]
+        return [(doc, f"{at}/schema", raw_body.get("schema"), None, raw_body.get("description"), True)]
     return [(doc, pointer, raw, None, raw_body.get("description"), True)
             for raw, pointer in _content_roots(raw_body, at)]
 
@@ -195,16 +197,21 @@ def _walk(spec: Spec, op: Operation, role: str, document: SourceDocument, pointe
         else:
             target, tdoc, tat = node, doc, at
         place = (tdoc.name, tat)
-        recursive = place in ancestors
         key = (*place, role)
-        if key in seen and not recursive:
-            continue
-        seen.add(key)
+        if key in seen:
+            # Only a place already seen can be one of its own ancestors (each was recorded when it was visited), so
+            # the ancestors are searched only for the places seen before, most of them skipped here.
+            recursive = place in ancestors
+            if not recursive:
+                continue
+        else:
+            recursive = False
+            seen.add(key)
         text = use_description if isinstance(use_description, str) and use_description.strip() else target.get(
             "description")
         sites.append(SchemaSite(op, role, tdoc, tat, target, nm, text if isinstance(text, str) else None, req, depth,
                                 via_ref, recursive, composition, unions, slot))
-        if not recursive:
+        if not recursive and not _CHILD_KEYWORDS.isdisjoint(target):  # most schemas are leaves: no call for them
             _push_children(stack, tdoc, tat, target, nm, req, depth, via_ref, (*ancestors, place), unions)
 
 
