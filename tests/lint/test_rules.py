@@ -215,3 +215,25 @@ def test_schema_sites_mark_a_ref_back_to_an_ancestor_recursive_and_visit_a_share
     assert [(s.role, s.pointer, s.recursive, s.depth, s.slot) for s in schema_sites(spec)] == [
         ("parameter", "/paths/~1n/post/parameters/0/schema", False, 0, "root"),
         *[("request", *site) for site in body], *[("response", *site) for site in body]]
+
+
+def test_returns_list_reads_each_media_type_schema_once_and_still_every_different_one(write):
+    # A Swagger 2.0 response has one schema for every type the operation produces (the repeats are skipped); an
+    # OpenAPI 3 response's media types each have their own, and a list in the second one counts.
+    from workbench.lint.rules.responses import returns_list
+
+    swagger = load_spec(write("s.json", """{"swagger": "2.0", "info": {"title": "t", "version": "1"},
+      "produces": ["application/json", "application/yaml", "application/vnd.kubernetes.protobuf"],
+      "paths": {"/a": {"get": {"responses": {"200": {"description": "ok", "schema": {"type": "array"}}}}},
+        "/b": {"get": {"responses": {"200": {"description": "ok", "schema": {"$ref": "#/definitions/Page"}}}}},
+        "/c": {"get": {"responses": {"200": {"description": "ok", "schema": {"type": "object"}},
+                                     "404": {"description": "no"}}}}},
+      "definitions": {"Page": {"type": "object", "properties": {"items": {"type": "array"},
+                                                                "total_count": {"type": "integer"}}}}}"""))
+    assert [returns_list(swagger, op) for op in swagger.operations] == [True, True, False]
+    openapi = load_spec(write("o.json", """{"openapi": "3.0.3", "info": {"title": "t", "version": "1"},
+      "paths": {"/a": {"get": {"responses": {"200": {"description": "ok", "content": {
+        "application/json": {"schema": {"type": "object"}}, "text/csv": {"schema": {"type": "array"}}}}}}},
+        "/b": {"get": {"responses": {"200": {"description": "ok", "content": {
+          "application/json": {"schema": {"type": "object"}}, "text/plain": {}}}}}}}}"""))
+    assert [returns_list(openapi, op) for op in openapi.operations] == [True, False]

@@ -147,8 +147,12 @@ def _returns_list(spec, op) -> bool:
     for response in op.responses:
         if not response.status.startswith("2"):
             continue
+        previous = None
         for media in response.content.values():
             schema = media.schema
+            if schema is previous:
+                continue  # the same answer again: a Swagger 2.0 response has one schema for every type produced
+            previous = schema
             if isinstance(schema, dict) and "$ref" in schema:
                 schema = spec.resolve_schema(schema["$ref"]) or schema
             if not isinstance(schema, dict):
