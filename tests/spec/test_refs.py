@@ -364,3 +364,17 @@ def test_the_yaml_parse_gathers_every_string_written_as_a_ref():
     parse_yaml("a: &r {$ref: '#/x'}\nb: *r\nc: {<<: *r}\nd: {$ref: 3}\nn: &n '#/y'\ne: {$ref: *n}\n"
                "f: {example: {$ref: '#/z'}}\n", "f.yaml", refs=refs)
     assert refs == ["#/x", "#/y", "#/z"]  # each written once (aliases and merges reuse what was read); not the number
+
+
+@pytest.mark.parametrize(("components", "scanned"), [
+    ('"B": {"$ref": "#/components/schemas/A"}', True),
+    ('"B": {"type": "object", "properties": {"$ref": {"type": "string"}}}', True),  # a property named $ref
+    ('"B": {"$ref": "#\\/components\\/schemas\\/A"}', False),  # resolves, but an escape: left to the walk
+    ('"B": {"$ref": "#/components/schemas/A"}, "C": {"$ref": "#/components/schemas/\\u0041"}', False),
+], ids=["plain", "property-named-ref", "escaped-slashes", "one-escaped-among-plain"])
+def test_the_text_scan_vouches_only_for_refs_without_escapes_and_the_walk_agrees(write, components, scanned):
+    # The scan reads each ref's value up to its first quote or backslash: a backslash leaves the file to the walk,
+    # which finds the same nothing to report for these refs that all resolve.
+    spec = load_spec(write("s.json", _json_spec(components)))
+    assert spec.resolver._local_refs_hold(spec.root) is scanned
+    assert spec.problems == ()

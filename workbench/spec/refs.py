@@ -26,10 +26,10 @@ _MAX_CHAIN = 64
 _REMOTE_TIMEOUT_S = 10.0
 # Keys whose values are data, not API description: a "$ref" key inside them is an example's content.
 _DATA_KEYS = frozenset(("example", "enum", "const", "default"))
-# In a JSON text, the `"$ref": "…"` members (a key is the only string a colon follows) and their starts; and the
-# escapes that could spell the key "$ref" so that the scan would not see it.
-_JSON_REF = re.compile(r'"\$ref"\s*:\s*"([^"\\]*)"')
-_JSON_REF_START = re.compile(r'"\$ref"\s*:\s*"')
+# In a JSON text, the `"$ref": "…"` members (a key is the only string a colon follows): the value up to its first
+# quote or backslash, and which of the two that is (a backslash: the value holds an escape); and the escapes that
+# could spell the key "$ref" so that the scan would not see it.
+_JSON_REF = re.compile(r'"\$ref"\s*:\s*"([^"\\]*)(["\\])')
 _ESCAPED_REF_LETTER = re.compile(r"\\u00(?:24|[46]5|[46]6|[57]2)", re.I)
 
 
@@ -149,9 +149,10 @@ class Resolver:
         if document.format == "json":
             if _ESCAPED_REF_LETTER.search(document.text):
                 return False
-            values = _JSON_REF.findall(document.text)
-            if len(values) != len(_JSON_REF_START.findall(document.text)):
+            found = _JSON_REF.findall(document.text)  # one pass: (value, the character that ends it)
+            if any(end != '"' for _, end in found):
                 return False  # a ref string with an escape in it
+            values = [value for value, _ in found]
         elif document.refs_written is not None:
             values = document.refs_written
         else:
