@@ -378,3 +378,44 @@ def test_the_text_scan_vouches_only_for_refs_without_escapes_and_the_walk_agrees
     spec = load_spec(write("s.json", _json_spec(components)))
     assert spec.resolver._local_refs_hold(spec.root) is scanned
     assert spec.problems == ()
+
+
+def test_iter_refs_spells_the_pointers_of_the_refs_it_finds_as_a_walk_building_every_pointer_does():
+    # The walk keeps each node's place as (parent's place, key) and spells a pointer only for a ref it finds: the
+    # same (pointer, ref) pairs, in the same order, as one that joins a pointer for every container. Keys that need
+    # escaping, list indexes, an Example Object's value (data), a list of examples, an extension and an enum (data),
+    # and a subtree reached twice (visited once).
+    from workbench.spec.pointer import join
+    from workbench.spec.refs import _DATA_KEYS, iter_refs
+
+    def joined(data):
+        found, stack, seen = [], [("", data)], set()
+        while stack:
+            pointer, node = stack.pop()
+            if isinstance(node, (dict, list)):
+                if id(node) in seen:
+                    continue
+                seen.add(id(node))
+            if isinstance(node, dict):
+                if isinstance(node.get("$ref"), str):
+                    found.append((pointer, node["$ref"]))
+                in_examples = pointer.rsplit("/", 2)[-2:-1] == ["examples"]
+                for key, value in node.items():
+                    if not isinstance(value, (dict, list)) or key in _DATA_KEYS or key.startswith("x-"):
+                        continue
+                    if (key == "value" and in_examples) or (key == "examples" and isinstance(value, list)):
+                        continue
+                    stack.append((join(pointer, key), value))
+            elif isinstance(node, list):
+                stack += [(f"{pointer}/{i}", value) for i, value in enumerate(node) if isinstance(value, (dict, list))]
+        return found[::-1]
+
+    shared = {"$ref": "#/shared"}
+    data = {"a~b/c": {"$ref": "#/x", "in": {"$ref": "#/y"}}, "l": [{"$ref": "#/z"}, [{"$ref": "#/w"}], 3],
+            "examples": {"e": {"value": {"$ref": "#/data"}, "summary": {"$ref": "#/s"}}},
+            "schema": {"examples": [{"$ref": "#/listed"}], "value": {"$ref": "#/not-an-example"}},
+            "x-ext": {"$ref": "#/ext"}, "enum": [{"$ref": "#/en"}], "one": shared, "two": [shared], "$ref": "#/root"}
+    assert iter_refs(data) == joined(data)
+    assert iter_refs(data) == [("/a~0b~1c/in", "#/y"), ("/a~0b~1c", "#/x"), ("/l/0", "#/z"), ("/l/1/0", "#/w"),
+                               ("/examples/e/summary", "#/s"), ("/schema/value", "#/not-an-example"),
+                               ("/two/0", "#/shared"), ("", "#/root")]

@@ -237,30 +237,41 @@ def iter_refs(data: Any) -> list[tuple[str, str]]:
     """Every (pointer of the object holding it, ref) in `data`, iteratively (no recursion limit) and
     visiting a YAML-aliased subtree once."""
     found: list[tuple[str, str]] = []
-    stack: list[tuple[str, Any]] = [("", data)]
+    # A node's place is (its parent's place, its key or index), spelled as a pointer only for an object holding a
+    # ref: a few thousand of a big spec's tens of thousands of containers.
+    stack: list[tuple[tuple | None, Any]] = [(None, data)]
     seen: set[int] = set()
     while stack:
-        pointer, node = stack.pop()
+        place, node = stack.pop()
         if isinstance(node, dict):
             if id(node) in seen:
                 continue
             seen.add(id(node))
             ref = node.get("$ref")
             if isinstance(ref, str):
-                found.append((pointer, ref))
-            in_examples = pointer.rsplit("/", 2)[-2:-1] == ["examples"]
+                found.append((_pointer(place), ref))
+            in_examples = place is not None and place[0] is not None and place[0][1] == "examples"  # its parent's key
             for key, value in node.items():
                 if not isinstance(value, (dict, list)) or key in _DATA_KEYS or key.startswith("x-"):
                     continue
                 if (key == "value" and in_examples) or (key == "examples" and isinstance(value, list)):
                     continue  # an Example Object's value, or a 3.1 schema's list of examples: data
-                stack.append((join(pointer, key), value))
+                stack.append(((place, key), value))
         elif isinstance(node, list):
             if id(node) in seen:
                 continue
             seen.add(id(node))
             for i, value in enumerate(node):
                 if isinstance(value, (dict, list)):
-                    stack.append((f"{pointer}/{i}", value))
+                    stack.append(((place, i), value))
     found.reverse()
     return found
+
+
+def _pointer(place: tuple | None) -> str:
+    """The JSON pointer of an `iter_refs` place."""
+    tokens = []
+    while place is not None:
+        place, token = place
+        tokens.append(token)
+    return join("", *reversed(tokens))
