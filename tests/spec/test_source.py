@@ -235,3 +235,18 @@ def test_positions_and_locations_made_by_their_slots_equal_the_dataclasses_own()
     made = source._location("a.yaml", "/paths", start, end, None, end, "map", True)
     assert made == source.Location("a.yaml", "/paths", start, end, None, end, "map", True)
     assert repr(made) == repr(source.Location("a.yaml", "/paths", start, end, None, end, "map", True))
+
+
+@pytest.mark.parametrize("name, text", [
+    ("s.json", '{"a": {"b": [1, {"c": "x"}], "d~e/f": true}, "g": []}'),
+    ("s.yaml", "a:\n  b:\n    - 1\n    - c: x\n  d~e/f: true\ng: []\n"),
+])
+def test_extent_is_the_key_or_value_start_and_the_end_that_locate_gives(tmp_path, name, text):
+    # A report asks `extent` for the two positions it shows instead of `locate` for four: the same ones, for a
+    # member (from its key), an array element and the root (no key), and a missing pointer (its nearest ancestor).
+    path = tmp_path / name
+    path.write_text(text)
+    document = parse_document(path)
+    for pointer in ("", "/a", "/a/b", "/a/b/0", "/a/b/1/c", "/a/d~0e~1f", "/g", "/a/b/1/nothing", "/nowhere/x"):
+        where = parse_document(path).locate(pointer)  # a fresh document: each asks in its own order
+        assert document.extent(pointer) == ((where.key_start or where.start), where.end), pointer

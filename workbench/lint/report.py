@@ -17,8 +17,7 @@ if TYPE_CHECKING:
 
 
 def _range(finding: Finding):
-    where = finding.locate()
-    return (where.key_start or where.start), where.end
+    return finding.document.extent(finding.pointer)
 
 
 def to_text(result: LintResult, readiness: Score | None = None) -> str:
