@@ -149,27 +149,33 @@ def _returns_list(spec, op) -> bool:
             continue
         previous = None
         for media in response.content.values():
-            schema = media.schema
-            if schema is previous:
+            if media.schema is previous:
                 continue  # the same answer again: a Swagger 2.0 response has one schema for every type produced
-            previous = schema
-            if isinstance(schema, dict) and "$ref" in schema:
-                schema = spec.resolve_schema(schema["$ref"]) or schema
-            if not isinstance(schema, dict):
-                continue
-            kind = schema.get("type")
-            if kind == "array" or (isinstance(kind, list) and "array" in kind):
+            previous = media.schema
+            if _is_page(spec, media.schema, resource):
                 return True
-            properties = schema.get("properties")
-            if not isinstance(properties, dict) or not _page_envelope(properties):
-                continue  # an object that merely holds an array (an order's line items) is not a page
-            for name, prop in properties.items():
-                if name.lower() not in _PAGE_KEYS and name.lower() != resource:
-                    continue
-                if isinstance(prop, dict) and "$ref" in prop:
-                    prop = spec.resolve_schema(prop["$ref"]) or prop
-                if isinstance(prop, dict) and prop.get("type") == "array":
-                    return True
+    return False
+
+
+def _is_page(spec, schema, resource: str) -> bool:
+    """An array, or a page envelope holding the list (under a paging key or the resource's name) as an array."""
+    if isinstance(schema, dict) and "$ref" in schema:
+        schema = spec.resolve_schema(schema["$ref"]) or schema
+    if not isinstance(schema, dict):
+        return False
+    kind = schema.get("type")
+    if kind == "array" or (isinstance(kind, list) and "array" in kind):
+        return True
+    properties = schema.get("properties")
+    if not isinstance(properties, dict) or not _page_envelope(properties):
+        return False  # an object that merely holds an array (an order's line items) is not a page
+    for name, prop in properties.items():
+        if name.lower() not in _PAGE_KEYS and name.lower() != resource:
+            continue
+        if isinstance(prop, dict) and "$ref" in prop:
+            prop = spec.resolve_schema(prop["$ref"]) or prop
+        if isinstance(prop, dict) and prop.get("type") == "array":
+            return True
     return False
 
 
