@@ -2,6 +2,7 @@
 
 import importlib
 import os
+import re
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -22,6 +23,34 @@ def lazy_exports(package: str, homes: dict[str, str]):
         return value
 
     return __getattr__
+
+
+class _LaterPattern:
+    """See `lazy_pattern`. On first use it compiles, and every public attribute of the compiled pattern (its bound
+    methods too) becomes its own, so each use after that costs what a compiled pattern's would."""
+
+    def __init__(self, text: str, flags: int) -> None:
+        self._source = (text, flags)
+
+    def __getattr__(self, name: str):  # only for what is not its own yet: the first use
+        if name.startswith("_"):
+            raise AttributeError(name)
+        compiled = re.compile(*self._source)
+        for attribute in dir(compiled):
+            if not attribute.startswith("_"):
+                setattr(self, attribute, getattr(compiled, attribute))
+        return getattr(compiled, name)
+
+    def __repr__(self) -> str:
+        return f"lazy_pattern({self._source[0]!r}, {self._source[1]!r})"
+
+
+def lazy_pattern(text: str, flags: int = 0) -> re.Pattern[str]:
+    """`re.compile(text, flags)`, compiled when first used: for a module's constant patterns. Compiling them all at
+    import was a tenth of a small spec's `workbench lint`, and a run reaches only some (a rule's patterns compile
+    when the rule first has text to read). The result has every method and attribute of a compiled pattern; give
+    it to `re.search` and the like only as `.pattern`."""
+    return _LaterPattern(text, flags)  # type: ignore[return-value]
 
 
 def cache_folder(name: str) -> Path:

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from workbench.spec import Severity, SourceDocument, SpecError
 from workbench.spec.pointer import join
@@ -117,8 +117,7 @@ def config_for(spec_path: str | Path, known: Known, explicit: str | Path | None 
     return load_config(path, known)
 
 
-@dataclass(frozen=True)
-class Known:
+class Known(NamedTuple):
     """The names a config may use that the layers above define: lint rule ids, vendor names, mock faults."""
 
     rules: Collection[str]
@@ -146,8 +145,7 @@ def load_config(path: Path | None, known: Known) -> WorkbenchConfig:
                            read["mock"])
 
 
-@dataclass(frozen=True)
-class _Reader:
+class _Reader(NamedTuple):
     """Reads one top-level section of a config document: where it is (for errors) and the names it may use."""
 
     document: SourceDocument

@@ -6,8 +6,10 @@ import keyword
 import re
 from itertools import islice
 
+from workbench import lazy_pattern
+
 # OpenAI, Anthropic and Gemini all accept this and reject the whole tools array otherwise.
-TOOL_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]{0,63}\Z")
+TOOL_NAME = lazy_pattern(r"[A-Za-z_][A-Za-z0-9_-]{0,63}\Z")
 _JS_RESERVED_WORDS = (
     "break case catch class const continue debugger default delete do else enum export extends false finally "
     "for function if import in instanceof new null return super switch this throw true try typeof var void "
@@ -88,8 +90,8 @@ def is_reserved_word(name: str) -> bool:
 # digits with no capital after the first lower-case one or digit (`unit`, `Price`, `V1`), or a run of capitals.
 # One pattern for what was a split into runs of letters and digits, then each run at its case changes: the
 # same words, found in one pass (lint tokenises every description).
-_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]*[a-z0-9]+|[A-Z]+")
-_NAMESPACE = re.compile(r"[/.:]")
+_WORD = lazy_pattern(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]*[a-z0-9]+|[A-Z]+")
+_NAMESPACE = lazy_pattern(r"[/.:]")
 
 
 def split_words(text: str) -> list[str]:
@@ -170,7 +172,7 @@ def derive_operation_id(method: str, path: str, summary: str | None = None) -> s
     return shorten(verb + "".join(nouns), MAX_NAME_LENGTH)
 
 
-_BOUNDARY = re.compile(r"[_\-.:/]|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_BOUNDARY = lazy_pattern(r"[_\-.:/]|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
 
 def shorten(name: str, limit: int = MAX_NAME_LENGTH) -> str:

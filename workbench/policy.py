@@ -24,8 +24,7 @@ warns its reader is the lint rule's business.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from workbench.spec import Operation
 from workbench.spec.model import SAFE_METHODS
@@ -42,8 +41,7 @@ _IDEMPOTENT = {"get": True, "head": True, "options": True, "trace": True, "put":
 _ADDITIVE = SAFE_METHODS | {"post"}  # methods that do not overwrite what exists
 
 
-@dataclass(frozen=True, slots=True)
-class Safety:
+class Safety(NamedTuple):
     """How careful an agent must be with one operation: the one definition of read-only and destructive."""
 
     read_only: bool  # changes nothing: the only calls --read-only lets through

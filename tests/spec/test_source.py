@@ -223,18 +223,21 @@ def test_positions_counted_without_the_line_table_are_the_tables(tmp_path_factor
     assert doc._line_starts is None or len(offsets) > len(text)
 
 
-def test_positions_and_locations_made_by_their_slots_equal_the_dataclasses_own():
-    import dataclasses
-
+def test_positions_and_locations_made_from_their_values_equal_the_named_tuples_own():
     from workbench.spec import source
 
-    assert [f.name for f in dataclasses.fields(source.Position)] == ["line", "column", "offset"]
-    assert [f.name for f in dataclasses.fields(source.Location)] == list(source.Location.__slots__)
+    # `_position` and `_location` pass the values in the fields' order, without naming them.
+    assert source.Position._fields == ("line", "column", "offset")
+    assert source.Location._fields == ("file", "pointer", "start", "end", "key_start", "key_end", "kind", "exact")
     start, end = source.Position(3, 4, 40), source.Position(5, 1, 60)
-    assert source._position(3, 4, 40) == start and repr(source._position(3, 4, 40)) == repr(start)
+    made_start = source._position(3, 4, 40)
+    assert type(made_start) is source.Position and made_start == start and repr(made_start) == repr(start)
+    assert (made_start.line, made_start.column, made_start.offset) == (3, 4, 40)
     made = source._location("a.yaml", "/paths", start, end, None, end, "map", True)
+    assert type(made) is source.Location
     assert made == source.Location("a.yaml", "/paths", start, end, None, end, "map", True)
     assert repr(made) == repr(source.Location("a.yaml", "/paths", start, end, None, end, "map", True))
+    assert str(made) == "a.yaml:3:4"
 
 
 @pytest.mark.parametrize("name, text", [

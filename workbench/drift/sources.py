@@ -80,7 +80,7 @@ def load(text: str, policy: RefPolicy | None = None) -> Spec:
     for document in spec.documents.values():
         document.name = shown(os.fspath(document.path))
     return dataclasses.replace(spec, documents={d.name: d for d in spec.documents.values()},
-                               problems=tuple(dataclasses.replace(p, file=shown(p.file)) for p in spec.problems))
+                               problems=tuple(p._replace(file=shown(p.file)) for p in spec.problems))
 
 
 def _write_tree(source: GitSource, folder: Path, label: str) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from workbench.config import LintConfig
 from workbench.lint import rules as _rules  # noqa: F401  (importing registers every rule)
@@ -16,8 +17,7 @@ from workbench.spec.pointer import split
 from workbench.spec.source import detect_format, read_text
 
 
-@dataclass(frozen=True)
-class ToolScope:
+class ToolScope(NamedTuple):
     """The operations that become tools under the config's `tools:` scope (the caller selects them: the tool set's
     scope lives above the lint), and that scope in words, for messages."""
 
@@ -25,8 +25,7 @@ class ToolScope:
     description: str
 
 
-@dataclass(frozen=True)
-class LintContext:
+class LintContext(NamedTuple):
     """What a rule may consult besides the spec: the lint config and which operations count as tools."""
 
     config: LintConfig

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from workbench.spec import Location, Severity, SourceDocument
 
 
-@dataclass(frozen=True, slots=True)
-class Fix:
+class Fix(NamedTuple):
     """A suggested fix as data: set `value` at `pointer` (relative to the finding's document)."""
 
     pointer: str

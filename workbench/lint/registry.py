@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from workbench.lint.finding import Fix, Severity
 from workbench.spec import SourceDocument, Spec
 
 
-@dataclass(frozen=True, slots=True)
-class Report:
+class Report(NamedTuple):
     """What a rule yields: the message, where (document + pointer), and optionally a fix."""
 
     message: str
@@ -20,8 +18,7 @@ class Report:
     fix: Fix | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Rule:
+class Rule(NamedTuple):
     """A lint rule: its id, default severity, category, one-line summary, check function and how to fix."""
 
     id: str

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import json
-import re
 from typing import TYPE_CHECKING
 
-from workbench import __version__
+from workbench import __version__, lazy_pattern
 from workbench.lint.engine import LintResult
 from workbench.lint.finding import Finding, Severity
 from workbench.lint.registry import RULES
@@ -146,7 +145,7 @@ def to_github(result: LintResult) -> str:
 
 
 # XML 1.0 cannot carry most C0 controls (YAML can, escaped); ElementTree would write them and break the file.
-_XML_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+_XML_ILLEGAL = lazy_pattern("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
 def _xml_text(text: str) -> str:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import IntEnum
+from typing import NamedTuple
 
 
 class Severity(IntEnum):
@@ -38,8 +38,7 @@ class Severity(IntEnum):
 _WORDS = {Severity.WARN: "warning"}  # how a one-line problem message names a severity, where not its label
 
 
-@dataclass(frozen=True, slots=True)
-class Problem:
+class Problem(NamedTuple):
     """Something wrong in the input that does not stop loading (a broken `$ref`, a duplicate key)."""
 
     code: str

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from workbench import lazy_pattern
 from workbench.spec import limits
 from workbench.spec.errors import Problem, SpecError
 from workbench.spec.pointer import escape
@@ -18,7 +19,7 @@ from workbench.spec.yaml_parse import SpanEntry
 
 # Strings use the "unrolled loop" form: runs of plain characters are consumed in one step, not one by one.
 # Commas and colons are not tokens at all: in a valid object, keys and values simply alternate.
-_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[{}\[\]]|[^\s{}\[\],:"]+', re.S)
+_TOKEN = lazy_pattern(r'"[^"\\]*(?:\\.[^"\\]*)*"|[{}\[\]]|[^\s{}\[\],:"]+', re.S)
 
 
 def parse_json(text: str, file: str) -> tuple[Any, bool]:
@@ -136,8 +137,8 @@ def index_json(text: str, file: str, *, find_duplicates: bool = False,
 
 # What `_index_only` reads: a member's key (group 1) up to its value's first character (after the comma before
 # it, if any), and the gap before an array element or a closing bracket.
-_MEMBER = re.compile(r'[\s,]*("[^"\\]*(?:\\.[^"\\]*)*")\s*:\s*', re.S)
-_GAP = re.compile(r"[\s,]*")
+_MEMBER = lazy_pattern(r'[\s,]*("[^"\\]*(?:\\.[^"\\]*)*")\s*:\s*', re.S)
+_GAP = lazy_pattern(r"[\s,]*")
 
 
 def _index_only(text: str, only: set[str]) -> dict[str, SpanEntry]:

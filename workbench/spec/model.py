@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from workbench.spec.errors import Problem
@@ -29,8 +29,7 @@ class SpecVersion(StrEnum):
     OPENAPI_3_2 = "3.2"
 
 
-@dataclass(frozen=True, slots=True)
-class Origin:
+class Origin(NamedTuple):
     """The file and JSON pointer a model object was read from."""
 
     document: SourceDocument
@@ -43,8 +42,7 @@ class Origin:
         return f"{self.document.name}#{self.pointer}"
 
 
-@dataclass(frozen=True, slots=True)
-class ServerVariable:
+class ServerVariable(NamedTuple):
     """A substitution variable of a server URL template."""
 
     default: str
@@ -61,8 +59,7 @@ class Server:
     variables: dict[str, ServerVariable] = field(default_factory=dict)
 
 
-@dataclass(frozen=True, slots=True)
-class Tag:
+class Tag(NamedTuple):
     """A declared tag: a group of operations, with its description."""
 
     name: str
@@ -117,8 +114,7 @@ class RequestBody:
     extensions: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass(frozen=True, slots=True)
-class Header:
+class Header(NamedTuple):
     """A response header."""
 
     name: str

@@ -18,9 +18,9 @@ What changes on the way (everything else is carried over as written):
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
+from workbench import lazy_pattern
 from workbench.spec.errors import Problem, Severity, SpecError
 from workbench.spec.model import (
     HTTP_METHODS,
@@ -44,7 +44,7 @@ from workbench.spec.pointer import join, lookup
 from workbench.spec.refs import RefError, Resolver
 from workbench.spec.source import SourceDocument
 
-_OPENAPI_VERSION = re.compile(r"3\.(\d+)(?:\.\d+)?(?:-[0-9A-Za-z.-]+)?\Z")
+_OPENAPI_VERSION = lazy_pattern(r"3\.(\d+)(?:\.\d+)?(?:-[0-9A-Za-z.-]+)?\Z")
 _MINOR_TO_VERSION = {0: SpecVersion.OPENAPI_3_0, 1: SpecVersion.OPENAPI_3_1, 2: SpecVersion.OPENAPI_3_2}
 
 _TRUE_WORDS = frozenset(("true", "yes", "y", "on"))

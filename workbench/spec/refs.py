@@ -12,11 +12,11 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import urljoin, urlsplit
 
+from workbench import lazy_pattern
 from workbench.spec.errors import Problem, Severity, SpecError
 from workbench.spec.pointer import from_fragment, join, lookup
 from workbench.spec.source import SourceDocument, parse_document, parse_text
@@ -29,20 +29,18 @@ _DATA_KEYS = frozenset(("example", "enum", "const", "default"))
 # In a JSON text, the `"$ref": "…"` members (a key is the only string a colon follows): the value up to its first
 # quote or backslash, and which of the two that is (a backslash: the value holds an escape); and the escapes that
 # could spell the key "$ref" so that the scan would not see it.
-_JSON_REF = re.compile(r'"\$ref"\s*:\s*"([^"\\]*)(["\\])')
-_ESCAPED_REF_LETTER = re.compile(r"\\u00(?:24|[46]5|[46]6|[57]2)", re.I)
+_JSON_REF = lazy_pattern(r'"\$ref"\s*:\s*"([^"\\]*)(["\\])')
+_ESCAPED_REF_LETTER = lazy_pattern(r"\\u00(?:24|[46]5|[46]6|[57]2)", re.I)
 
 
-@dataclass(frozen=True, slots=True)
-class RefPolicy:
+class RefPolicy(NamedTuple):
     """Which `$ref`s may be followed beyond the root document's folder tree (neither, by default)."""
 
     allow_remote: bool = False
     allow_outside: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Target:
+class Target(NamedTuple):
     """What a `$ref` leads to: the document, the JSON pointer in it and the value there."""
 
     document: SourceDocument

@@ -9,12 +9,12 @@ from __future__ import annotations
 import bisect
 import codecs
 import os
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
+from workbench import lazy_pattern
 from workbench.spec import limits
 from workbench.spec.errors import Problem, SpecError
 from workbench.spec.json_parse import covering, index_json, parse_json
@@ -24,8 +24,7 @@ from workbench.spec.yaml_parse import SpanEntry, parse_yaml
 Format = Literal["json", "yaml"]
 
 
-@dataclass(frozen=True, slots=True)
-class Position:
+class Position(NamedTuple):
     """A place in a text: line and column (1-based, in characters) and offset (0-based)."""
 
     line: int  # 1-based
@@ -33,8 +32,7 @@ class Position:
     offset: int  # 0-based index into the text
 
 
-@dataclass(frozen=True, slots=True)
-class Location:
+class Location(NamedTuple):
     """Where a node is: the file, its JSON pointer, its value's span and (for mapping members) its key's."""
 
     file: str
@@ -50,35 +48,18 @@ class Location:
         return f"{self.file}:{self.start.line}:{self.start.column}"
 
 
-# A frozen dataclass's __init__ sets each field through object.__setattr__; a report makes thousands of positions
-# and locations, so they are made by setting their slots directly (half the time). The same objects.
-_new = object.__new__
-_set_line, _set_column, _set_offset = Position.line.__set__, Position.column.__set__, Position.offset.__set__
-_LOCATION_SLOTS = tuple(getattr(Location, name).__set__ for name in Location.__slots__)
-(_set_file, _set_pointer, _set_start, _set_end, _set_key_start, _set_key_end, _set_kind,
- _set_exact) = _LOCATION_SLOTS
+# A report makes thousands of positions and locations: each is made straight from its values, without the keyword
+# handling of a named tuple's `__new__`. The same objects.
+_make_tuple = tuple.__new__
 
 
 def _position(line: int, column: int, offset: int) -> Position:
-    made = _new(Position)
-    _set_line(made, line)
-    _set_column(made, column)
-    _set_offset(made, offset)
-    return made
+    return _make_tuple(Position, (line, column, offset))
 
 
 def _location(file: str, pointer: str, start: Position, end: Position, key_start: Position | None,
               key_end: Position | None, kind: str, exact: bool) -> Location:
-    made = _new(Location)
-    _set_file(made, file)
-    _set_pointer(made, pointer)
-    _set_start(made, start)
-    _set_end(made, end)
-    _set_key_start(made, key_start)
-    _set_key_end(made, key_end)
-    _set_kind(made, kind)
-    _set_exact(made, exact)
-    return made
+    return _make_tuple(Location, (file, pointer, start, end, key_start, key_end, kind, exact))
 
 
 @dataclass(eq=False)
@@ -210,7 +191,7 @@ class SourceDocument:
             return False
 
 
-_NEWLINE = re.compile("\n")
+_NEWLINE = lazy_pattern("\n")
 # Positions without the line table: the text in blocks of 2048 characters, each block's first line and where that
 # line starts (str.count goes through a 4 MB text's blocks in 2 ms). After one position per 256 characters of
 # text the whole table is built: random access (the window's) is then a bisect.

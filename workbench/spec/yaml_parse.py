@@ -11,9 +11,9 @@ different answers than YAML 1.1 gives:
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
+from workbench import lazy_pattern
 from workbench.spec import limits
 from workbench.spec.errors import Problem, SpecError
 from workbench.spec.pointer import escape
@@ -46,8 +46,8 @@ def _loader() -> type:
 # kind: "map", "seq", "alias", or the scalar style: "plain", "'", '"', "|", ">".
 SpanEntry = tuple[int, int, int, int, str]
 
-_INT = re.compile(r"[-+]?[0-9]+\Z")
-_FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z")
+_INT = lazy_pattern(r"[-+]?[0-9]+\Z")
+_FLOAT = lazy_pattern(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z")
 _NUMBER_START = frozenset("0123456789-+.")
 # The plain scalars that are not text and do not start like a number: all of them.
 _WORDS = {"~": None, "null": None, "Null": None, "NULL": None, "true": True, "True": True, "TRUE": True,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from workbench import lazy_pattern
 from workbench.lint.registry import Report, rule
 from workbench.naming import first_words, split_words
 from workbench.spec.pointer import join
@@ -157,7 +158,7 @@ def operation_description_restates_signature(spec, context):
 
 
 # A hint of when to call it, what comes back, or what it changes.
-_WHEN_TO_USE = re.compile(
+_WHEN_TO_USE = lazy_pattern(
     r"\b(use (this|it|when|to|for|if)|when(ever)? you|if you|in order to|instead|rather than|returns?|returning|"
     r"responds?|result(s|ing)?|side[- ]effects?|useful|helps?|lets? you|allows? you|so that|before|after|"
     r"only if|requires?|must|needed|call (this|it)|you can|this will|will (return|create|delete|update|send)|"

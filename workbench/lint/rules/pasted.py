@@ -7,15 +7,16 @@ from __future__ import annotations
 
 import re
 
+from workbench import lazy_pattern
 from workbench.lint.registry import Report, rule
 from workbench.lint.schemas import input_sites, report_pointer, schema_sites
 
 # A sentence that names the thing by what is done to it: "The SID of the Rate Limit resource to fetch.", "The
 # name of the new group to be created." A noun phrase (it starts with an article or "Unique", holds no comma
 # and no "you"), so "… allowing it to be deleted" or "groups you don't want to remove" are not read so.
-_ACTED_ON = re.compile(r"^(?:the|a|an|unique|identifier)\b[^,]*\bto (?:be )?(fetch|retrieve|create|delete|remove|"
+_ACTED_ON = lazy_pattern(r"^(?:the|a|an|unique|identifier)\b[^,]*\bto (?:be )?(fetch|retrieve|create|delete|remove|"
                        r"update)(?:d|ed)?$", re.I)
-_NOT_A_NOUN_PHRASE = re.compile(r"\b(you|your|want|wish|need|if|when|defaults?)\b", re.I)
+_NOT_A_NOUN_PHRASE = lazy_pattern(r"\b(you|your|want|wish|need|if|when|defaults?)\b", re.I)
 # The methods whose operations do what the verb says, and the words of the same verb in an operation's path,
 # operationId or summary.
 _METHODS_FOR = {"fetch": ("get",), "retrieve": ("get",), "create": ("post", "put"), "delete": ("delete",),
@@ -24,10 +25,10 @@ _FAMILIES = {"read": ("fetch", "get", "retriev", "read", "list"), "create": ("cr
              "delete": ("delet", "remov"), "update": ("updat", "modif", "edit", "chang")}
 _FAMILY_OF = {"fetch": "read", "retrieve": "read", "create": "create", "delete": "delete", "remove": "delete",
               "update": "update"}
-_SENTENCE_END = re.compile(r"(?<=[.;!?])\s+")
-_BACKTICKED = re.compile(r"`([A-Za-z][A-Za-z0-9_]{2,40})`")
+_SENTENCE_END = lazy_pattern(r"(?<=[.;!?])\s+")
+_BACKTICKED = lazy_pattern(r"`([A-Za-z][A-Za-z0-9_]{2,40})`")
 # Text that points at another operation on purpose ("the `tool_guid` parameter of operations such as GET …").
-_OTHER_OPERATION = re.compile(r"\b(GET|POST|PUT|PATCH|DELETE)\s+/|\boperations?\b|\bendpoints?\b", re.I)
+_OTHER_OPERATION = lazy_pattern(r"\b(GET|POST|PUT|PATCH|DELETE)\s+/|\boperations?\b|\bendpoints?\b", re.I)
 
 
 def _own_family(op) -> str | None:

@@ -7,6 +7,7 @@ import re
 from collections import defaultdict
 from functools import lru_cache
 
+from workbench import lazy_pattern
 from workbench.lint.finding import Fix
 from workbench.lint.registry import Report, rule
 from workbench.lint.schemas import input_sites, report_pointer, request_schemas, schema_sites, schema_types
@@ -18,26 +19,26 @@ from workbench.spec.pointer import join, lookup
 _NUMBER = r"(-?\d[\d,]*(?:\.\d+)?)"
 # (pattern, which bound(s)): "<= 1000", "maximum of 100", "at most 50", "up to 100", "between 5 and 600".
 _BOUNDS = (
-    (re.compile(r"(?:<=|≤|=<)\s*" + _NUMBER), "max"),
-    (re.compile(r"(?<![<=])<\s*" + _NUMBER), "max-exclusive"),
-    (re.compile(r"(?:>=|≥|=>)\s*" + _NUMBER), "min"),
-    (re.compile(r"\b(?:maximum|max(?:imum)? value|max\.?|cannot exceed|must not exceed|no more than|not (?:be )?"
+    (lazy_pattern(r"(?:<=|≤|=<)\s*" + _NUMBER), "max"),
+    (lazy_pattern(r"(?<![<=])<\s*" + _NUMBER), "max-exclusive"),
+    (lazy_pattern(r"(?:>=|≥|=>)\s*" + _NUMBER), "min"),
+    (lazy_pattern(r"\b(?:maximum|max(?:imum)? value|max\.?|cannot exceed|must not exceed|no more than|not (?:be )?"
                 r"(?:more|greater) than|at most|up to|limit(?:ed)? (?:of|to))\s*(?:of|is|:)?\s*" + _NUMBER, re.I),
      "max"),
-    (re.compile(r"\b(?:minimum|min(?:imum)? value|min\.?|at least|no (?:less|fewer) than|not (?:be )?(?:less|"
+    (lazy_pattern(r"\b(?:minimum|min(?:imum)? value|min\.?|at least|no (?:less|fewer) than|not (?:be )?(?:less|"
                 r"fewer) than)\s*(?:of|is|:)?\s*" + _NUMBER, re.I), "min"),
-    (re.compile(r"\bbetween\s*" + _NUMBER + r"\s*(?:and|to|-)\s*" + _NUMBER, re.I), "range"),
+    (lazy_pattern(r"\bbetween\s*" + _NUMBER + r"\s*(?:and|to|-)\s*" + _NUMBER, re.I), "range"),
 )
 # Every pattern above contains one of these (lower case): plain substring scans, far quicker than a regex over
 # the long descriptions of a Kubernetes-sized spec.
 _CUES = ("<", ">", "≤", "≥", "max", "minimum", "min ", "min.", "min:", "at most", "at least", "up to", "between",
          "exceed", "more than", "less than", "fewer than", "greater than", "limit")
-_DIGIT = re.compile(r"\d")
+_DIGIT = lazy_pattern(r"\d")
 # The keywords that would carry the bound, by kind of value.
 _KEYWORDS = {"number": ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"),
              "string": ("minLength", "maxLength"), "array": ("minItems", "maxItems")}
 # A bound on something else than this value ("a page of at most 100 items" on a cursor, "up to 3 retries").
-_ABOUT_OTHER = re.compile(r"\b(per (second|minute|hour|day)|requests?|retries|times|calls|rate limit)\b", re.I)
+_ABOUT_OTHER = lazy_pattern(r"\b(per (second|minute|hour|day)|requests?|retries|times|calls|rate limit)\b", re.I)
 
 
 def prose_bounds(text: str) -> list[tuple[str, str]]:
@@ -98,10 +99,10 @@ def _bound_words(text: str, kind: str) -> str | None:
 
 # -- format-contradicts-prose --------------------------------------------------------------------------------
 
-_DATE_ONLY = re.compile(r"\b(YYYY-MM-DD|yyyy-mm-dd|YYYYMMDD)\b(?![T ]?\s*(hh|HH|\d))")
-_DATE_TIME = re.compile(r"(YYYY-MM-DD[T ]hh|YYYY-MM-DD[T ]HH|\bdate[- ]?time\b|\btimestamp\b|RFC ?3339|"
+_DATE_ONLY = lazy_pattern(r"\b(YYYY-MM-DD|yyyy-mm-dd|YYYYMMDD)\b(?![T ]?\s*(hh|HH|\d))")
+_DATE_TIME = lazy_pattern(r"(YYYY-MM-DD[T ]hh|YYYY-MM-DD[T ]HH|\bdate[- ]?time\b|\btimestamp\b|RFC ?3339|"
                         r"ISO[ -]?8601 (date[- ]?time|timestamp))", re.I)
-_EPOCH = re.compile(r"\b(unix|epoch|seconds since)\b", re.I)
+_EPOCH = lazy_pattern(r"\b(unix|epoch|seconds since)\b", re.I)
 
 
 def format_contradiction(schema: dict, text: str) -> str | None:
@@ -174,19 +175,19 @@ def description_copy_pasted(spec, context):
 
 # "required unless `email`", "either `metadata_template` or `fields` must be provided", "at least one of `a`, `b`
 # is required", "Required when `factor_type` is `push`": requirements between fields that only prose states.
-_UNLESS = re.compile(r"\brequired unless (?:you (?:provide|specify|set|pass|use|give) )?(?P<clause>[^.;\n]{1,100})",
+_UNLESS = lazy_pattern(r"\brequired unless (?:you (?:provide|specify|set|pass|use|give) )?(?P<clause>[^.;\n]{1,100})",
                      re.I)
-_EITHER = re.compile(r"\beither (?P<clause>[^.;\n]{1,120}?\bor\b[^.;\n]{1,80}?),?\s*(?:must|should|has to|have to|"
+_EITHER = lazy_pattern(r"\beither (?P<clause>[^.;\n]{1,120}?\bor\b[^.;\n]{1,80}?),?\s*(?:must|should|has to|have to|"
                      r"needs? to) be (?:specified|provided|set|given|supplied|included|present|passed)", re.I)
-_EITHER_VERB = re.compile(r"\b(?:must|should|need to|have to) (?:provide|specify|set|pass|include|supply) either "
+_EITHER_VERB = lazy_pattern(r"\b(?:must|should|need to|have to) (?:provide|specify|set|pass|include|supply) either "
                           r"(?P<clause>[^.;\n]{1,120}?\bor\b[^.;,\n]{1,60})", re.I)
-_ONE_OF = re.compile(r"\b(?P<how>at least|exactly|only)?\s*one of (?P<clause>[^.;\n]{1,150}?),?\s*(?:is|are|must be|"
+_ONE_OF = lazy_pattern(r"\b(?P<how>at least|exactly|only)?\s*one of (?P<clause>[^.;\n]{1,150}?),?\s*(?:is|are|must be|"
                      r"has to be|should be|needs to be|have to be) (?:required|specified|provided|set|given|supplied|"
                      r"present|non-empty)(?P<tail>\s*:\s*[^.;\n]{1,150})?", re.I)
-_WHEN = re.compile(r"\brequired (?:only )?(?:if|when) (?P<clause>[^.;\n]{1,120})", re.I)
+_WHEN = lazy_pattern(r"\brequired (?:only )?(?:if|when) (?P<clause>[^.;\n]{1,120})", re.I)
 _CONDITION_CUES = ("required", "either", "one of")
-_SELF = re.compile(r"\bthis (?:parameter|field|property|value|argument|attribute)\b", re.I)
-_TOKEN = re.compile(r"`([^`\s]{1,60})`|\"([^\"\s]{1,60})\"|\b([A-Za-z_][\w.\-]*[\w])\b")
+_SELF = lazy_pattern(r"\bthis (?:parameter|field|property|value|argument|attribute)\b", re.I)
+_TOKEN = lazy_pattern(r"`([^`\s]{1,60})`|\"([^\"\s]{1,60})\"|\b([A-Za-z_][\w.\-]*[\w])\b")
 _EXPRESSED = ("anyOf", "oneOf", "if", "dependentRequired", "dependencies", "not")
 
 
@@ -403,7 +404,7 @@ def _requirement_places(spec) -> list[tuple]:
 # deprecated / no longer used / ignored", "reserved for future use", "do not use this field", "internal use only".
 # Not: "replaces the deprecated X parameter", "`number` is deprecated" (a value), "ignored if Y is set" (a condition).
 _SUBJECT = r"(?:this|the) (?:parameter|field|property|value|argument|attribute|option|setting|flag)"
-_OBSOLETE = re.compile(
+_OBSOLETE = lazy_pattern(
     r"(?:^|(?<=[.!]\s)|(?<=\n))\W{0,3}(?:deprecated|obsolete)\b(?!\s+(?:and|or)\b)(?:\W{0,3}\s*(?::|\.|$|in favou?r of|"
     r"since|as of|please|use|-|–))"
     r"|\b" + _SUBJECT + r" (?:is|has been|was) (?:now |currently )?(?:deprecated|obsolete|unused|no longer (?:used|"
@@ -413,8 +414,8 @@ _OBSOLETE = re.compile(
     r"|\bdo not use this (?:parameter|field|property|value|argument)\b"
     r"|\*\*deprecated\*\*", re.I | re.M)
 _OBSOLETE_CUES = ("deprecated", "obsolete", "no longer", "ignored", "reserved", "internal use", "do not use", "unused")
-_OBSOLETE_CUE = re.compile("|".join(_OBSOLETE_CUES), re.I)
-_CONDITIONAL = re.compile(r"\b(if|when|unless|except|while|whenever|once)\b", re.I)
+_OBSOLETE_CUE = lazy_pattern("|".join(_OBSOLETE_CUES), re.I)
+_CONDITIONAL = lazy_pattern(r"\b(if|when|unless|except|while|whenever|once)\b", re.I)
 
 
 def _near_cues(text: str):

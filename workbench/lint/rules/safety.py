@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from workbench import lazy_pattern
 from workbench.lint.registry import Report, rule
 from workbench.lint.rules.parameters import body_schema
 from workbench.naming import last_segment
@@ -11,14 +12,14 @@ from workbench.policy import safety
 
 # Words in a description that warn a reader that the effect is destructive or cannot be undone.
 # Only words about the effect count: a "warning" or "caution" in a notice box about something else does not.
-_WARNING_WORDS = re.compile(r"\b(irreversibl\w*|permanent\w*|cannot be (undone|recovered|restored|reversed)|"
+_WARNING_WORDS = lazy_pattern(r"\b(irreversibl\w*|permanent\w*|cannot be (undone|recovered|restored|reversed)|"
                             r"can't be (undone|recovered|restored)|not (be )?(reversible|recoverable)|destructive|"
                             r"no undo|undo|restor\w*|recover\w*|trash|requires? (human )?approval)\b", re.I)
 # Non-DELETE writes whose path or id names an action that removes, pays out or cancels.
 _DESTRUCTIVE_WORDS = ("delete", "remove", "destroy", "purge", "wipe", "erase", "cancel", "refund", "revoke",
                       "terminate", "void", "close", "archive", "reset", "drop", "truncate", "deactivate", "disable",
                       "charge", "payout", "transfer")
-_DESTRUCTIVE_ACTION = re.compile(f"({'|'.join(_DESTRUCTIVE_WORDS)})", re.I)
+_DESTRUCTIVE_ACTION = lazy_pattern(f"({'|'.join(_DESTRUCTIVE_WORDS)})", re.I)
 
 
 def _names_destructive_word(name: str) -> bool:
@@ -32,7 +33,7 @@ def _names_destructive_word(name: str) -> bool:
 
 # An operationId that starts with one of these verbs makes something (`create-remove-token-for-org`
 # creates a token; it removes nothing), whatever its path says.
-_CONSTRUCTIVE_VERB = re.compile(r"(create|get|list|add|generate|new|make|issue)(?![a-z])", re.I)
+_CONSTRUCTIVE_VERB = lazy_pattern(r"(create|get|list|add|generate|new|make|issue)(?![a-z])", re.I)
 
 
 def _names_destructive_action(op) -> bool:
@@ -68,11 +69,11 @@ def destructive_operation_unmarked(spec, context):
 
 # Writes whose effect leaves the system and cannot be called back: a message or a call reaches a person, a
 # purchase or payment spends money, an invitation or publication is seen by others.
-_OUTWARD_SEGMENT = re.compile(r"^(sms|mms|notifications?|broadcasts?|payments?|charges?|payouts?|"
+_OUTWARD_SEGMENT = lazy_pattern(r"^(sms|mms|notifications?|broadcasts?|payments?|charges?|payouts?|"
                               r"transfers?|purchases?|invitations?|invites?|verifications?)$", re.I)
 # A summary that starts so ("Send a message", "Place a call", "Buy a number"); `messages` or `calls` in a path
 # alone prove nothing (a chat thread's messages stay inside the system).
-_OUTWARD_VERB = re.compile(r"^(send|sends|places? (an? )?(outbound |phone )?call|makes? a call|dial|dials|text|"
+_OUTWARD_VERB = lazy_pattern(r"^(send|sends|places? (an? )?(outbound |phone )?call|makes? a call|dial|dials|text|"
                            r"email|emails|notify|notifies|"
                            r"purchase|purchases|buy|buys|pay|pays|charge|charges|transfer|transfers|publish|"
                            r"publishes|invite|invites|broadcast|broadcasts|close|closes)\b", re.I)
@@ -102,15 +103,15 @@ def outward_action(op) -> str | None:
 
 
 # Writes that change who may do what: a role or permission granted, an account's role or login changed.
-_GRANT_SEGMENT = re.compile(r"^(permissions|model_permissions|role_assignments|grants)$", re.I)
+_GRANT_SEGMENT = lazy_pattern(r"^(permissions|model_permissions|role_assignments|grants)$", re.I)
 # `roles` under a user, group or member (/users/{user_id}/roles) assigns; bare `/roles` defines roles, and a
 # write to one role (/roles/{role_id}) changes what everyone holding it may do.
 _SUBJECTS = frozenset(("users", "groups", "members", "memberships", "teams", "principals", "accounts",
                        "service_accounts", "identities"))
-_GRANT_VERB = re.compile(r"^(assigns?|grants?)\b[^.]*\b(roles?|permissions?|access|admin\w*|owners?)\b", re.I)
+_GRANT_VERB = lazy_pattern(r"^(assigns?|grants?)\b[^.]*\b(roles?|permissions?|access|admin\w*|owners?)\b", re.I)
 _ROLE_PROPERTIES = ("role", "roles", "is_admin", "admin")
 # A live call or request someone is waiting on, turned away: the person on the other end hears it at once.
-_REFUSE_SEGMENT = re.compile(r"^(reject|decline|hangup|hang_up)$", re.I)
+_REFUSE_SEGMENT = lazy_pattern(r"^(reject|decline|hangup|hang_up)$", re.I)
 
 
 def permission_change(spec, op) -> str | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from workbench import lazy_pattern
 from workbench.lint.registry import Report, rule
 from workbench.lint.schemas import report_pointer, schema_sites, schema_types
 from workbench.naming import split_words
@@ -22,7 +23,7 @@ _TYPED_BY = ("type", "enum", "const", "$ref", "allOf", "anyOf", "oneOf", "not", 
              "additionalProperties", "patternProperties")
 MAX_TOOL_DEPTH = 8
 # "JSON represents any valid JSON value", "represents JSONSchemaProps or a boolean": untyped on purpose.
-_ANY_VALUE = re.compile(r"\bany (valid )?(JSON )?(value|type)\b|\bcan either be\b|\brepresents \S+ or (a|an)\b", re.I)
+_ANY_VALUE = lazy_pattern(r"\bany (valid )?(JSON )?(value|type)\b|\bcan either be\b|\brepresents \S+ or (a|an)\b", re.I)
 
 
 # Property names that say all a model needs (a person's name, an email, a JSON Schema keyword): asking for a

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import re
-
+from workbench import lazy_pattern
 from workbench.lint.registry import Report, rule
 
-_TEMPLATE = re.compile(r"\{([^{}]+)\}")
+_TEMPLATE = lazy_pattern(r"\{([^{}]+)\}")
 
 
 @rule("unresolved-ref", "error", "parameters", "every $ref resolves (remote and out-of-tree refs are refused)",

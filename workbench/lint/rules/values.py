@@ -4,9 +4,10 @@ ids without a source. These are where generated calls validate yet mean the wron
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
+from workbench import lazy_pattern
 from workbench.lint.finding import Fix
 from workbench.lint.registry import Report, rule
 from workbench.lint.rules.descriptions import singular
@@ -29,19 +30,19 @@ def _words(name: str) -> tuple[str, ...]:
 
 # Phrases that introduce a closed list of values. Weaker ones ("set to", "must be", "the value is") read as
 # often about bounds, paths or other fields, and cost more false positives than they find.
-_TRIGGER = re.compile(r"\b(one of|either|possible values?|allowed values?|valid values?|supported values?|"
+_TRIGGER = lazy_pattern(r"\b(one of|either|possible values?|allowed values?|valid values?|supported values?|"
                       r"accepted values?|available values?|values (?:are|include|can be)|"
                       r"(?:have|has|takes?|accepts?) (?:the )?values|can be|options are)\b", re.I)
-_EXAMPLE_CUE = re.compile(r"\b(e\.g\.|eg\.|for example|for instance|such as|like|example)\s*[:,]?\s*$", re.I)
-_QUOTED = re.compile(r"`([^`\s]{1,40})`|\"([^\"\s]{1,40})\"|'([^'\s]{1,40})'")
-_BARE_LIST = re.compile(r"(?:one of|either|possible values?|allowed values?|valid values?|supported values?|"
+_EXAMPLE_CUE = lazy_pattern(r"\b(e\.g\.|eg\.|for example|for instance|such as|like|example)\s*[:,]?\s*$", re.I)
+_QUOTED = lazy_pattern(r"`([^`\s]{1,40})`|\"([^\"\s]{1,40})\"|'([^'\s]{1,40})'")
+_BARE_LIST = lazy_pattern(r"(?:one of|either|possible values?|allowed values?|valid values?|supported values?|"
                         r"accepted values?|values? (?:are|is))\s*[:(]?\s*"
                         r"([A-Za-z0-9_.\-]+(?:\s*(?:,|\bor\b|\|)\s*(?:or\s+)?[A-Za-z0-9_.\-]+)+)", re.I)
-_PIPES = re.compile(r"(?<![\w|])([A-Za-z0-9_.\-]+(?:\s*\|\s*[A-Za-z0-9_.\-]+)+)(?![\w|])")
+_PIPES = lazy_pattern(r"(?<![\w|])([A-Za-z0-9_.\-]+(?:\s*\|\s*[A-Za-z0-9_.\-]+)+)(?![\w|])")
 # Every _TRIGGER phrase contains one of these (lower case).
-_SENTENCE = re.compile(r"(?<!e\.g\.)(?<!i\.e\.)(?<=[.;])\s+|\n")
+_SENTENCE = lazy_pattern(r"(?<!e\.g\.)(?<!i\.e\.)(?<=[.;])\s+|\n")
 _TRIGGER_WORDS = ("one of", "either", "value", "can be", "options are")
-_VALUE_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_\-]*\Z")
+_VALUE_TOKEN = lazy_pattern(r"[A-Za-z0-9][A-Za-z0-9_\-]*\Z")
 _NOT_VALUES = frozenset(("and", "or", "the", "a", "an", "of", "to", "is", "be", "null", "none", "default", "etc"))
 
 
@@ -82,7 +83,7 @@ def _read_prose_values(description: str) -> tuple[list[str], bool]:
     return [], False
 
 
-_ANY_QUOTED = re.compile(r"`([^`]{1,60})`|\"([^\"]{1,60})\"|'([^']{1,60})'")
+_ANY_QUOTED = lazy_pattern(r"`([^`]{1,60})`|\"([^\"]{1,60})\"|'([^']{1,60})'")
 
 
 def _values_in(sentence: str) -> tuple[list[str], bool]:
@@ -142,13 +143,13 @@ def _typed(values: list[str], types: frozenset[str]) -> list | None:
 _FREE_TEXT_NAMES = frozenset(("q", "query", "search", "filter", "filters", "expression", "expr", "rrule",
                               "recurrence", "rule", "text", "prompt", "template", "sql", "cql", "jql", "selector"))
 # "1 to 36000", "between 5 and 600", "from 0 through 9": a range, not two allowed values.
-_RANGE_TEXT = re.compile(r"\b(between\s+`?-?\d[\w.]*`?\s+and\s+`?-?\d|from\s+`?-?\d[\w.]*`?\s+(to|through)\s+`?-?\d|"
+_RANGE_TEXT = lazy_pattern(r"\b(between\s+`?-?\d[\w.]*`?\s+and\s+`?-?\d|from\s+`?-?\d[\w.]*`?\s+(to|through)\s+`?-?\d|"
                          r"`?-?\d[\w.]*`?\s*(to|through|thru|-|–|\.\.)\s*`?-?\d|range|minimum|maximum|at (most|least))",
                          re.I)
 # A list said to be open ("such as", "etc.", "including"), or a value that is a list itself ("comma-separated").
-_OPEN_LIST = re.compile(r"\b(etc\b|and (so on|more)|among others|including|such as|e\.g\.|for example|"
+_OPEN_LIST = lazy_pattern(r"\b(etc\b|and (so on|more)|among others|including|such as|e\.g\.|for example|"
                         r"or (any|another|other))|\.\.\.|…", re.I)
-_COMMA_LIST = re.compile(r"\b(comma[- ]?(separated|delimited|list)|separated by commas?|list of|multiple values?|"
+_COMMA_LIST = lazy_pattern(r"\b(comma[- ]?(separated|delimited|list)|separated by commas?|list of|multiple values?|"
                          r"one or more|any combination)\b", re.I)
 
 
@@ -245,7 +246,7 @@ _QUANTITY = frozenset((
     "discount", "temperature", "capacity", "quota", "bandwidth", "memory", "storage", "frequency"))
 # A description that places the number on a scale of its own needs no unit ("between 0 and 2", "a multiple of
 # the original speed", "relative weight in the ranking").
-_DIMENSIONLESS_TEXT = re.compile(r"\b(between -?\d|in the range|range of|multiple of|multiplier|factor|ratio|scale|"
+_DIMENSIONLESS_TEXT = lazy_pattern(r"\b(between -?\d|in the range|range of|multiple of|multiplier|factor|ratio|scale|"
                                  r"score|probability|fraction|coefficient|relative|normali[sz]ed|ranking|rank|"
                                  r"priority|affinity|sampling|percentile|weighting)\b", re.I)
 # `page_size`, `batch_size`: counts, not measures.
@@ -261,7 +262,7 @@ _UNIT_WORDS = frozenset((
     "ratio", "fraction", "g", "grams", "gram", "kg", "kgs", "lb", "lbs", "oz", "mm", "cm", "m", "km", "meters",
     "metres", "miles", "mi", "ft", "feet", "inches", "in", "px", "pixels", "pt", "celsius", "fahrenheit", "kelvin",
     "epoch", "unix", "hz", "count", "num", "number", "items", "points", "minor"))
-_UNIT_TEXT = re.compile(
+_UNIT_TEXT = lazy_pattern(
     r"(\b(ms|msec|milli-?seconds?|micro-?seconds?|nano-?seconds?|seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|"
     r"weeks?|months?|years?|bytes?|kilobytes?|megabytes?|gigabytes?|terabytes?|bits?|[KMGT]i?B|cents?|"
     r"minor units?|currency|dollars?|euros?|pounds?|yen|USD|EUR|GBP|ISO[ -]?4217|percent(age)?|per ?cent|grams?|"
@@ -338,7 +339,7 @@ def _unit_question(name: str) -> str:
 
 _FORMAT_BY_WORD = {"email": "email", "url": "uri", "uri": "uri", "href": "uri", "uuid": "uuid", "guid": "uuid",
                    "date": "date", "datetime": "date-time", "timestamp": "date-time"}
-_FORMAT_TEXT = re.compile(r"\b(ISO[ -]?8601|RFC ?3339|RFC ?5322|RFC ?3986|YYYY|format|UUID|e-?mail address|URL of|"
+_FORMAT_TEXT = lazy_pattern(r"\b(ISO[ -]?8601|RFC ?3339|RFC ?5322|RFC ?3986|YYYY|format|UUID|e-?mail address|URL of|"
                           r"https?://)", re.I)
 
 
@@ -365,15 +366,15 @@ def expected_format(name: str) -> str | None:
 # after words one of which every match holds in lower case: an ASCII text with none of them is not searched (a
 # thousand of Kubernetes' descriptions hold a link, and the patterns are slow on long texts).
 _REQUIRED_IN_PROSE = (
-    (("164",), re.compile(r"\bE\.?164\b"), "an E.164 phone number", "`pattern: '^\\+[1-9]\\d{1,14}$'`", None),
-    (("start", "begin"), re.compile(r"\b(?:must|should|has to)\s+(?:start|begin)\s+with\s+[`'\"]{0,2}https?://",
+    (("164",), lazy_pattern(r"\bE\.?164\b"), "an E.164 phone number", "`pattern: '^\\+[1-9]\\d{1,14}$'`", None),
+    (("start", "begin"), lazy_pattern(r"\b(?:must|should|has to)\s+(?:start|begin)\s+with\s+[`'\"]{0,2}https?://",
                                     re.I), "a URL", "`format: uri`", "uri"),
     ((" valid ur", "formed ur", "qualified ur"),
-     re.compile(r"\b(?:must|should) be a (?:valid|well-formed|fully qualified) (?:URL|URI)\b", re.I), "a URL",
+     lazy_pattern(r"\b(?:must|should) be a (?:valid|well-formed|fully qualified) (?:URL|URI)\b", re.I), "a URL",
      "`format: uri`", "uri"),
 )
 # Texts that allow more than the named format (a phone number "or a WhatsApp address", "or an email").
-_OTHER_FORMS = re.compile(r"\b(or an? (e-?mail|address|short ?code|channel|sid|identity)|whatsapp:|messenger:|"
+_OTHER_FORMS = lazy_pattern(r"\b(or an? (e-?mail|address|short ?code|channel|sid|identity)|whatsapp:|messenger:|"
                           r"e-?mail|prefix|E\.?164 or \w+)\b", re.I)
 
 
@@ -419,7 +420,7 @@ def string_format_missing(spec, context):
 
 # -- id-param-no-source ----------------------------------------------------------------------------------
 
-_SOURCE_TEXT = re.compile(r"\b(from|returned|returns?|obtain\w*|retriev\w*|see|given by|found in|provided by|"
+_SOURCE_TEXT = lazy_pattern(r"\b(from|returned|returns?|obtain\w*|retriev\w*|see|given by|found in|provided by|"
                           r"listed|lists?|comes? from|get it|use the|which you can|response|operation|endpoint|call)\b|"
                           r"\b(GET|POST)\s+/|`\w+`", re.I)
 
@@ -497,8 +498,7 @@ def _source_advice(parts: list[str], source) -> str:
             f"{name} ({source.method.upper()} {source.path})\"")
 
 
-@dataclass(frozen=True, slots=True)
-class _BodyArgument:
+class _BodyArgument(NamedTuple):
     """A request-body property as a tool argument, shaped like a parameter where a rule reads both."""
 
     name: str
@@ -552,13 +552,13 @@ _BARE_VALUE = r"([A-Za-z0-9][\w.+/=;:-]*[\w/=+])"
 _FIXED_CUE = (r"\b(?:must (?:be|equal|contain)|should be|(?:is )?(?:always|only)|"
               r"set (?:it |this |this header |the header |the value )?to|use|equal to|fixed (?:value|to)|"
               r"the (?:only )?(?:supported |accepted |allowed )?value (?:is|must be))\b")
-_FIXED = re.compile(_FIXED_CUE + r"\s*:?\s*(?:the (?:value|string)\s+)?(?:" + _QUOTED_VALUE + "|" + _BARE_VALUE + ")",
+_FIXED = lazy_pattern(_FIXED_CUE + r"\s*:?\s*(?:the (?:value|string)\s+)?(?:" + _QUOTED_VALUE + "|" + _BARE_VALUE + ")",
                     re.I)
-_OPEN_TEXT = re.compile(r"\b(e\.g\.|for example|such as|one of|either|or later|or newer|defaults? to|if you|when you|"
+_OPEN_TEXT = lazy_pattern(r"\b(e\.g\.|for example|such as|one of|either|or later|or newer|defaults? to|if you|when you|"
                         r"unless|otherwise|latest|supported versions|any of)\b", re.I)
 # A template to fill in ("`shared_link=[link]&…`", "`Bearer <TOKEN>`"), or text describing a format: not one value.
-_PLACEHOLDER = re.compile(r"[\[\]<>{}]|\.\.\.|…|\bformat\b", re.I)
-_CREDENTIAL = re.compile(r"(key|token|secret|auth|signature|password|cookie|session|credential|bearer|nonce|digest|"
+_PLACEHOLDER = lazy_pattern(r"[\[\]<>{}]|\.\.\.|…|\bformat\b", re.I)
+_CREDENTIAL = lazy_pattern(r"(key|token|secret|auth|signature|password|cookie|session|credential|bearer|nonce|digest|"
                          r"idempotency|request-?id|trace|correlation)", re.I)
 
 
