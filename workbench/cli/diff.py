@@ -7,7 +7,6 @@ Exit 0: nothing breaks; 1: something does (a release gate); 2: an input could no
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import sys
 
 from workbench.cli import common
@@ -57,11 +56,11 @@ def run_check(args: argparse.Namespace, chosen) -> int:
         print(f"workbench: {args.check} holds {saved.vendor} tools: compared as {saved.vendor}, not {args.vendor}",
               file=sys.stderr)
     if saved.vendor:
-        chosen = dataclasses.replace(chosen, vendor=saved.vendor)
+        chosen = chosen._replace(vendor=saved.vendor)
     if chosen.strict is None and saved.strict is not None:  # built as the saved tools were
-        chosen = dataclasses.replace(chosen, strict=saved.strict)
+        chosen = chosen._replace(strict=saved.strict)
     if saved.json_schema_form:
-        chosen = dataclasses.replace(chosen, json_schema_form=True)
+        chosen = chosen._replace(json_schema_form=True)
     spec = common.load(args, args.spec)
     toolset = build_toolset(spec, common.config(args, args.spec), chosen)
     report = check_saved(saved, spec, toolset, args.check, args.spec)

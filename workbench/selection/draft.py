@@ -14,7 +14,7 @@ import json
 import os
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -307,9 +307,8 @@ _NOT_SUITE_OPTIONS = ("json_schema_form", "budget")
 def tools_section(overrides: ToolOverrides | None) -> dict[str, Any]:
     if overrides is None:
         return {}
-    return {f.name.replace("_", "-"): list(value) if isinstance(value, tuple) else value
-            for f in fields(overrides) if f.name not in _NOT_SUITE_OPTIONS
-            for value in [getattr(overrides, f.name)] if value is not None}
+    return {name.replace("_", "-"): list(value) if isinstance(value, tuple) else value
+            for name, value in overrides._asdict().items() if name not in _NOT_SUITE_OPTIONS and value is not None}
 
 
 def model_section(settings: ModelSettings | None) -> dict[str, Any]:

@@ -457,5 +457,5 @@ def _for_api(suite_file: SuiteFile, settings: ModelSettings) -> SuiteFile:
     if wanted and suite_file.tools.vendor not in (None, *API_VENDOR.values()):
         raise suite_file.fail(f"the suite's tools are for {suite_file.tools.vendor!r}, but {settings.api} takes "
                               f"{wanted!r} tools: leave tools.vendor out, or set it to {wanted}", "/tools/vendor")
-    tools = replace(suite_file.tools, vendor=wanted or suite_file.tools.vendor)
+    tools = suite_file.tools._replace(vendor=wanted or suite_file.tools.vendor)
     return replace(suite_file, model=settings, tools=tools)

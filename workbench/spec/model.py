@@ -22,6 +22,11 @@ HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "tra
 SAFE_METHODS = frozenset(("get", "head", "options", "trace"))
 
 
+# The default of every map of the records below that has no entries: one object shared by all of them (a named
+# tuple's default is one value), so it is never written to; nothing writes into a loaded model's maps.
+NO_ENTRIES: dict[Any, Any] = {}
+
+
 class SpecVersion(StrEnum):
     SWAGGER_2_0 = "2.0"
     OPENAPI_3_0 = "3.0"
@@ -50,13 +55,12 @@ class ServerVariable(NamedTuple):
     description: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Server:
+class Server(NamedTuple):
     """A server the API is reached at (its URL may be a template over `variables`)."""
 
     url: str
     description: str | None = None
-    variables: dict[str, ServerVariable] = field(default_factory=dict)
+    variables: dict[str, ServerVariable] = NO_ENTRIES
 
 
 class Tag(NamedTuple):
@@ -66,19 +70,17 @@ class Tag(NamedTuple):
     description: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class MediaType:
+class MediaType(NamedTuple):
     """A body in one media type: its schema, examples and (for form bodies) per-property encoding."""
 
     schema: Schema | None
     example: Any = None
-    examples: dict[str, Any] = field(default_factory=dict)
+    examples: dict[str, Any] = NO_ENTRIES
     # per-property serialisation of form bodies: {property: {"contentType", "style", "explode", ...}}
-    encoding: dict[str, dict[str, Any]] = field(default_factory=dict)
+    encoding: dict[str, dict[str, Any]] = NO_ENTRIES
 
 
-@dataclass(frozen=True, slots=True)
-class Parameter:
+class Parameter(NamedTuple):
     """A path, query, header or cookie parameter, in OpenAPI 3 terms whatever the source version."""
 
     name: str
@@ -87,15 +89,15 @@ class Parameter:
     required: bool = False
     description: str | None = None
     schema: Schema | None = None
-    content: dict[str, MediaType] = field(default_factory=dict)  # the `content` form instead of `schema`
+    content: dict[str, MediaType] = NO_ENTRIES  # the `content` form instead of `schema`
     style: str = "simple"
     explode: bool = False
     allow_reserved: bool = False
     allow_empty_value: bool = False
     deprecated: bool = False
     example: Any = None
-    examples: dict[str, Any] = field(default_factory=dict)
-    extensions: dict[str, Any] = field(default_factory=dict)
+    examples: dict[str, Any] = NO_ENTRIES
+    extensions: dict[str, Any] = NO_ENTRIES
 
     @property
     def key(self) -> tuple[str, str]:
@@ -103,15 +105,14 @@ class Parameter:
         return (self.name.lower() if self.location == "header" else self.name, self.location)
 
 
-@dataclass(frozen=True, slots=True)
-class RequestBody:
+class RequestBody(NamedTuple):
     """An operation's request body, by media type."""
 
     origin: Origin
     content: dict[str, MediaType]
     required: bool = False
     description: str | None = None
-    extensions: dict[str, Any] = field(default_factory=dict)
+    extensions: dict[str, Any] = NO_ENTRIES
 
 
 class Header(NamedTuple):
@@ -124,20 +125,18 @@ class Header(NamedTuple):
     required: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Response:
+class Response(NamedTuple):
     """One response of an operation, by status code (or range, or `default`)."""
 
     status: str  # "200", "4XX", "default"
     origin: Origin
     description: str | None = None
-    content: dict[str, MediaType] = field(default_factory=dict)
+    content: dict[str, MediaType] = NO_ENTRIES
     headers: tuple[Header, ...] = ()
-    extensions: dict[str, Any] = field(default_factory=dict)
+    extensions: dict[str, Any] = NO_ENTRIES
 
 
-@dataclass(frozen=True, slots=True)
-class Operation:
+class Operation(NamedTuple):
     """One HTTP method on one path (or a webhook): what becomes a tool."""
 
     method: str  # lower case
@@ -153,7 +152,7 @@ class Operation:
     responses: tuple[Response, ...] = ()
     security: tuple[dict[str, tuple[str, ...]], ...] | None = None  # None: the spec-wide default applies
     servers: tuple[Server, ...] = ()  # operation/path-level overrides; empty: the spec's servers
-    extensions: dict[str, Any] = field(default_factory=dict)
+    extensions: dict[str, Any] = NO_ENTRIES
     webhook: bool = False
 
     def label(self) -> str:
@@ -167,25 +166,23 @@ class Operation:
                      if p.location == "path" and p.name in segments and f"{{{p.name}}}" not in self.path)
 
 
-@dataclass(frozen=True, slots=True)
-class PathItem:
+class PathItem(NamedTuple):
     """A path template and the operations on it."""
 
     path: str
     origin: Origin
     operations: tuple[Operation, ...]
-    extensions: dict[str, Any] = field(default_factory=dict)
+    extensions: dict[str, Any] = NO_ENTRIES
 
 
-@dataclass(frozen=True, slots=True)
-class Components:
+class Components(NamedTuple):
     """The reusable definitions the model's `$ref`s point into."""
 
-    schemas: dict[str, Schema] = field(default_factory=dict)
-    parameters: dict[str, Parameter] = field(default_factory=dict)
-    request_bodies: dict[str, RequestBody] = field(default_factory=dict)
-    responses: dict[str, Response] = field(default_factory=dict)
-    security_schemes: dict[str, dict[str, Any]] = field(default_factory=dict)
+    schemas: dict[str, Schema] = NO_ENTRIES
+    parameters: dict[str, Parameter] = NO_ENTRIES
+    request_bodies: dict[str, RequestBody] = NO_ENTRIES
+    responses: dict[str, Response] = NO_ENTRIES
+    security_schemes: dict[str, dict[str, Any]] = NO_ENTRIES
 
 
 @dataclass(frozen=True, slots=True)

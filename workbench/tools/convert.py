@@ -104,7 +104,7 @@ def _variant_operation(op: Operation, variant: tuple[str, dict] | None) -> Opera
     if variant is None:
         return op
     base = op.operation_id or operation_name(op)
-    return replace(op, operation_id=f"{base}_{variant[0]}")
+    return op._replace(operation_id=f"{base}_{variant[0]}")
 
 
 def _convert_one(spec: Spec, op: Operation, name: str, vendor: Vendor, strict: bool,

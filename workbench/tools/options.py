@@ -5,8 +5,8 @@ the same tools with the same argument shapes."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING
+from dataclasses import fields
+from typing import TYPE_CHECKING, NamedTuple
 
 from workbench.config import WorkbenchConfig
 from workbench.spec import Operation, Spec
@@ -19,8 +19,7 @@ if TYPE_CHECKING:
 DEFAULT_VENDOR = "openai"
 
 
-@dataclass(frozen=True)
-class ToolOverrides:
+class ToolOverrides(NamedTuple):
     """What the user gave for this run; None = not given (the config's value, else the default, holds)."""
 
     vendor: str | None = None

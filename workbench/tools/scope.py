@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from workbench.policy import safety
 from workbench.spec import Operation, Spec
@@ -15,8 +14,10 @@ if TYPE_CHECKING:
 HIDING_EXTENSIONS = ("x-internal", "x-agent-hidden")
 
 
-@dataclass(frozen=True)
-class Scope:
+class Scope(NamedTuple):
+    """Which operations become tools: by tag (or not), an allowlist of operationIds, read-only, deprecated ones, and
+    how many tools a set may hold before it warns."""
+
     tags: tuple[str, ...] = ()
     exclude_tags: tuple[str, ...] = ()
     operations: tuple[str, ...] = ()  # an allowlist of operationIds
