@@ -412,7 +412,7 @@ def merge_overrides(suite: ToolOverrides, given: ToolOverrides | None) -> ToolOv
     if given is None:
         return suite
     return ToolOverrides(**{name: getattr(given, name) if getattr(given, name) is not None else value
-                            for name, value in vars(suite).items()})
+                            for name, value in suite._asdict().items()})
 
 
 def open_suite(path: str | os.PathLike[str], *, spec_override: str | os.PathLike[str] | None = None,
