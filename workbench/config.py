@@ -19,7 +19,7 @@ line and the window read it with the same function; what they override is applie
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -54,8 +54,7 @@ class LintConfig:
                    for r, p in self.ignores)
 
 
-@dataclass(frozen=True)
-class ToolsConfig:
+class ToolsConfig(NamedTuple):
     """The tool set's scope and shape as the team agreed it (`tools:`); `None` vendor = the default one."""
 
     vendor: str | None = None
@@ -70,8 +69,7 @@ class ToolsConfig:
     split_unions: bool = False
 
 
-@dataclass(frozen=True)
-class FaultRule:
+class FaultRule(NamedTuple):
     """A fault the mock injects into an operation's answers: `status` (declared or not), `fault` (a way to
     break the connection), `delay_ms`, `retry_after`; for the first `times` requests (then it answers
     normally: "fail 2 times with 503, then succeed"), or with `probability` (seeded), or always."""
@@ -85,22 +83,20 @@ class FaultRule:
     probability: float = 1.0
 
 
-@dataclass(frozen=True)
-class MockConfig:
+class MockConfig(NamedTuple):
     """The mock's section (`mock:`): the seed of its generated answers and the faults it injects."""
 
     seed: int = 0
     faults: tuple[FaultRule, ...] = ()
 
 
-@dataclass(frozen=True)
-class WorkbenchConfig:
+class WorkbenchConfig(NamedTuple):
     """The whole config, one typed section per consumer; `source` names the file it was read from."""
 
-    lint: LintConfig = field(default_factory=LintConfig)
-    tools: ToolsConfig = field(default_factory=ToolsConfig)
+    lint: LintConfig = LintConfig()
+    tools: ToolsConfig = ToolsConfig()
     source: str | None = None  # the file it was read from; None = the defaults
-    mock: MockConfig = field(default_factory=MockConfig)
+    mock: MockConfig = MockConfig()
 
 
 def find_config(spec_path: Path) -> Path | None:
@@ -201,10 +197,11 @@ def _ignores(value: Any, reader: _Reader) -> tuple[tuple[str, str], ...]:
     return tuple(ignores)
 
 
-# `tools:` keys → (field, type); lists become tuples.
+# `tools:` keys → (field, type), the type told by the field's default: a name (None), a flag, a number or a list
+# (made a tuple).
 _TOOLS_KEYS: dict[str, tuple[str, type]] = {
-    f.name.replace("_", "-"): (f.name, {"str | None": str, "bool": bool, "int": int}.get(f.type, list))
-    for f in fields(ToolsConfig)
+    name.replace("_", "-"): (name, {type(None): str, bool: bool, int: int}.get(type(default), list))
+    for name, default in ToolsConfig._field_defaults.items()
 }
 
 

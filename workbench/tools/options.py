@@ -5,7 +5,6 @@ the same tools with the same argument shapes."""
 
 from __future__ import annotations
 
-from dataclasses import fields
 from typing import TYPE_CHECKING, NamedTuple
 
 from workbench.config import WorkbenchConfig
@@ -39,8 +38,8 @@ class ToolOverrides(NamedTuple):
 def _settings(config: WorkbenchConfig, overrides: ToolOverrides) -> dict:
     """Each setting of the config's `tools:` section, overridden where the run gives it."""
     team = config.tools
-    return {f.name: getattr(overrides, f.name) if getattr(overrides, f.name) is not None else getattr(team, f.name)
-            for f in fields(team)}
+    return {name: getattr(overrides, name) if getattr(overrides, name) is not None else getattr(team, name)
+            for name in team._fields}
 
 
 def toolset_scope(config: WorkbenchConfig, overrides: ToolOverrides | None = None) -> Scope:

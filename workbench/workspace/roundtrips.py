@@ -13,7 +13,7 @@ import queue
 import threading
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -79,7 +79,7 @@ def with_fault(mock: MockConfig, op: Operation, rule: FaultRule | None) -> MockC
             placed = True
     if not placed and rule is not None:
         new.append(rule)
-    return replace(mock, faults=tuple(new))
+    return mock._replace(faults=tuple(new))
 
 
 def fault_text(rule: FaultRule) -> str:

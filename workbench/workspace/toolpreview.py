@@ -10,7 +10,7 @@ import difflib
 import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -60,7 +60,7 @@ def choice_index(settings: ToolsConfig, json_schema_form: bool = False) -> int:
 
 
 def with_choice(settings: ToolsConfig, choice: VendorChoice) -> ToolsConfig:
-    return replace(settings, vendor=choice.vendor, strict=choice.strict)
+    return settings._replace(vendor=choice.vendor, strict=choice.strict)
 
 
 # -- limits ---------------------------------------------------------------------------------------------------------
@@ -125,7 +125,7 @@ class ToolPreview:
 
 def effective_config(config: WorkbenchConfig, settings: ToolsConfig) -> WorkbenchConfig:
     """The config as it is once `settings` is its `tools:` section (what the file says after the panel wrote it)."""
-    return replace(config, tools=settings)
+    return config._replace(tools=settings)
 
 
 def build_preview(spec: Spec, config: WorkbenchConfig, settings: ToolsConfig,
@@ -278,7 +278,7 @@ def _value(settings: ToolsConfig, name: str) -> Any:
 
 def section_values(settings: ToolsConfig) -> dict[str, Any]:
     """The `tools:` section as the config writes it, every key."""
-    return {_key(f.name): _value(settings, f.name) for f in fields(ToolsConfig)}
+    return {_key(name): _value(settings, name) for name in ToolsConfig._fields}
 
 
 def write_tools_section(spec_path: Path, config_path: Path | None, before: ToolsConfig,
@@ -286,7 +286,7 @@ def write_tools_section(spec_path: Path, config_path: Path | None, before: Tools
     """Write `after` as the config's `tools:` section and return the file (see `configfile.write_section`): a new
     section names the vendor and what differs from the defaults."""
     default = ToolsConfig()
-    fresh = {_key(f.name): _value(after, f.name) for f in fields(ToolsConfig)
-             if f.name == "vendor" or getattr(after, f.name) != getattr(default, f.name)}
+    fresh = {_key(name): _value(after, name) for name in ToolsConfig._fields
+             if name == "vendor" or getattr(after, name) != getattr(default, name)}
     return write_section(spec_path, config_path, "tools", section_values(before), section_values(after), fresh,
                          "The workbench config (see `workbench lint --help`); written by the Tools panel.")

@@ -6,7 +6,6 @@ result is dropped), and what changed since the last preview is said."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from heapq import nlargest
 from pathlib import Path
 
@@ -553,11 +552,11 @@ class ToolsPanel(OnScreen, QWidget):
         self._change(settings)
 
     def _edit_list(self, name: str, edit: QLineEdit) -> None:
-        self._change(replace(self.settings, **{name: _csv(edit.text())}))
+        self._change(self.settings._replace(**{name: _csv(edit.text())}))
 
     def set_option(self, name: str, value) -> None:
         """One scope or shape option (a field of `ToolsConfig`): written to the config, then re-converted."""
-        self._change(replace(self.settings, **{name: value}))
+        self._change(self.settings._replace(**{name: value}))
 
     def _change(self, settings: ToolsConfig) -> None:
         if settings == self.settings:
