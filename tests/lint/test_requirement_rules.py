@@ -260,3 +260,20 @@ def test_an_operations_requirement_is_read_when_an_earlier_operation_shares_its_
     found = [f for f in lint(spec).findings if f.rule == "conditional-requirement-in-prose"]
     assert [(f.pointer, "one of x, y is required" in f.message) for f in found] == [
         ("/components/schemas/Target", True)]
+
+
+@pytest.mark.parametrize("text", [
+    "**REQUIRED UNLESS you provide `email`**.", "Either `b` or `email` MUST be provided.",
+    "You must specify EITHER `b` or `email`", "At least One Of `b`, `email` is required.",
+    "Required When `kind` is `push`.", "Required only if you provide `b`.", "required, unless `b`; one of many",
+    "Requıred unless `email` (a dotless i: not ASCII, so every pattern runs)", "Required.", "Either way, required.",
+])
+def test_the_word_guards_find_what_every_pattern_finds(monkeypatch, text):
+    # Each pattern of the rule runs only on a text with its words in it: the same requirements as running every one.
+    from workbench.lint.rules import prose
+
+    arguments = {prose._key(name): name for name in ("a", "b", "email", "kind")}
+    schemas = {"kind": {"type": "string", "enum": ["push", "sms"]}}
+    guarded = list(prose._conditions(text, arguments, "a", schemas))
+    monkeypatch.setattr(prose, "_may_hold", lambda words, needed: True)
+    assert list(prose._conditions(text, arguments, "a", schemas)) == guarded

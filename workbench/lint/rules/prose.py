@@ -191,6 +191,7 @@ _TOKEN = lazy_pattern(r"`([^`\s]{1,60})`|\"([^\"\s]{1,60})\"|\b([A-Za-z_][\w.\-]
 _EXPRESSED = ("anyOf", "oneOf", "if", "dependentRequired", "dependencies", "not")
 
 
+@lru_cache(maxsize=1 << 14)  # each request object's field names, keyed again for every text about the object
 def _key(name: str) -> str:
     return re.sub(r"[_\-.\s]", "", name).lower()
 
@@ -244,24 +245,48 @@ def _conditions(text: str, arguments: dict[str, str], own: str | None, schemas: 
     lowered = text.lower()
     if not any(cue in lowered for cue in _CONDITION_CUES):
         return
-    for match in _UNLESS.finditer(text):
-        names = _named(match.group("clause"), arguments, own)
-        if own and names and own not in names:
-            yield "anyOf", [own, *names[:2]], None
-    yield from _alternatives(text, arguments, own)
-    if own:
+    # Each pattern scans the whole text, unless its words are missing from it (most texts say only "required"); an
+    # ASCII text is lowered as the patterns ignore case, so a text whose words are missing has no match.
+    words = lowered if text.isascii() else None
+    if _may_hold(words, _UNLESS_WORDS):
+        for match in _scan(_UNLESS, text):
+            names = _named(match.group("clause"), arguments, own)
+            if own and names and own not in names:
+                yield "anyOf", [own, *names[:2]], None
+    yield from _alternatives(text, arguments, own, words)
+    if own and _may_hold(words, _WHEN_WORDS):
         yield from _when(text, arguments, own, schemas)
 
 
-def _alternatives(text: str, arguments: dict[str, str], own: str | None):
-    """"either A or B must be given" (one of them; "but not both": exactly one), "at least one of A, B is required"."""
-    for pattern in (_EITHER, _EITHER_VERB):
-        for match in pattern.finditer(text):
+# The words without which a pattern cannot match (in a lowered ASCII text).
+_UNLESS_WORDS = ("required unless",)
+_EITHER_WORDS = ("either",)
+_ONE_OF_WORDS = ("one of",)
+_WHEN_WORDS = ("required if", "required when", "required only")
+
+
+@lru_cache(maxsize=1 << 12)
+def _scan(pattern: re.Pattern, text: str) -> tuple[re.Match, ...]:
+    """`pattern`'s matches in `text`, found once per text: a big spec repeats a description in many places (Zoom: 295
+    places, 106 texts), and each place's fields are looked for in the same matches."""
+    return tuple(pattern.finditer(text))
+
+
+def _may_hold(words: str | None, needed: tuple[str, ...]) -> bool:
+    """Whether a pattern that needs one of `needed` can match the text lowered as `words` (None: not known)."""
+    return words is None or any(word in words for word in needed)
+
+
+def _alternatives(text: str, arguments: dict[str, str], own: str | None, words: str | None = None):
+    """"either A or B must be given" (one of them; "but not both": exactly one), "at least one of A, B is required".
+    `words`: the text lowered when it is ASCII (patterns whose words it lacks are not run), else None."""
+    for pattern in (_EITHER, _EITHER_VERB) if _may_hold(words, _EITHER_WORDS) else ():
+        for match in _scan(pattern, text):
             names = _named(match.group("clause"), arguments, own)
             if len(names) >= 2:
                 rest = text[match.end(): match.end() + 40].lower()
                 yield ("oneOf" if "not both" in rest or "only one" in rest else "anyOf"), names, None
-    for match in _ONE_OF.finditer(text):
+    for match in _scan(_ONE_OF, text) if _may_hold(words, _ONE_OF_WORDS) else ():
         names = _named(match.group("clause") + (match.group("tail") or ""), arguments, None)
         if len(names) >= 2:
             how = (match.group("how") or "").lower()
@@ -270,7 +295,7 @@ def _alternatives(text: str, arguments: dict[str, str], own: str | None):
 
 def _when(text: str, arguments: dict[str, str], own: str, schemas: dict[str, dict]):
     """"Required when `factor_type` is `push`", "Required if you provide `completed_at`"."""
-    for match in _WHEN.finditer(text):
+    for match in _scan(_WHEN, text):
         clause = re.split(r"\bunless\b|\band must\b|\bbut\b", match.group("clause"), maxsplit=1)[0]
         names = [n for n in _named(clause, arguments, None) if n != own]
         if not names:
@@ -368,7 +393,10 @@ def conditional_requirement_in_prose(spec, context):
 
 def _cued(text: str | None) -> bool:
     """Could the text state a requirement (the quick scan before any pattern runs)?"""
-    return bool(text) and any(cue in text.lower() for cue in _CONDITION_CUES)
+    if not text:
+        return False
+    lowered = text.lower()  # once, not once per cue
+    return any(cue in lowered for cue in _CONDITION_CUES)
 
 
 def _request_objects(spec):
