@@ -105,3 +105,16 @@ def test_the_lint_fix_and_the_tool_name_take_the_summary_verb(write):
 ])
 def test_split_words_parts_at_separators_and_capitals(text, words):
     assert split_words(text) == words
+
+
+def test_split_words_finds_the_words_of_the_three_alternatives():
+    # split_words searches with the alternatives led by a word's first character: the same words as `_WORD`'s
+    import random
+
+    from workbench.naming import _WORD
+
+    rng = random.Random(7)
+    texts = ["HTTPServer v2 unitPriceCents", "ABCdefGHi", "aB1Cd2EF3gh IDs", "x-API-Key_ID", "é Ünicode ÀB"]
+    texts += ["".join(rng.choice("aAbBZz09 _-.:éÉ\n") for _ in range(rng.randint(0, 40))) for _ in range(3000)]
+    for text in texts:
+        assert split_words(text) == _WORD.findall(text), text

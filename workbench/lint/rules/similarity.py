@@ -53,7 +53,9 @@ def _tfidf_vectors(operations) -> list[dict[str, float]]:
     """Each operation's words, TF-IDF weighted (log term frequency), as a unit vector."""
     docs = [Counter(_tokens(op)) for op in operations]
     n = len(docs)
-    df = Counter(token for doc in docs for token in doc)
+    df: Counter[str] = Counter()
+    for doc in docs:
+        df.update(doc.keys())  # counted in C: one per document holding the token
     idf = {t: math.log((1 + n) / (1 + c)) + 1 for t, c in df.items()}
     vectors = []
     for doc in docs:
@@ -67,7 +69,9 @@ def _tfidf_vectors(operations) -> list[dict[str, float]]:
 def _pairs_within(members: list[int], vectors: list[dict[str, float]],
                   threshold: float) -> list[tuple[int, int, float]]:
     """The pairs of one kind that reach `threshold`, scoring only those the bound lets through."""
-    group_df = Counter(t for i in members for t in vectors[i])
+    group_df: Counter[str] = Counter()
+    for i in members:
+        group_df.update(vectors[i].keys())
     cap = max(3, len(members) // 20)
     rare_postings, common_norm = _split_rare(members, vectors, group_df, cap)
     heavy = [i for i in members if common_norm[i] >= threshold]  # may match on common words alone
