@@ -285,3 +285,22 @@ def test_similarity_scores_unrelated_operations_low(write):
         "/b", op_id="getWeather").replace("Find things that match the query and return them",
                                           "Current weather forecast for a city")))
     assert similar_pairs(spec.operations, 0.5) == []
+
+
+def test_repeated_enum_values_found_by_a_set_as_pairwise():
+    # duplicated-enum looks strings, integers, booleans and nulls up in a set: the same repeats as comparing pairwise
+    # (which any other value, a float or a list, still makes it do)
+    import random
+
+    from workbench.lint.rules import schemas
+
+    def pairwise(values):
+        return [i for i, value in enumerate(values)
+                if any(value == s and type(value) is type(s) for s in values[:i])]
+
+    rng = random.Random(3)
+    pool = ["a", "b", "1", 1, 0, True, False, None, 1.0, float("nan"), [1], {"a": 1}]
+    lists = [[rng.choice(pool) for _ in range(rng.randint(0, 8))] for _ in range(2000)]
+    lists += [["a", 1, True, None, "a", 1, True, None, 0, False]]
+    for values in lists:
+        assert schemas.repeated_values(values) == pairwise(values), values
