@@ -30,6 +30,19 @@ def test_prose_bounds_are_read(text, words):
     assert words in [w.rstrip(",.") for _, w in prose_bounds(text)]
 
 
+@pytest.mark.parametrize("text", [
+    "Limit can range BETWEEN 1 and 100, at MOST 50 <= 60 ≤ 70 < 80 >= 1 ≥ 2 => 3 =< 4.",
+    "MAXIMUM of 100, Min: 2, no fewer than 3, NOT BE LESS THAN 4, cannot exceed 5, up to 6, limited to 7.",
+    "At moſt 10 and at leaſt 2 (not ASCII: every pattern that ignores case runs)", "No bounds at all: 12.", "",
+])
+def test_prose_bounds_run_only_the_patterns_whose_words_are_there(monkeypatch, text):
+    from workbench.lint.rules import prose
+
+    guarded = prose_bounds(text)
+    monkeypatch.setattr(prose, "_BOUND_WORDS", tuple(((("",), False),) * len(prose._BOUNDS)))
+    assert prose_bounds(text) == guarded
+
+
 def test_bounds_in_prose_fires_without_minimum_or_maximum(write):
     # OpenAI: `limit` "can range between 1 and 100, and the default is 20", typed integer without bounds.
     text = "A limit on the number of objects to be returned. Limit can range between 1 and 100."

@@ -41,10 +41,23 @@ _KEYWORDS = {"number": ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaxi
 _ABOUT_OTHER = lazy_pattern(r"\b(per (second|minute|hour|day)|requests?|retries|times|calls|rate limit)\b", re.I)
 
 
+# For each pattern of _BOUNDS, words one of which is in any text it matches, and whether they are to be looked for
+# in the text lowered (the patterns that ignore case; on a text that is not ASCII those always run, as a character
+# such as `ſ` matches `s` there).
+_BOUND_WORDS = ((("<=", "≤", "=<"), False), (("<",), False), ((">=", "≥", "=>"), False),
+                (("max", "exceed", "more than", "greater than", "at most", "up to", "limit"), True),
+                (("min", "at least", "less than", "fewer than"), True), (("between",), True))
+
+
 def prose_bounds(text: str) -> list[tuple[str, str]]:
-    """The bounds a description states: [(bound kind, the words)], in order."""
+    """The bounds a description states: [(bound kind, the words)], in order. A pattern runs only on a text that
+    holds one of its words (each scans the whole text; most cued texts hold the words of one or two)."""
     found = []
-    for pattern, kind in _BOUNDS:
+    lowered = text.lower() if text.isascii() else None
+    for (pattern, kind), (words, folded) in zip(_BOUNDS, _BOUND_WORDS, strict=True):
+        within = (lowered if folded else text)
+        if within is not None and not any(word in within for word in words):
+            continue
         for match in pattern.finditer(text):
             found.append((kind, match.group(0).strip()))
     return found
