@@ -150,6 +150,15 @@ def test_typed_and_duplicated_enum(write):
         "/paths/~1things/post/requestBody/content/application~1json/schema/properties/level/enum/3"]
 
 
+def test_a_string_enum_is_checked_value_by_value_only_when_a_value_is_not_a_string(write):
+    # typed-enum passes a string enum of strings at once; one number in it and each value is checked as before
+    props = ("                kind: {type: string, enum: [a, b, c], description: The kind.}\n"
+             "                mode: {type: string, enum: [a, 2, c], description: The mode.}\n")
+    findings = run(write, op("/things", "post", "createThing", body(props, "kind")))
+    assert rules_at(findings, "typed-enum") == [
+        "/paths/~1things/post/requestBody/content/application~1json/schema/properties/mode/enum/1"]
+
+
 def test_schema_unfriendly_for_tools(write):
     text = HEAD.replace("components:\n", """components:
   schemas:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from itertools import repeat
 
 from workbench import lazy_pattern
 from workbench.lint.registry import Report, rule
@@ -19,6 +20,8 @@ _TYPE_CHECKS = {
     "array": lambda v: isinstance(v, list),
     "object": lambda v: isinstance(v, dict),
 }
+_TYPE_NAMES = frozenset(_TYPE_CHECKS)
+_STRING = frozenset(("string",))
 _TYPED_BY = ("type", "enum", "const", "$ref", "allOf", "anyOf", "oneOf", "not", "properties", "items",
              "additionalProperties", "patternProperties")
 MAX_TOOL_DEPTH = 8
@@ -186,9 +189,14 @@ def _all_optional_by_nature(op) -> bool:
           "type.")
 def typed_enum(spec, context):
     for site in schema_sites(spec):
-        enum, types = site.schema.get("enum"), schema_types(site.schema)
-        if not isinstance(enum, list) or not types or not types <= set(_TYPE_CHECKS):
+        enum = site.schema.get("enum")
+        if not isinstance(enum, list):
             continue
+        types = schema_types(site.schema)
+        if not types or not types <= _TYPE_NAMES:
+            continue
+        if types == _STRING and all(map(isinstance, enum, repeat(str))):
+            continue  # the common case, a string enum of strings, checked without a call per value
         for i, value in enumerate(enum):
             if value is None and (site.schema.get("nullable") is True or "null" in types):
                 continue
