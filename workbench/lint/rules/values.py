@@ -269,7 +269,14 @@ _UNIT_TEXT = lazy_pattern(
     r"kilograms?|kg|lbs?|ounces?|oz|millimet(er|re)s?|centimet(er|re)s?|met(er|re)s?|kilomet(er|re)s?|km|miles?|"
     r"inches|feet|pixels?|px|points?|degrees?|celsius|fahrenheit|kelvin|ISO[ -]?8601|RFC ?3339|epoch|unix time|"
     r"Hz|hertz|count of|number of)\b|%|\b\d+\s?(ms|s|m|h|d)\b)", re.I)
+_NUMERIC = frozenset(("integer", "number"))
 _SELF_DESCRIBING_FORMATS = frozenset(("duration", "date-time", "date", "time", "unix-time", "timestamp"))
+
+
+@lru_cache(maxsize=4096)  # an inline-schema spec repeats a field's description wherever the field is
+def _unit_or_scale_in(text: str) -> bool:
+    """Whether the description names a unit or places the number on a scale of its own."""
+    return bool(_UNIT_TEXT.search(text) or _DIMENSIONLESS_TEXT.search(text))
 
 
 def is_quantity(name: str) -> bool:
@@ -293,11 +300,14 @@ def numeric_unit_missing(spec, context):
     for site in schema_sites(spec):
         if not site.name or site.composition:
             continue
-        if not schema_types(site.schema) & {"integer", "number"} or not is_quantity(site.name):
+        kind = site.schema.get("type")
+        if isinstance(kind, str) and kind not in _NUMERIC:
+            continue  # most sites: one type, not a number (decided without building the set of types)
+        if not schema_types(site.schema) & _NUMERIC or not is_quantity(site.name):
             continue
         if str(site.schema.get("format", "")).lower() in _SELF_DESCRIBING_FORMATS:
             continue
-        if site.description and (_UNIT_TEXT.search(site.description) or _DIMENSIONLESS_TEXT.search(site.description)):
+        if site.description and _unit_or_scale_in(site.description):
             continue
         bounds = (site.schema.get("minimum"), site.schema.get("maximum"))
         if all(isinstance(b, (int, float)) for b in bounds) and bounds[1] <= 100:
