@@ -435,6 +435,12 @@ _SOURCE_TEXT = lazy_pattern(r"\b(from|returned|returns?|obtain\w*|retriev\w*|see
                           r"\b(GET|POST)\s+/|`\w+`", re.I)
 
 
+@lru_cache(maxsize=4096)  # a big spec gives many of its id parameters the same description
+def _names_a_source(text: str) -> bool:
+    """Whether the description says where the value comes from (an operation, a response, a list)."""
+    return _SOURCE_TEXT.search(text) is not None
+
+
 def _shape(segments: list[str]) -> tuple[str, ...]:
     return tuple("{}" if seg.startswith("{") else seg for seg in segments)
 
@@ -522,10 +528,10 @@ def id_param_no_source(spec, context):
     index = None
     for op in spec.operations:
         for param in op.parameters:
-            parts = words(param.name)
-            if param.location not in ("path", "query") or not parts or parts[-1] not in ("id", "ids"):
+            parts = words(param.name) if param.location in ("path", "query") else ()
+            if not parts or parts[-1] not in ("id", "ids"):
                 continue
-            if param.description and _SOURCE_TEXT.search(param.description):
+            if param.description and _names_a_source(param.description):
                 continue
             index = _collection_gets(spec) if index is None else index
             source = id_source(spec, op, param, index)
@@ -538,11 +544,12 @@ def id_param_no_source(spec, context):
     # Ids among a request body's arguments (`role_id`, `model_ids`): reported when a list operation of their
     # noun exists to name, so the message says what to write.
     for site in input_sites(spec):
-        parts = words(site.name)
-        if site.role != "request" or site.slot != "property" or site.depth > 1 or len(parts) < 2 \
-                or parts[-1] not in ("id", "ids") or site.schema.get("readOnly") is True:
+        if site.role != "request" or site.slot != "property" or site.depth > 1:
             continue
-        if site.description and _SOURCE_TEXT.search(site.description):
+        parts = words(site.name)
+        if len(parts) < 2 or parts[-1] not in ("id", "ids") or site.schema.get("readOnly") is True:
+            continue
+        if site.description and _names_a_source(site.description):
             continue
         if "".join(parts[:-1]) in _GENERIC_NOUNS:
             continue
