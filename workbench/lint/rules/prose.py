@@ -126,8 +126,8 @@ def format_contradiction(schema: dict, text: str) -> str | None:
         return "a date (YYYY-MM-DD) but the format is `date-time`: declare `format: date`"
     if fmt == "date" and _DATE_TIME.search(text):
         return "a date-time but the format is `date`: declare `format: date-time`"
-    if types & {"integer", "number"} and not _EPOCH.search(text) and (_DATE_ONLY.search(text) or re.search(
-            r"ISO[ -]?8601", text)):
+    if types & {"integer", "number"} and (_DATE_ONLY.search(text) or re.search(r"ISO[ -]?8601", text)) \
+            and not _EPOCH.search(text):  # the epoch looked for only in the few texts naming a date
         return "a formatted date but the type is a number: declare `type: string` with its format"
     if types == {"string"} and fmt in ("", "int32", "int64") and re.search(
             r"^(the )?(number|count|total) of\b", text.strip(), re.I) and "enum" not in schema:
