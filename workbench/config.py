@@ -93,6 +93,8 @@ class MockConfig(NamedTuple):
 class WorkbenchConfig(NamedTuple):
     """The whole config, one typed section per consumer; `source` names the file it was read from."""
 
+    # Each default section is one object shared by every config without that section: never written to (the lint
+    # section's maps included; `with_hints` and the readers make new ones).
     lint: LintConfig = LintConfig()
     tools: ToolsConfig = ToolsConfig()
     source: str | None = None  # the file it was read from; None = the defaults
