@@ -42,7 +42,7 @@ def test_compiles_at_first_use_and_then_is_the_compiled_patterns_own():
 
 
 def _lazy_constants(value):
-    if type(value).__name__ == "_LaterPattern":
+    if isinstance(value, workbench._LaterPattern):
         yield value
     elif isinstance(value, tuple | list):
         for item in value:

@@ -39,7 +39,7 @@ def test_prose_bounds_run_only_the_patterns_whose_words_are_there(monkeypatch, t
     from workbench.lint.rules import prose
 
     guarded = prose_bounds(text)
-    monkeypatch.setattr(prose, "_BOUND_WORDS", tuple(((("",), False),) * len(prose._BOUNDS)))
+    monkeypatch.setattr(prose, "_BOUNDS", tuple((pattern, kind, ("",), False) for pattern, kind, _, _ in prose._BOUNDS))
     assert prose_bounds(text) == guarded
 
 

@@ -17,17 +17,21 @@ from workbench.spec.pointer import join, lookup
 # -- bounds-in-prose ---------------------------------------------------------------------------------------
 
 _NUMBER = r"(-?\d[\d,]*(?:\.\d+)?)"
-# (pattern, which bound(s)): "<= 1000", "maximum of 100", "at most 50", "up to 100", "between 5 and 600".
+# (pattern, which bound(s), words one of which is in any text it matches, whether they are looked for in the text
+# lowered): "<= 1000", "maximum of 100", "at most 50", "up to 100", "between 5 and 600". The words are looked for
+# lowered for the patterns that ignore case, and only in an ASCII text: in another, those patterns always run (a
+# character such as `ſ` matches `s` there).
 _BOUNDS = (
-    (lazy_pattern(r"(?:<=|≤|=<)\s*" + _NUMBER), "max"),
-    (lazy_pattern(r"(?<![<=])<\s*" + _NUMBER), "max-exclusive"),
-    (lazy_pattern(r"(?:>=|≥|=>)\s*" + _NUMBER), "min"),
+    (lazy_pattern(r"(?:<=|≤|=<)\s*" + _NUMBER), "max", ("<=", "≤", "=<"), False),
+    (lazy_pattern(r"(?<![<=])<\s*" + _NUMBER), "max-exclusive", ("<",), False),
+    (lazy_pattern(r"(?:>=|≥|=>)\s*" + _NUMBER), "min", (">=", "≥", "=>"), False),
     (lazy_pattern(r"\b(?:maximum|max(?:imum)? value|max\.?|cannot exceed|must not exceed|no more than|not (?:be )?"
-                r"(?:more|greater) than|at most|up to|limit(?:ed)? (?:of|to))\s*(?:of|is|:)?\s*" + _NUMBER, re.I),
-     "max"),
+                  r"(?:more|greater) than|at most|up to|limit(?:ed)? (?:of|to))\s*(?:of|is|:)?\s*" + _NUMBER, re.I),
+     "max", ("max", "exceed", "more than", "greater than", "at most", "up to", "limit"), True),
     (lazy_pattern(r"\b(?:minimum|min(?:imum)? value|min\.?|at least|no (?:less|fewer) than|not (?:be )?(?:less|"
-                r"fewer) than)\s*(?:of|is|:)?\s*" + _NUMBER, re.I), "min"),
-    (lazy_pattern(r"\bbetween\s*" + _NUMBER + r"\s*(?:and|to|-)\s*" + _NUMBER, re.I), "range"),
+                  r"fewer) than)\s*(?:of|is|:)?\s*" + _NUMBER, re.I), "min",
+     ("min", "at least", "less than", "fewer than"), True),
+    (lazy_pattern(r"\bbetween\s*" + _NUMBER + r"\s*(?:and|to|-)\s*" + _NUMBER, re.I), "range", ("between",), True),
 )
 # Every pattern above contains one of these (lower case): plain substring scans, far quicker than a regex over
 # the long descriptions of a Kubernetes-sized spec.
@@ -41,21 +45,13 @@ _KEYWORDS = {"number": ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaxi
 _ABOUT_OTHER = lazy_pattern(r"\b(per (second|minute|hour|day)|requests?|retries|times|calls|rate limit)\b", re.I)
 
 
-# For each pattern of _BOUNDS, words one of which is in any text it matches, and whether they are to be looked for
-# in the text lowered (the patterns that ignore case; on a text that is not ASCII those always run, as a character
-# such as `ſ` matches `s` there).
-_BOUND_WORDS = ((("<=", "≤", "=<"), False), (("<",), False), ((">=", "≥", "=>"), False),
-                (("max", "exceed", "more than", "greater than", "at most", "up to", "limit"), True),
-                (("min", "at least", "less than", "fewer than"), True), (("between",), True))
-
-
 def prose_bounds(text: str) -> list[tuple[str, str]]:
     """The bounds a description states: [(bound kind, the words)], in order. A pattern runs only on a text that
     holds one of its words (each scans the whole text; most cued texts hold the words of one or two)."""
     found = []
     lowered = text.lower() if text.isascii() else None
-    for (pattern, kind), (words, folded) in zip(_BOUNDS, _BOUND_WORDS, strict=True):
-        within = (lowered if folded else text)
+    for pattern, kind, words, folded in _BOUNDS:
+        within = lowered if folded else text
         if within is not None and not any(word in within for word in words):
             continue
         for match in pattern.finditer(text):
