@@ -11,7 +11,7 @@ from tests.catalogue import findings as run
 from workbench.config import LintConfig
 from workbench.examples import CLEAN_EXAMPLE_SPEC, example_path
 from workbench.lint import RULES, Severity, lint
-from workbench.lint.engine import with_hints
+from workbench.lint.engine import may_hold_ignore, with_hints
 from workbench.spec import load_spec
 
 
@@ -152,6 +152,26 @@ def test_config_severity_ignore_and_inline_ignore(write):
     inline = load_spec(write("i.yaml", HEAD + "paths:\n  /things:\n    x-lint-ignore: [deprecated-operation-exposed]\n"
                              + text.split("\n", 1)[1]))
     assert lint(inline).findings == ()
+
+
+def test_an_inline_ignore_written_with_escapes_still_silences(write):
+    """The lint looks for inline ignores only in a document whose text could spell `x-lint-ignore`: a key
+    written with escapes must still count."""
+    text = op("/things", extra="      deprecated: true\n")
+    assert [f.rule for f in lint(load_spec(write("plain.yaml", HEAD + "paths:\n" + text))).findings] == [
+        "deprecated-operation-exposed"]
+    for key in (r'"\u0078-lint-ignore"', r'"x-lint\x2dignore"', r'"\U00000078-lint-ignore"'):
+        escaped = load_spec(write("e.yaml", HEAD + f"paths:\n  /things:\n    {key}: [deprecated-operation-exposed]\n"
+                                  + text.split("\n", 1)[1]))
+        assert lint(escaped).findings == (), key
+    spread = load_spec(write("c.yaml", HEAD + "paths:\n  /things:\n    ? \"x-lint-\\\n      ignore\"\n    : all\n"
+                             + text.split("\n", 1)[1]))
+    assert lint(spread).findings == ()
+
+
+def test_a_text_that_cannot_spell_the_ignore_key_is_not_searched_for_it():
+    assert not may_hold_ignore('{"a": "caf\\u00e9 \\n \\t", "x-lint": 1}')
+    assert may_hold_ignore("x-lint-ignore: all") and may_hold_ignore('"\\u002d"') and may_hold_ignore("a\\\nb")
 
 
 def test_every_rule_has_a_category_and_summary():

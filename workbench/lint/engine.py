@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
+from workbench import lazy_pattern
 from workbench.config import LintConfig
 from workbench.lint import rules as _rules  # noqa: F401  (importing registers every rule)
 from workbench.lint.finding import Finding, Severity
@@ -66,6 +67,7 @@ def lint(spec: Spec, config: LintConfig | None = None, scope: ToolScope | None =
     config = config or LintConfig()
     context = LintContext(config, scope)
     findings: list[Finding] = []
+    marked: dict[int, bool] = {}  # per document: may it hold an `x-lint-ignore` at all (most hold none)
     for rule in RULES.values() if only is None else [RULES[rule_id] for rule_id in dict.fromkeys(only)]:
         severity = config.severities.get(rule.id, rule.default_run)
         if severity is Severity.OFF:
@@ -76,7 +78,13 @@ def lint(spec: Spec, config: LintConfig | None = None, scope: ToolScope | None =
             if key in seen:
                 continue
             seen.add(key)
-            if config.ignored(rule.id, report.pointer) or inline_ignored(report.document, report.pointer, rule.id):
+            if config.ignored(rule.id, report.pointer):
+                continue
+            document = report.document
+            may_ignore = marked.get(id(document))
+            if may_ignore is None:
+                may_ignore = marked[id(document)] = may_hold_ignore(document.text)
+            if may_ignore and inline_ignored(document, report.pointer, rule.id):
                 continue
             findings.append(Finding(rule.id, severity, report.message, report.document, report.pointer, report.fix))
     by_document: dict[int, tuple[SourceDocument, list[str]]] = {}
@@ -114,6 +122,17 @@ def _order(finding: Finding) -> tuple:
     entry = finding.document.span(finding.pointer)
     offset = entry[2] if entry and entry[2] >= 0 else (entry[0] if entry else finding.locate().start.offset)
     return (finding.file, offset, finding.rule)
+
+
+# An escape that spells one of the characters of `x-lint-ignore` (JSON's and YAML's `\u`, YAML's `\x` and `\U`) or a
+# YAML line continuation: the only ways a key can read `x-lint-ignore` without those characters in a row in the text.
+_SPELT_ESCAPE = lazy_pattern(r"\\(?:u00|x|U000000)(?:2[dD]|6[579cCeEfF]|7[248])|\\[\r\n]")
+
+
+def may_hold_ignore(text: str) -> bool:
+    """False when no key of a document with this text can be `x-lint-ignore`, so no finding in it needs the walk of
+    `inline_ignored` (six thousand findings of a 4 MB spec, each from its root: 2% of its lint)."""
+    return "x-lint-ignore" in text or _SPELT_ESCAPE.search(text) is not None
 
 
 def inline_ignored(document: SourceDocument, pointer: str, rule_id: str) -> bool:
