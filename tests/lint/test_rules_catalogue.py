@@ -243,6 +243,8 @@ def test_example_invalid_is_opt_in_and_cached(write, tmp_path, monkeypatch):
 @pytest.mark.parametrize("op_id, opaque", [
     ("op1", True), ("a1b2c3d4e5f6", True), ("pets_petId_get", True), ("petsById", True),
     ("getPet", False), ("repos/get", False), ("listCoreV1Namespace", False), ("delete_files_id", False),
+    # a verb run together with three letters or more is still a verb; with fewer, or a verb under three letters, not
+    ("Getorganizationspendlimit", False), ("Listabc", False), ("Listab", True), ("Goahead", True),
 ])
 def test_operation_id_opaque(write, op_id, opaque):
     findings = run(write, op("/things", op_id=op_id))

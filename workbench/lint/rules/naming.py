@@ -81,7 +81,6 @@ def operation_id_reserved_word(spec, context):
                          "wrappers break", op.origin.document, join(op.origin.pointer, "operationId"))
 
 
-_LONG_VERBS = tuple(v for v in VERBS if len(v) >= 3)
 _HASHLIKE = r"(?i)^(?:[0-9a-f]{8,}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$"
 _MASHUP_METHOD = r"(?i)(^|[_\-.])(get|put|post|delete|patch|head|options)$"
 
@@ -106,8 +105,10 @@ def _has_verb(op_id: str) -> bool:
         candidates += words[1:2]
     if any(c in VERBS for c in candidates):
         return True
-    # `Getorganizationspendlimit`: a verb run together with the rest is still a verb.
-    return bool(words) and any(words[0].startswith(v) and len(words[0]) > len(v) + 2 for v in _LONG_VERBS)
+    # `Getorganizationspendlimit`: a verb of three letters or more run together with at least three more is still
+    # a verb (its prefixes looked up, not each verb tried as one).
+    first = words[0] if words else ""
+    return any(first[:end] in VERBS for end in range(3, len(first) - 2))
 
 
 @rule("operation-id-opaque", "hint", "naming", "operationIds that tell the model nothing: no verb, hashes, op1",
