@@ -39,6 +39,24 @@ components:
     assert spec.components.schemas["A"] == {"type": ["string", "null"], "exclusiveMinimum": 3, "examples": ["x"]}
 
 
+def test_subschemas_are_converted_in_place_and_a_tuple_items_becomes_prefix_items_where_it_stood(write):
+    spec = load_spec(write("s.yaml", OAS30 + """
+paths: {}
+components:
+  schemas:
+    T: {type: array, items: [{type: string, nullable: true}, {$ref: '#/components/schemas/A'}], maxItems: 2}
+    O: {title: o, properties: {a: {type: string, nullable: true}}, required: [a], items: {type: integer},
+        oneOf: [{type: object}], additionalProperties: false, x-kept: 1}
+    A: {type: integer}
+"""))
+    schemas = spec.components.schemas
+    assert list(schemas["T"].items()) == [("type", "array"), ("prefixItems", [
+        {"type": ["string", "null"]}, {"$ref": "#/components/schemas/A"}]), ("maxItems", 2)]
+    assert list(schemas["O"]) == ["title", "properties", "required", "items", "oneOf", "additionalProperties", "x-kept"]
+    assert schemas["O"]["properties"] == {"a": {"type": ["string", "null"]}}
+    assert schemas["O"]["additionalProperties"] is False and schemas["O"]["oneOf"] == [{"type": "object"}]
+
+
 def test_path_level_parameters_merge_by_name_and_location(write):
     spec = load_spec(write("s.yaml", OAS30 + """
 paths:
