@@ -178,38 +178,29 @@ class Normalizer:
         memo = self._schemas.get(id(raw))
         if memo is not None:
             return memo[1]
-        out: Schema = dict(raw)  # every keyword copied in C; the subschemas are then converted in place, each in its
-        # position. Remembered before recursing, so a YAML-aliased subtree is converted once. The raw dict is kept
-        # alive in the memo: a freed temporary's id could otherwise be reused by the next one and hit a wrong entry.
+        out: Schema = {}
+        # Before recursing, so a YAML-aliased subtree is converted once. The raw dict is kept alive in the
+        # memo: a freed temporary's id could otherwise be reused by the next one and hit a wrong entry.
         self._schemas[id(raw)] = (raw, out)
-        if not raw.keys().isdisjoint(_SUBSCHEMA_KEYS):  # (a leaf has none: most schemas of a big spec)
-            self._subschemas(raw, out, document)
+        if raw.keys().isdisjoint(_SUBSCHEMA_KEYS):  # a leaf: most schemas of a big spec
+            out.update(raw)
+            self._schema_keywords(out)
+            return out
+        for key, value in raw.items():
+            if key in _SCHEMA_MAPS and isinstance(value, dict):
+                out[key] = {name: self.schema(sub, document) for name, sub in value.items()}
+            elif key in _SCHEMA_ONE and isinstance(value, dict):
+                out[key] = self.schema(value, document)
+            elif key in _SCHEMA_LISTS and isinstance(value, list):
+                out[key] = [self.schema(sub, document) for sub in value]
+            elif key == "items" and isinstance(value, list):  # draft-4 tuple form
+                out["prefixItems"] = [self.schema(sub, document) for sub in value]
+            elif key == "$ref" and isinstance(value, str):
+                out[key] = self.schema_ref(value, document)
+            else:
+                out[key] = value
         self._schema_keywords(out)
         return out
-
-    def _subschemas(self, raw: dict, out: Schema, document: SourceDocument) -> None:
-        tuple_items = None
-        for key, value in raw.items():
-            if key not in _SUBSCHEMA_KEYS:  # most keys of a schema with subschemas
-                continue
-            if key in _SCHEMA_MAPS:
-                if isinstance(value, dict):
-                    out[key] = {name: self.schema(sub, document) for name, sub in value.items()}
-            elif key in _SCHEMA_ONE:
-                if isinstance(value, dict):
-                    out[key] = self.schema(value, document)
-                elif key == "items" and isinstance(value, list):  # draft-4 tuple form
-                    tuple_items = [self.schema(sub, document) for sub in value]
-            elif key in _SCHEMA_LISTS:
-                if isinstance(value, list):
-                    out[key] = [self.schema(sub, document) for sub in value]
-            elif isinstance(value, str):  # `$ref`
-                out[key] = self.schema_ref(value, document)
-        if tuple_items is not None:  # `prefixItems` in the place of `items`
-            rebuilt = {("prefixItems" if key == "items" else key): tuple_items if key == "items" else value
-                       for key, value in out.items()}
-            out.clear()
-            out.update(rebuilt)
 
     def _schema_keywords(self, out: Schema) -> None:
         """In place, once its subschemas are converted: flags to booleans, 2.0/3.0 forms to 3.1 (`nullable`
