@@ -7,6 +7,11 @@ import subprocess
 import sys
 
 from workbench.examples import CLEAN_EXAMPLE_SPEC, example_path
+from workbench.lint import lint
+from workbench.lint.engine import with_hints
+from workbench.lint.report import to_json
+from workbench.spec import load_spec
+from workbench.spec.pointer import split
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
@@ -23,6 +28,41 @@ def test_text_format_and_exit_1_on_errors():
     assert "25 finding(s): 4 error, 14 warn, 7 info, 0 hint" in lines
     assert lines[lines.index("25 finding(s): 4 error, 14 warn, 7 info, 0 hint") + 2] == (
         "Agent-readiness score: 0/100, blocked: 1 operation (quality 77 once unblocked)")
+
+
+def test_each_json_finding_is_written_as_the_json_encoder_writes_it(tmp_path):
+    """`to_json` writes each finding's line itself: it must be what `json.dumps` gives for it, whatever the names,
+    messages and file name hold (quotes, backslashes, control characters, non-ASCII, `~` and `/` in keys)."""
+    folder = tmp_path / 'dir "quoted" \\ é'
+    folder.mkdir()
+    spec = folder / "s.yaml"
+    spec.write_text("""openapi: 3.0.3
+info: {title: t, version: '1'}
+paths:
+  /a~b/{id}:
+    get:
+      operationId: get_thing
+      parameters:
+        - {name: id, in: path, required: true, schema: {type: string}}
+        - {name: "naïve \\"q\\"\\t\\u2028 back\\\\slash", in: query, schema: {type: string}}
+      responses:
+        '200': {description: ok}
+""", encoding="utf-8")
+    result = lint(load_spec(spec), with_hints())
+    assert len(result.findings) > 3
+    lines = to_json(result).split("\n")
+    assert lines[0] == "[" and lines[-1] == "]"
+    for finding, line in zip(result.findings, lines[1:-1], strict=True):
+        start, end = finding.document.extent(finding.pointer)
+        expected = json.dumps({
+            "code": finding.rule, "path": split(finding.pointer), "message": finding.message,
+            "severity": finding.severity.spectral,
+            "range": {"start": {"line": start.line - 1, "character": start.column - 1},
+                      "end": {"line": end.line - 1, "character": end.column - 1}},
+            "source": finding.file}, ensure_ascii=False)
+        assert line.removesuffix(",") == expected
+    assert any("\\u2028" in line or "\u2028" in line for line in lines)  # the odd name is in a message
+    assert json.loads(to_json(result))[0]["source"] == str(spec)
 
 
 def test_fail_severity():
