@@ -7,7 +7,8 @@ import pytest
 from tests.catalogue import HEAD, ISOLATED, body, op, rules_at
 from tests.catalogue import findings as run
 from workbench.config import LintConfig
-from workbench.lint import Severity, lint
+from workbench.lint import RULES, Severity, lint
+from workbench.lint.engine import LintContext
 from workbench.lint.rules.similarity import similar_pairs
 from workbench.lint.rules.values import expected_format, is_quantity, prose_enum
 from workbench.spec import load_spec
@@ -239,6 +240,28 @@ def test_example_invalid_is_opt_in_and_cached(write, tmp_path, monkeypatch):
 
 
 # -- naming and descriptions -------------------------------------------------------------------------------
+
+def test_a_shared_parameter_is_reported_once_and_a_shared_path_parameter_where_its_path_does_not_explain_it(write):
+    spec = load_spec(write("s.yaml", HEAD + """paths:
+  /labels/{name}:
+    get: {operationId: getLabel, parameters: [{$ref: '#/components/parameters/Name'},
+          {$ref: '#/components/parameters/Q'}], responses: {'200': {description: ok}}}
+  /{name}/parts:
+    get: {operationId: listParts, parameters: [{$ref: '#/components/parameters/Name'},
+          {$ref: '#/components/parameters/Q'}], responses: {'200': {description: ok}}}
+    post: {operationId: addPart, parameters: [{$ref: '#/components/parameters/Name'},
+           {$ref: '#/components/parameters/Q'}], responses: {'200': {description: ok}}}
+components:
+  parameters:
+    Name: {name: name, in: path, required: true, schema: {type: string}}
+    Q: {name: q, in: query, schema: {type: string}}
+"""))
+    reports = list(RULES["parameter-description-missing"].check(spec, LintContext(LintConfig(), None)))
+    # `/labels/{name}` says what `name` is; `/{name}/parts` does not: reported from there, once
+    assert sorted((r.pointer, r.message.split(" has")[0]) for r in reports) == [
+        ("/components/parameters/Name", "path parameter 'name'"), ("/components/parameters/Q", "query parameter 'q'")]
+
+
 
 @pytest.mark.parametrize("op_id, opaque", [
     ("op1", True), ("a1b2c3d4e5f6", True), ("pets_petId_get", True), ("petsById", True),
