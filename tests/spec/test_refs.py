@@ -147,6 +147,27 @@ paths:
     assert [p.line for p in spec.problems] == [7, 7]  # the `parameters:` line holding both refs
 
 
+def test_deref_follows_a_good_ref_and_leaves_a_broken_or_circular_one_as_it_is(write):
+    spec = load_spec(write("s.yaml", HEAD + """
+paths: {}
+components:
+  schemas:
+    A: {$ref: '#/components/schemas/B'}
+    B: {type: string}
+    C: {$ref: '#/components/schemas/D'}
+    D: {$ref: '#/components/schemas/C'}
+"""))
+    root = spec.documents[next(iter(spec.documents))]
+    for _ in range(2):  # the second time from the resolver's memo
+        assert spec.deref({"$ref": "#/components/schemas/A"}, root, "/x") == (
+            {"type": "string"}, root, "/components/schemas/B")
+        for broken in ({"$ref": "#/components/schemas/Nope"}, {"$ref": "#/components/schemas/C"},
+                       {"$ref": "nofile.yaml#/x"}):
+            assert spec.deref(broken, root, "/x") == (broken, root, "/x")
+            assert spec.resolver.target(broken["$ref"], root) is None
+        assert spec.deref({"type": "integer"}, root, "/y") == ({"type": "integer"}, root, "/y")
+
+
 class _CountingHandler(http.server.BaseHTTPRequestHandler):
     hits: typing.ClassVar[list[str]] = []
 

@@ -233,14 +233,12 @@ class Spec:
     def deref(self, value: Any, document: SourceDocument, pointer: str) -> tuple[Any, SourceDocument, str]:
         """Follow a raw `$ref` object to its definition: (value, document, pointer) of what it names, or
         the input unchanged when it is not a ref or the ref is broken (broken refs are already problems)."""
-        if isinstance(value, dict) and isinstance(value.get("$ref"), str) and self.resolver is not None:
-            from workbench.spec.refs import RefError
-
-            try:
-                target = self.resolver.follow(value["$ref"], document)
-            except RefError:
-                return value, document, pointer
-            return target.value, target.document, target.pointer
+        if isinstance(value, dict) and self.resolver is not None:
+            ref = value.get("$ref")
+            if isinstance(ref, str):
+                target = self.resolver.target(ref, document)
+                if target is not None:
+                    return target.value, target.document, target.pointer
         return value, document, pointer
 
     def resolve_schema(self, ref: str) -> Schema | None:

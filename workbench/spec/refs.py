@@ -95,6 +95,16 @@ class Resolver:
             raise known
         return known
 
+    def target(self, ref: str, base: SourceDocument) -> Target | None:
+        """`follow` without raising: None for a ref that cannot be followed (the full check reports it)."""
+        known = self._followed.get((base.name, ref))
+        if known is None:
+            try:
+                return self.follow(ref, base)
+            except RefError:
+                return None
+        return None if isinstance(known, RefError) else known
+
     def _follow(self, ref: str, base: SourceDocument) -> Target:
         seen: set[tuple[str, str]] = set()
         target = self._resolve_once(ref, base)
