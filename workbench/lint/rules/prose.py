@@ -41,6 +41,8 @@ _DIGIT = lazy_pattern(r"\d")
 # The keywords that would carry the bound, by kind of value.
 _KEYWORDS = {"number": ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"),
              "string": ("minLength", "maxLength"), "array": ("minItems", "maxItems")}
+# What makes a stated bound redundant for each kind: a declared bound, or a fixed set of values.
+_DECLARED = {kind: frozenset((*keywords, "enum", "const")) for kind, keywords in _KEYWORDS.items()}
 # A bound on something else than this value ("a page of at most 100 items" on a cursor, "up to 3 retries").
 _ABOUT_OTHER = lazy_pattern(r"\b(per (second|minute|hour|day)|requests?|retries|times|calls|rate limit)\b", re.I)
 
@@ -76,10 +78,11 @@ def _kind(schema: dict) -> str | None:
           "strings, `minItems`/`maxItems` for arrays.")
 def bounds_in_prose(spec, context):
     for site in input_sites(spec):
+        text = site.description
+        if not text:  # (no prose, no bound in it)
+            continue
         kind = _kind(site.schema)
-        text = site.description or ""
-        if kind is None or any(k in site.schema for k in _KEYWORDS[kind]) or "enum" in site.schema \
-                or "const" in site.schema:
+        if kind is None or not _DECLARED[kind].isdisjoint(site.schema):
             continue
         words = _bound_words(text, kind)
         if words is None:

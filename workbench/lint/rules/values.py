@@ -163,9 +163,11 @@ def free_text(site: SchemaSite) -> bool:
           "[...]}`); the quick fix is offered only for a closed list of single tokens.")
 def enum_in_prose(spec, context):
     for site in input_sites(spec):
+        if not site.description:  # (no prose, no values named in it)
+            continue
         schema = site.schema
         types = schema_types(schema)
-        if "enum" in schema or "const" in schema or types & {"boolean", "object"} or not site.description:
+        if "enum" in schema or "const" in schema or types & {"boolean", "object"}:
             continue
         if free_text(site) or "format" in schema or "pattern" in schema:
             continue  # a query language, an encoded value: the prose names examples or parts of it
