@@ -53,6 +53,25 @@ def lazy_pattern(text: str, flags: int = 0) -> re.Pattern[str]:
     return _LaterPattern(text, flags)  # type: ignore[return-value]
 
 
+class Frozen:
+    """The base of a small immutable record that is not a named tuple (it compares on only some of its attributes,
+    or computes one when made), at no import cost (`dataclasses` imports `inspect`: 11 ms of a short command's
+    start-up). A subclass lists its attributes in `__slots__` and sets them in `__init__` with
+    `object.__setattr__`; setting or deleting one afterwards raises AttributeError, as on a frozen dataclass."""
+
+    __slots__ = ()
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to attribute {name!r} of {type(self).__name__}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete attribute {name!r} of {type(self).__name__}")
+
+    def __setstate__(self, state: tuple[None, dict[str, object]]) -> None:  # a copy or an unpickled one: as made
+        for name, value in state[1].items():
+            object.__setattr__(self, name, value)
+
+
 def cache_folder(name: str) -> Path:
     """Where the workbench keeps what it can rebuild (`name`: one kind of thing), in the user's cache folder:
     $XDG_CACHE_HOME, else ~/.cache; never in a project."""

@@ -5,7 +5,6 @@ documents are then named `git:REV:PATH` so every place in a report says which ve
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import re
 import shutil
@@ -79,8 +78,8 @@ def load(text: str, policy: RefPolicy | None = None) -> Spec:
 
     for document in spec.documents.values():
         document.name = shown(os.fspath(document.path))
-    return dataclasses.replace(spec, documents={d.name: d for d in spec.documents.values()},
-                               problems=tuple(p._replace(file=shown(p.file)) for p in spec.problems))
+    return spec._replace(documents={d.name: d for d in spec.documents.values()},
+                         problems=tuple(p._replace(file=shown(p.file)) for p in spec.problems))
 
 
 def _write_tree(source: GitSource, folder: Path, label: str) -> None:

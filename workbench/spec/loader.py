@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from collections.abc import Iterable
 from pathlib import Path
@@ -39,5 +38,5 @@ def load_spec(path: str | os.PathLike[str], policy: RefPolicy | None = None, *, 
     spec = normalizer.spec(declared)
     problems = [p for document in resolver.documents.values() for p in document.problems]
     problems += resolver.problems + normalizer.problems
-    return dataclasses.replace(spec, problems=tuple(problems), resolver=resolver,
-                               documents={d.name: d for d in resolver.documents.values()})
+    return spec._replace(problems=tuple(problems), resolver=resolver,
+                         documents={d.name: d for d in resolver.documents.values()})

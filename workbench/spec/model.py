@@ -8,9 +8,10 @@ plain JSON Schema 2020-12 dicts with `$ref`s rewritten to refs into this model (
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, NamedTuple
+
+from workbench import Frozen
 
 if TYPE_CHECKING:
     from workbench.spec.errors import Problem
@@ -185,9 +186,11 @@ class Components(NamedTuple):
     security_schemes: dict[str, dict[str, Any]] = NO_ENTRIES
 
 
-@dataclass(frozen=True, slots=True)
-class Spec:
+class Spec(Frozen):
     """A loaded, normalised API description."""
+
+    __slots__ = ("_operations", "components", "documents", "extensions", "info", "paths", "problems", "ref_targets",
+                 "resolver", "root", "security", "servers", "spec_version", "tags", "version", "webhooks")
 
     root: SourceDocument
     documents: dict[str, SourceDocument]  # every file read, by name (the root included)
@@ -202,13 +205,30 @@ class Spec:
     security: tuple[dict[str, tuple[str, ...]], ...]
     extensions: dict[str, Any]
     problems: tuple[Problem, ...]  # everything wrong that did not stop loading
-    ref_targets: dict[str, Schema] = field(default_factory=dict, repr=False)  # model $ref → schema
-    resolver: Any = field(default=None, repr=False, compare=False)  # refs.Resolver, for raw-document walks
+    ref_targets: dict[str, Schema]  # model $ref → schema
+    resolver: Any  # refs.Resolver, for raw-document walks
     # `operations`, gathered once: the lint asks for them dozens of times, and a big spec has a thousand
-    _operations: tuple[Operation, ...] = field(init=False, repr=False, compare=False)
+    _operations: tuple[Operation, ...]
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "_operations", tuple(op for item in self.paths for op in item.operations))
+    def __init__(self, root: SourceDocument, documents: dict[str, SourceDocument], version: SpecVersion,
+                 spec_version: str, info: dict[str, Any], servers: tuple[Server, ...], tags: tuple[Tag, ...],
+                 paths: tuple[PathItem, ...], webhooks: tuple[PathItem, ...], components: Components,
+                 security: tuple[dict[str, tuple[str, ...]], ...], extensions: dict[str, Any],
+                 problems: tuple[Problem, ...], ref_targets: dict[str, Schema] | None = None,
+                 resolver: Any = None) -> None:
+        for name, value in (("root", root), ("documents", documents), ("version", version),
+                            ("spec_version", spec_version), ("info", info), ("servers", servers), ("tags", tags),
+                            ("paths", paths), ("webhooks", webhooks), ("components", components),
+                            ("security", security), ("extensions", extensions), ("problems", problems),
+                            ("ref_targets", {} if ref_targets is None else ref_targets), ("resolver", resolver),
+                            ("_operations", tuple(op for item in paths for op in item.operations))):
+            object.__setattr__(self, name, value)
+
+    def _replace(self, **changes: Any) -> Spec:
+        """A copy with these attributes changed (as a named tuple's `_replace`); its operations gathered anew."""
+        fields = {name: getattr(self, name) for name in _SPEC_FIELDS}
+        fields.update(changes)
+        return Spec(**fields)
 
     @property
     def operations(self) -> tuple[Operation, ...]:
@@ -244,3 +264,7 @@ class Spec:
     def resolve_schema(self, ref: str) -> Schema | None:
         """The normalised schema that a model `$ref` names (`#/components/schemas/X`, `other.yaml#/X`)."""
         return self.ref_targets.get(ref)
+
+
+_SPEC_FIELDS = ("root", "documents", "version", "spec_version", "info", "servers", "tags", "paths", "webhooks",
+                "components", "security", "extensions", "problems", "ref_targets", "resolver")

@@ -10,7 +10,6 @@ import bisect
 import codecs
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
@@ -62,26 +61,49 @@ def _location(file: str, pointer: str, start: Position, end: Position, key_start
     return _make_tuple(Location, (file, pointer, start, end, key_start, key_end, kind, exact))
 
 
-@dataclass(eq=False)
 class SourceDocument:
-    """One parsed file. `data` is plain dicts/lists/scalars; mapping keys are always strings."""
+    """One parsed file. `data` is plain dicts/lists/scalars; mapping keys are always strings. Compared by identity."""
+
+    __slots__ = ("_blocks", "_counted", "_cursor", "_index", "_line_starts", "_partial", "bom", "data", "format",
+                 "name", "path", "problems", "refs_written", "text")
 
     path: Path
     name: str  # how the file is named to the user (as given, or relative to the root document)
     text: str
     format: Format
     data: Any
-    bom: bool = False
-    problems: list[Problem] = field(default_factory=list)
-    _index: Mapping[str, SpanEntry] | None = field(default=None, repr=False)  # an edited copy's is computed
-    _line_starts: list[int] | None = field(default=None, repr=False)
-    _partial: tuple[set[str], dict[str, SpanEntry]] | None = field(default=None, repr=False)
-    _blocks: list[tuple[int, int]] | None = field(default=None, repr=False)  # see _line_blocks
-    _counted: int = field(default=0, repr=False)  # positions found from the blocks (the table built after many)
-    _cursor: tuple[int, int, int] = field(default=(0, 1, 0), repr=False)  # the last of them: offset, line, its start
+    bom: bool
+    problems: list[Problem]
+    _index: Mapping[str, SpanEntry] | None  # an edited copy's is computed
+    _line_starts: list[int] | None
+    _partial: tuple[set[str], dict[str, SpanEntry]] | None
+    _blocks: list[tuple[int, int]] | None  # see _line_blocks
+    _counted: int  # positions found from the blocks (the table built after many)
+    _cursor: tuple[int, int, int]  # the last of them: offset, line, its start
     # Every string a YAML parse read as the value of a `$ref` key, data included (None: not gathered, as for JSON,
     # whose refs are scanned for in the text): lets the ref check skip its walk when all are local and resolve.
-    refs_written: list[str] | None = field(default=None, repr=False)
+    refs_written: list[str] | None
+
+    def __init__(self, path: Path, name: str, text: str, format: Format, data: Any, bom: bool = False,
+                 problems: list[Problem] | None = None, _index: Mapping[str, SpanEntry] | None = None,
+                 _line_starts: list[int] | None = None,
+                 _partial: tuple[set[str], dict[str, SpanEntry]] | None = None,
+                 _blocks: list[tuple[int, int]] | None = None, _counted: int = 0,
+                 _cursor: tuple[int, int, int] = (0, 1, 0), refs_written: list[str] | None = None) -> None:
+        self.path = path
+        self.name = name
+        self.text = text
+        self.format = format
+        self.data = data
+        self.bom = bom
+        self.problems = [] if problems is None else problems
+        self._index = _index
+        self._line_starts = _line_starts
+        self._partial = _partial
+        self._blocks = _blocks
+        self._counted = _counted
+        self._cursor = _cursor
+        self.refs_written = refs_written
 
     @property
     def newline(self) -> str:

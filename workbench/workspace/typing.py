@@ -12,7 +12,6 @@ data is refused.
 from __future__ import annotations
 
 from bisect import bisect_left
-from dataclasses import dataclass
 
 from workbench.edit.engine import Splice, apply_splices
 from workbench.spec import SourceDocument
@@ -20,10 +19,11 @@ from workbench.spec import SourceDocument
 NOT_CHECKED = "the text was typed in and is being checked: edit again once the findings are shown"
 
 
-@dataclass(eq=False)
 class TypedDocument(SourceDocument):
     """A file's text as typed, not parsed yet: `data` is the last parsed data (stale) and no span is known; the
     workspace refuses edits planned from it (`NOT_CHECKED`) until the re-check has parsed the text."""
+
+    __slots__ = ()
 
     @classmethod
     def typed(cls, base: SourceDocument, text: str) -> TypedDocument:
