@@ -11,7 +11,7 @@
 
 Found as `.workbench.yaml` (or `workbench.yaml`) beside the spec, or given with `--config`. The command
 line and the window read it with the same function; what they override is applied in
-`workbench.tools.options`. A new section is a frozen dataclass here, a reader function, one entry in
+`workbench.tools.options`. A new section is a named tuple here, a reader function, one entry in
 `_SECTIONS` and a field of `WorkbenchConfig`; its JSON Schema is
 `resources/schemas/workbench-config.schema.json` (a test keeps both equal).
 """
@@ -19,10 +19,10 @@ line and the window read it with the same function; what they override is applie
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from workbench import Frozen
 from workbench.spec import Severity, SourceDocument, SpecError
 from workbench.spec.pointer import join
 from workbench.spec.source import parse_document
@@ -38,13 +38,27 @@ DEFAULT_THRESHOLDS: dict[str, float] = {
 }
 
 
-@dataclass(frozen=True)
-class LintConfig:
+class LintConfig(Frozen):
     """The lint's section: severities by rule id, thresholds, ignores."""
 
-    severities: dict[str, Severity] = field(default_factory=dict)
-    thresholds: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_THRESHOLDS))
-    ignores: tuple[tuple[str, str], ...] = ()  # (rule id or "*", JSON pointer)
+    __slots__ = ("ignores", "severities", "thresholds")
+
+    severities: dict[str, Severity]
+    thresholds: dict[str, float]
+    ignores: tuple[tuple[str, str], ...]  # (rule id or "*", JSON pointer)
+
+    def __init__(self, severities: dict[str, Severity] | None = None, thresholds: dict[str, float] | None = None,
+                 ignores: tuple[tuple[str, str], ...] = ()) -> None:
+        object.__setattr__(self, "severities", {} if severities is None else severities)
+        object.__setattr__(self, "thresholds", dict(DEFAULT_THRESHOLDS) if thresholds is None else thresholds)
+        object.__setattr__(self, "ignores", ignores)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.severities, self.thresholds, self.ignores) == (other.severities, other.thresholds, other.ignores)
+
+    __hash__ = None  # type: ignore[assignment]  # its maps are not hashable
 
     def threshold(self, name: str) -> float:
         return self.thresholds.get(name, DEFAULT_THRESHOLDS[name])

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from workbench.spec import Spec, SpecVersion
 
@@ -11,8 +11,7 @@ _VERSION_NAMES = {SpecVersion.SWAGGER_2_0: "Swagger", SpecVersion.OPENAPI_3_0: "
                   SpecVersion.OPENAPI_3_1: "OpenAPI", SpecVersion.OPENAPI_3_2: "OpenAPI"}
 
 
-@dataclass(frozen=True, slots=True)
-class Summary:
+class Summary(NamedTuple):
     file: str
     family: str
     spec_version: str

@@ -4,11 +4,10 @@ one finding per place (a `$ref`'d component is reported once, at its definition)
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from workbench import lazy_pattern
+from workbench import Frozen, lazy_pattern
 from workbench.config import LintConfig
 from workbench.lint import rules as _rules  # noqa: F401  (importing registers every rule)
 from workbench.lint.finding import Finding, Severity
@@ -33,13 +32,19 @@ class LintContext(NamedTuple):
     scope: ToolScope | None = None  # None: every operation of the spec counts as a tool
 
 
-@dataclass(frozen=True)
-class LintResult:
+class LintResult(Frozen):
     """One lint run: the spec (None when it could not be read), the findings in report order, the config."""
+
+    __slots__ = ("config", "findings", "spec")
 
     spec: Spec | None
     findings: tuple[Finding, ...]
-    config: LintConfig = field(default_factory=LintConfig)
+    config: LintConfig
+
+    def __init__(self, spec: Spec | None, findings: tuple[Finding, ...], config: LintConfig | None = None) -> None:
+        object.__setattr__(self, "spec", spec)
+        object.__setattr__(self, "findings", findings)
+        object.__setattr__(self, "config", LintConfig() if config is None else config)
 
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.findings if f.severity == severity)

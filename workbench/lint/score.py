@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from workbench.lint.engine import LintResult
 from workbench.lint.finding import Finding, Severity
@@ -49,8 +49,7 @@ TOOL_LIMIT = 128  # the lowest vendor limit on tools per request (OpenAI; Gemini
 BLOCKED_CAP = 0
 
 
-@dataclass(frozen=True)
-class BlockerKind:
+class BlockerKind(NamedTuple):
     """A kind of finding that blocks the tool list outright: its rules, the problem and how to unblock."""
 
     kind: str
@@ -78,8 +77,7 @@ _TOOL_COUNT = BlockerKind("tool-count", (), f"more than {TOOL_LIMIT} tools in sc
                           ".workbench.yaml (or `--tags` / `--operations`)")
 
 
-@dataclass(frozen=True)
-class CategoryScore:
+class CategoryScore(NamedTuple):
     """One category's part of the quality: the share of scored operations that pass its rules."""
 
     name: str
@@ -96,8 +94,7 @@ class CategoryScore:
         return self.weight * self.passed / self.operations if self.operations else 0.0
 
 
-@dataclass(frozen=True)
-class Blocker:
+class Blocker(NamedTuple):
     """A blocker found in the spec: its kind, how many operations it touches, and how to unblock."""
 
     kind: str
@@ -106,8 +103,7 @@ class Blocker:
     unblock: str
 
 
-@dataclass(frozen=True)
-class Score:
+class Score(NamedTuple):
     """The agent-readiness score: the headline (capped while anything is blocked), categories, blockers, counts."""
 
     score: int | None  # the headline; None: no operations, no score
