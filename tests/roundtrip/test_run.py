@@ -4,7 +4,6 @@ baselines; the fault drill; a server of yours; the command's formats and exit co
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import subprocess
 import sys
@@ -121,7 +120,7 @@ def test_every_generated_call_passes_the_mock_and_the_judge(shop) -> None:
 def test_a_serialiser_bug_the_mock_shares_is_caught_by_the_judge(shop, monkeypatch) -> None:
     """Planted: form arrays joined by "|" instead of ",". The serialiser and the mock's parser read one
     table, so the mock agrees with the bug; openapi-core does not, and the failure is the executor's."""
-    broken = dataclasses.replace(parameters.STYLES["form"], list_sep="|")
+    broken = parameters.STYLES["form"]._replace(list_sep="|")
     monkeypatch.setitem(parameters.STYLES, "form", broken)
     report = roundtrip(shop)
     caught = [a for a in report.attempts if a.classification == run.EXECUTOR]
@@ -139,7 +138,7 @@ def test_a_baseline_lists_new_fixed_and_still_failing(shop, monkeypatch, tmp_pat
     saved.write_text(json.dumps(clean.to_json(), default=str))
     baseline = read_baseline(saved)
     assert not roundtrip(shop, ).failure_keys()
-    monkeypatch.setitem(parameters.STYLES, "form", dataclasses.replace(parameters.STYLES["form"], list_sep="|"))
+    monkeypatch.setitem(parameters.STYLES, "form", parameters.STYLES["form"]._replace(list_sep="|"))
     path, spec, toolset = shop
     broken = run_roundtrip(spec, path, toolset, "openai", RoundTripOptions(count=3), baseline=baseline)
     assert broken.comparison.new and not broken.comparison.fixed

@@ -5,8 +5,8 @@ its reason."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
 from functools import partial
+from typing import NamedTuple
 
 from workbench.naming import operation_name
 from workbench.spec import Operation, Spec
@@ -22,11 +22,10 @@ from workbench.tools.vendors import VENDORS
 from workbench.tools.vendors.base import Vendor
 
 
-@dataclass(frozen=True)
-class ConvertOptions:
+class ConvertOptions(NamedTuple):
     vendor: str = "openai"
     strict: bool = False
-    scope: Scope = field(default_factory=Scope)
+    scope: Scope = Scope()
     nested: bool = False  # arguments grouped as {path, query, header, cookie, body} instead of flat
     flatten_depth: int = 0  # lift nested body objects into flat arguments this many levels down
     split_unions: bool = False  # a body that is a oneOf/anyOf becomes one tool per variant
@@ -143,7 +142,7 @@ def _split_human(spec: Spec, parameters: dict, bindings: list, is_human: HumanPr
         model_part["required"] = [r for r in parameters["required"] if r not in human]
         if not model_part["required"]:
             del model_part["required"]
-    return model_part, [replace(b, human=b.argument in human) for b in bindings]
+    return model_part, [b._replace(human=b.argument in human) for b in bindings]
 
 
 def _set_warnings(tools: list[Tool], vendor: Vendor, options: ConvertOptions, strict: bool) -> list[SetWarning]:

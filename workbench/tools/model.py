@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from workbench.spec import Operation, Schema
 
@@ -13,8 +12,7 @@ from workbench.spec import Operation, Schema
 compact_json = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False).encode
 
 
-@dataclass(frozen=True, slots=True)
-class Binding:
+class Binding(NamedTuple):
     """Where one tool argument goes in the HTTP request (the executor reads this; nothing is guessed)."""
 
     argument: str  # the argument's name in the tool schema
@@ -25,8 +23,7 @@ class Binding:
     human: bool = False  # supplied by a person or the harness (secrets, files), never shown to the model
 
 
-@dataclass(frozen=True, slots=True)
-class ArgumentShape:
+class ArgumentShape(NamedTuple):
     """How a tool's arguments are laid out (the conversion options that decide it), so the executor can
     rebuild the same layout losslessly to validate against the spec itself."""
 
@@ -35,22 +32,41 @@ class ArgumentShape:
     body_schema: Schema | None = None  # replaces the body's schema (one variant of a union)
 
 
-@dataclass
+_NO_SHAPE = ArgumentShape()  # a tool's default shape: one object, as a named tuple is never changed
+
+
 class Tool:
+    __slots__ = ("annotations", "bindings", "description", "media_type", "name", "operation", "output_schema",
+                 "parameters", "shape", "warnings")
+
     name: str
     description: str
     parameters: Schema  # the argument object's JSON Schema, after the vendor's passes
     operation: Operation
     bindings: list[Binding]
-    media_type: str | None = None  # the request body's content type
-    warnings: list[str] = field(default_factory=list)
-    annotations: dict[str, Any] = field(default_factory=dict)  # MCP-style hints, from the method table
-    output_schema: Schema | None = None
-    shape: ArgumentShape = field(default_factory=ArgumentShape)
+    media_type: str | None  # the request body's content type
+    warnings: list[str]
+    annotations: dict[str, Any]  # MCP-style hints, from the method table
+    output_schema: Schema | None
+    shape: ArgumentShape
+
+    def __init__(self, name: str, description: str, parameters: Schema, operation: Operation,
+                 bindings: list[Binding], media_type: str | None = None, warnings: list[str] | None = None,
+                 annotations: dict[str, Any] | None = None, output_schema: Schema | None = None,
+                 shape: ArgumentShape | None = None) -> None:
+        self.name = name
+        self.description = description
+        self.parameters = parameters
+        self.operation = operation
+        self.bindings = bindings
+        self.media_type = media_type
+        self.warnings = [] if warnings is None else warnings
+        self.annotations = {} if annotations is None else annotations
+        self.output_schema = output_schema
+        self.shape = _NO_SHAPE if shape is None else shape
 
 
-@dataclass(frozen=True, slots=True)
-class Rejected:
+class Rejected(NamedTuple):
     """An operation left out of the set (out of scope, hidden, or its conversion failed), with why."""
 
     method: str  # "" for an allowlisted operationId that is not in the spec
@@ -61,8 +77,7 @@ class Rejected:
         return {"method": self.method, "path": self.path, "reason": self.reason}
 
 
-@dataclass(frozen=True, slots=True)
-class SetWarning:
+class SetWarning(NamedTuple):
     """What a conversion lost or risks, for one tool (`tool`) or for the whole set (`tool == ""`)."""
 
     tool: str
@@ -72,16 +87,17 @@ class SetWarning:
         return {"tool": self.tool, "message": self.message}
 
 
-@dataclass(frozen=True, slots=True)
-class TokenEstimate:
+class TokenEstimate(NamedTuple):
     total: int  # every tool plus the vendor's fixed overhead
     per_tool: dict[str, int]
     overhead: int  # what the vendor adds once per request with tools
     method: str  # how it was counted (the tokenizer, or the fallback)
 
 
-@dataclass
 class ToolSet:
+    __slots__ = ("__weakref__", "_native_json", "estimate", "native", "rejected", "spec_sha256", "tools", "vendor",
+                 "warnings")
+
     vendor: str
     spec_sha256: str
     tools: list[Tool]
@@ -90,8 +106,19 @@ class ToolSet:
     warnings: list[SetWarning]
     # the estimate, or how to make it: the tokenizer's tables take seconds to load, and a command that sends
     # no tools anywhere (a selection run offline, a round trip) should not wait for them
-    estimate: TokenEstimate | Callable[[], TokenEstimate] = field(repr=False, compare=False)
-    _native_json: list[str] | None = field(default=None, init=False, repr=False, compare=False)
+    estimate: TokenEstimate | Callable[[], TokenEstimate]
+    _native_json: list[str] | None
+
+    def __init__(self, vendor: str, spec_sha256: str, tools: list[Tool], native: list[dict], rejected: list[Rejected],
+                 warnings: list[SetWarning], estimate: TokenEstimate | Callable[[], TokenEstimate]) -> None:
+        self.vendor = vendor
+        self.spec_sha256 = spec_sha256
+        self.tools = tools
+        self.native = native
+        self.rejected = rejected
+        self.warnings = warnings
+        self.estimate = estimate
+        self._native_json = None
 
     def native_json(self) -> list[str]:
         """Each native tool as compact JSON, serialised once: the token estimate counts these texts and

@@ -6,7 +6,6 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from workbench.spec import Schema, Spec
@@ -18,14 +17,22 @@ _LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
 RECURSION_NOTE = "recursive structure, cut here: give it as a JSON object"
 
 
-@dataclass
 class PassContext:
+    __slots__ = ("defs", "shared", "spec", "warnings")
+
     spec: Spec
-    warnings: list[str] = field(default_factory=list)
-    defs: dict[str, Schema] = field(default_factory=dict)
+    warnings: list[str]
+    defs: dict[str, Schema]
     # Shared by every tool of one conversion (one vendor, one mode): a component's rewritten and shaped
     # form is the same whichever tool uses it, so a big spec shapes each component once, not once per tool.
-    shared: dict[str, Any] = field(default_factory=dict)
+    shared: dict[str, Any]
+
+    def __init__(self, spec: Spec, warnings: list[str] | None = None, defs: dict[str, Schema] | None = None,
+                 shared: dict[str, Any] | None = None) -> None:
+        self.spec = spec
+        self.warnings = [] if warnings is None else warnings
+        self.defs = {} if defs is None else defs
+        self.shared = {} if shared is None else shared
 
     def warn(self, message: str) -> None:
         if message not in self.warnings:

@@ -28,9 +28,8 @@ import threading
 import weakref
 from collections import Counter, OrderedDict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from workbench.tools.model import TokenEstimate, Tool, ToolSet
 
@@ -130,8 +129,7 @@ _EMBEDDED_DESCRIPTION = 300  # characters of the description the embedding reads
 _PARAMETER_DEPTH = 2  # nested body properties are read this far down
 
 
-@dataclass(frozen=True)
-class Document:
+class Document(NamedTuple):
     """One tool as the scorer reads it: weighted BM25 terms and the text the embedding model reads."""
 
     name: str
@@ -391,8 +389,7 @@ BM25_SHARE = 0.7  # the combined score: this much of BM25's fraction of its ceil
 INTENT_BONUS = 0.05  # added when the tool's intent is one the request asks for (times that intent's weight)
 
 
-@dataclass(frozen=True)
-class Ranked:
+class Ranked(NamedTuple):
     name: str
     score: float  # the combined score the ranking follows (comparable across queries: thresholds apply)
     bm25: float  # BM25 as a fraction of what the query could score at most

@@ -42,9 +42,8 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import parse_qsl, unquote
 
 __all__ = [
@@ -71,8 +70,7 @@ class SerializationError(ValueError):
     """A value that a style cannot carry, or wire text that does not have the style's shape."""
 
 
-@dataclass(frozen=True)
-class Style:
+class Style(NamedTuple):
     """How one style lays a value out; separators are given as characters (the wire form is derived)."""
 
     prefix: str  # before the first element: ";" matrix, "." label

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from workbench.spec import Schema, Spec
 from workbench.tools.model import Tool
@@ -16,8 +16,7 @@ Finish = Callable[[Tool, Spec, dict], None]  # (tool, spec, shared components) -
 SetChecks = Callable[[list[Tool], bool], list[str]]  # (tools, strict) -> warnings about the whole set
 
 
-@dataclass(frozen=True)
-class Vendor:
+class Vendor(NamedTuple):
     name: str
     name_chars: str  # the characters a tool name may use, as a regex class body
     max_name: int
