@@ -6,7 +6,7 @@ bindings telling a renamed argument), wire places, safety marking, auth and resp
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from workbench.drift import places
 from workbench.drift.model import Change, DriftReport, Where
@@ -20,8 +20,7 @@ AT_THE_PROPERTY = frozenset(("argument-added", "argument-removed", "argument-ren
                              "required-removed", "description-changed"))
 
 
-@dataclass(frozen=True)
-class Side:
+class Side(NamedTuple):
     """One version: its spec and the tool set built from it."""
 
     spec: Spec
@@ -83,13 +82,21 @@ def compare_tools(old: Side, before: Tool, new: Side, after: Tool, responses: Wa
     return changes
 
 
-@dataclass
 class ToolPair:
+    __slots__ = ("after", "before", "new", "old", "responses")
+
     old: Side
     before: Tool
     new: Side
     after: Tool
-    responses: Walk | None = None  # for response schemas in the specs' own terms (refs into the specs)
+    responses: Walk | None  # for response schemas in the specs' own terms (refs into the specs)
+
+    def __init__(self, old: Side, before: Tool, new: Side, after: Tool, responses: Walk | None = None) -> None:
+        self.old = old
+        self.before = before
+        self.new = new
+        self.after = after
+        self.responses = responses
 
     def change(self, kind: str, breaking: bool, reason: str, argument: str = "", old: Where | None = None,
                new: Where | None = None, similarity: float | None = None) -> Change:

@@ -3,13 +3,12 @@ an agent built against the old set, why, and where it sits in both versions."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from workbench.spec.source import SourceDocument
 
 
-@dataclass(frozen=True, slots=True)
-class Where:
+class Where(NamedTuple):
     """A place in one version: the file, the JSON pointer, and the line and column when the file has it."""
 
     file: str
@@ -34,8 +33,7 @@ class Where:
         return {"file": self.file, "pointer": self.pointer, "line": self.line, "column": self.column}
 
 
-@dataclass(frozen=True, slots=True)
-class Change:
+class Change(NamedTuple):
     kind: str  # "tool-removed", "argument-added", "enum-narrowed", … (see `KINDS`)
     tool: str  # the tool's name in the old set (the new one for an added tool)
     argument: str  # the argument's path, dotted ("address.city", "tags[]"); "" for the tool itself
@@ -54,15 +52,26 @@ class Change:
         return item
 
 
-@dataclass
 class DriftReport:
+    __slots__ = ("changes", "new", "new_file", "new_tools", "old", "old_tools", "vendor")
+
     old: str  # how each side was named on the command line
     new: str
     vendor: str
     old_tools: int
     new_tools: int
-    changes: list[Change] = field(default_factory=list)
-    new_file: str = ""  # the new version's root file (SARIF annotates it)
+    changes: list[Change]
+    new_file: str  # the new version's root file (SARIF annotates it)
+
+    def __init__(self, old: str, new: str, vendor: str, old_tools: int, new_tools: int,
+                 changes: list[Change] | None = None, new_file: str = "") -> None:
+        self.old = old
+        self.new = new
+        self.vendor = vendor
+        self.old_tools = old_tools
+        self.new_tools = new_tools
+        self.changes = [] if changes is None else changes
+        self.new_file = new_file
 
     @property
     def breaking(self) -> list[Change]:

@@ -5,9 +5,8 @@ saved file, new = the spec."""
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from workbench.drift import places
 from workbench.drift.diff import AT_THE_PROPERTY, argument_path
@@ -20,8 +19,7 @@ from workbench.tools.model import Tool, ToolSet
 from workbench.tools.vendors import VENDORS
 
 
-@dataclass(frozen=True)
-class SavedTool:
+class SavedTool(NamedTuple):
     name: str
     description: str
     parameters: dict
@@ -30,14 +28,24 @@ class SavedTool:
     vendor: str | None  # the vendor its shape says (None: several fit)
 
 
-@dataclass
 class SavedSet:
+    __slots__ = ("document", "json_schema_form", "mapping", "strict", "tools", "vendor")
+
     document: SourceDocument
     tools: list[SavedTool]
     vendor: str | None  # the file's own word (our output), else the shape most of its tools have
     mapping: dict[str, dict]  # our output's name → {method, path, operationId}
-    strict: bool | None = None  # the tools say `strict: true` (or all say false); None: they do not say
-    json_schema_form: bool = False  # Gemini's `parametersJsonSchema`
+    strict: bool | None  # the tools say `strict: true` (or all say false); None: they do not say
+    json_schema_form: bool  # Gemini's `parametersJsonSchema`
+
+    def __init__(self, document: SourceDocument, tools: list[SavedTool], vendor: str | None,
+                 mapping: dict[str, dict], strict: bool | None = None, json_schema_form: bool = False) -> None:
+        self.document = document
+        self.tools = tools
+        self.vendor = vendor
+        self.mapping = mapping
+        self.strict = strict
+        self.json_schema_form = json_schema_form
 
 
 def read_saved(path: str | Path) -> SavedSet:

@@ -4,12 +4,10 @@ schema accepted still be accepted, and mean the same? Each difference is a `Sche
 
 from __future__ import annotations
 
-import dataclasses
 import difflib
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from workbench.spec.pointer import MISSING, lookup
 
@@ -21,8 +19,7 @@ _MAX_DEPTH = 40
 _HERE = "\x00"  # the first segment of a path relative to a compared ref pair (never a property name)
 
 
-@dataclass(frozen=True, slots=True)
-class SchemaChange:
+class SchemaChange(NamedTuple):
     kind: str
     path: tuple[str, ...]
     breaking: bool
@@ -74,23 +71,38 @@ def canonical(schema: Any, resolve: Resolve, depth: int = 0) -> str:
                       sort_keys=True, default=str)
 
 
-@dataclass
 class Walk:
     """One comparison: the two resolvers, and (for the argument object itself) how to tell a renamed
     argument: the same binding (location and wire name) in both versions."""
 
+    __slots__ = ("_active", "_done", "closed_top", "required_new", "resolve_new", "resolve_old", "top_new", "top_old")
+
     resolve_old: Resolve
     resolve_new: Resolve
-    top_old: dict[str, tuple[str, str]] | None = None  # argument → (location, wire name)
-    top_new: dict[str, tuple[str, str]] | None = None
-    closed_top: bool = True  # the executor rejects unknown arguments in the argument object
+    top_old: dict[str, tuple[str, str]] | None  # argument → (location, wire name)
+    top_new: dict[str, tuple[str, str]] | None
+    closed_top: bool  # the executor rejects unknown arguments in the argument object
     # argument → whether the spec requires it (its binding's word: strict mode lists every argument as required)
-    required_new: dict[str, bool] | None = None
+    required_new: dict[str, bool] | None
 
     # a pair of plain refs (`{"$ref": a}` old, `{"$ref": b}` new) → its changes, relative: a component used by
     # many tools or properties is compared once
-    _done: dict[tuple[str, str], list[SchemaChange]] = field(default_factory=dict, repr=False)
-    _active: set[tuple[str, str]] = field(default_factory=set, repr=False)
+    _done: dict[tuple[str, str], list[SchemaChange]]
+    _active: set[tuple[str, str]]
+
+    def __init__(self, resolve_old: Resolve, resolve_new: Resolve, top_old: dict[str, tuple[str, str]] | None = None,
+                 top_new: dict[str, tuple[str, str]] | None = None, closed_top: bool = True,
+                 required_new: dict[str, bool] | None = None,
+                 _done: dict[tuple[str, str], list[SchemaChange]] | None = None,
+                 _active: set[tuple[str, str]] | None = None) -> None:
+        self.resolve_old = resolve_old
+        self.resolve_new = resolve_new
+        self.top_old = top_old
+        self.top_new = top_new
+        self.closed_top = closed_top
+        self.required_new = required_new
+        self._done = {} if _done is None else _done
+        self._active = set() if _active is None else _active
 
     def compare(self, old: Any, new: Any) -> list[SchemaChange]:
         changes: list[SchemaChange] = []
@@ -114,7 +126,7 @@ class Walk:
             self._compare_node({"$ref": old}, {"$ref": new}, (_HERE,), found, frozenset(), frozenset())
             self._active.discard(key)
             self._done[key] = found
-        out.extend(dataclasses.replace(c, path=path + c.path[1:]) for c in self._done[key])
+        out.extend(c._replace(path=path + c.path[1:]) for c in self._done[key])
 
     def _compare_node(self, old: Any, new: Any, path: tuple[str, ...], out: list[SchemaChange],
                       seen_old: frozenset[str], seen_new: frozenset[str]) -> None:

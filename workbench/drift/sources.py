@@ -10,8 +10,8 @@ import re
 import shutil
 import subprocess
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import NamedTuple
 
 from workbench.spec import RefPolicy, Spec, SpecError, load_spec
 
@@ -21,8 +21,7 @@ _MAX_FILES = 500
 _GIT_TIMEOUT = 30.0
 
 
-@dataclass(frozen=True)
-class GitSource:
+class GitSource(NamedTuple):
     rev: str
     path: Path  # in the working tree (the config beside it applies)
     root: Path  # the repository's top level
