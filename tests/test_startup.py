@@ -1,6 +1,6 @@
 """Start-up stays lean: a command imports its own module and what it uses, not every other command's (the
-workspace's edit session, the selection runners, the GUI), and token estimates of ASCII tools never import the
-`regex` package (only text that is not ASCII needs it)."""
+workspace's edit session, the selection runners, the GUI), token estimates of ASCII tools never import the
+`regex` package (only text that is not ASCII needs it), and the short commands never import `dataclasses`."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from workbench.examples import example_path
 
@@ -17,7 +19,7 @@ import json, sys
 from workbench.cli import main
 code = main(sys.argv[1:])
 print(json.dumps(sorted(m for m in sys.modules if m.startswith(("workbench", "regex", "PySide6", "email", "xml",
-                                                                "secrets", "shutil")))),
+                                                                "secrets", "shutil", "dataclasses", "inspect")))),
       file=sys.stderr)
 """
 
@@ -49,6 +51,17 @@ def test_lint_runs_the_workspace_lint_without_the_window_load_the_edit_engine_or
     assert not {m for m in modules if m.startswith("workbench.cli.") and m not in ("workbench.cli.common",
                                                                                   "workbench.cli.lint")}
     assert "shutil" not in modules  # argparse's formatter imports it (and three compressors) for the width alone
+
+
+@pytest.mark.parametrize("command", [["lint"], ["lint", "--format", "sarif"], ["info"], ["score"],
+                                     ["tools", "--vendor", "openai"], ["tools", "--vendor", "anthropic"], ["diff"]],
+                         ids=" ".join)
+def test_the_short_commands_import_neither_dataclasses_nor_inspect(command):
+    # `dataclasses` imports `inspect`, which imports `ast`, `dis`, `tokenize` and more: 11 ms of a 70 ms lint
+    spec = str(example_path())
+    modules = imported_by(*command, spec, *([spec] if command == ["diff"] else []))
+    assert f"workbench.cli.{command[0]}" in modules
+    assert modules & {"dataclasses", "inspect"} == set()
 
 
 def test_lint_of_a_json_spec_never_imports_pyyaml(tmp_path):
