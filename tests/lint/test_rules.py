@@ -209,6 +209,20 @@ def test_the_schema_sites_are_returned_even_when_another_lint_replaces_the_cache
     assert schemas.schema_sites(spec) == expected and schemas.input_sites(spec)
 
 
+def test_the_sites_with_a_keyword_are_those_of_the_spec_asked_about_in_order(monkeypatch):
+    from workbench.lint import schemas
+
+    example, clean = load_spec(example_path()), load_spec(example_path(CLEAN_EXAMPLE_SPEC))
+    for spec in (example, clean, example):
+        expected = tuple(site for site in schemas.schema_sites(spec) if "enum" in site.schema)
+        assert expected and schemas.sites_with(spec, "enum") == expected
+        assert schemas.sites_with(spec, "enum") is schemas.sites_with(spec, "enum")  # found once
+        assert schemas.sites_with(spec, "no-such-keyword") == ()
+    monkeypatch.setattr(schemas, "_CACHE", {})  # the sites walked anew: the keyword's sites follow them
+    assert schemas.sites_with(example, "enum") == tuple(
+        site for site in schemas.schema_sites(example) if "enum" in site.schema)
+
+
 def test_schema_sites_mark_a_ref_back_to_an_ancestor_recursive_and_visit_a_shared_schema_once_per_role(write):
     # The walk looks for a place among its ancestors only when the place was seen before (an ancestor always
     # was), and calls for the children only of a schema with a keyword holding some: a self-reference through a

@@ -45,6 +45,24 @@ def input_sites(spec: Spec) -> tuple[SchemaSite, ...]:
     return _cached(spec)[1]
 
 
+def sites_with(spec: Spec, keyword: str) -> tuple[SchemaSite, ...]:
+    """The schema sites whose schema holds `keyword` (`enum`), in `schema_sites`' order: what the rules about that
+    keyword read, without each passing over every site (3,000 of EC2's 28,000 hold an enum, which two rules read)."""
+    sites = schema_sites(spec)
+    key = (id(sites), keyword)
+    known = _WITH.get(key)
+    if known is not None and known[0] is sites:
+        return known[1]
+    found = tuple(site for site in sites if keyword in site.schema)
+    if len(_WITH) >= 8:  # (a few keywords of one spec at a time)
+        _WITH.clear()
+    _WITH[key] = (sites, found)
+    return found
+
+
+_WITH: dict[tuple[int, str], tuple[tuple[SchemaSite, ...], tuple[SchemaSite, ...]]] = {}
+
+
 def _cached(spec: Spec) -> tuple[tuple[SchemaSite, ...], tuple[SchemaSite, ...]]:
     cached = _CACHE.get(id(spec))
     if cached is not None and cached[0] is spec:

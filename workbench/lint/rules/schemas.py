@@ -7,7 +7,7 @@ from itertools import repeat
 
 from workbench import lazy_pattern
 from workbench.lint.registry import Report, rule
-from workbench.lint.schemas import report_pointer, schema_sites, schema_types
+from workbench.lint.schemas import report_pointer, schema_sites, schema_types, sites_with
 from workbench.naming import split_words
 from workbench.spec.pointer import lookup
 
@@ -188,7 +188,7 @@ def _all_optional_by_nature(op) -> bool:
       fix="Make the enum values match the declared `type` (quote numbers on a string enum), or correct the "
           "type.")
 def typed_enum(spec, context):
-    for site in schema_sites(spec):
+    for site in sites_with(spec, "enum"):
         enum = site.schema.get("enum")
         if not isinstance(enum, list):
             continue
@@ -208,7 +208,7 @@ def typed_enum(spec, context):
 @rule("duplicated-enum", "warn", "parameters", "enum values are not repeated",
       fix="Remove the repeated values from the `enum`.")
 def duplicated_enum(spec, context):
-    for site in schema_sites(spec):
+    for site in sites_with(spec, "enum"):
         enum = site.schema.get("enum")
         if not isinstance(enum, list):
             continue
