@@ -51,26 +51,41 @@ def described(spec, site) -> bool:
     if site.name.replace("_", "").replace("-", "").lower() in _SELF_EXPLAINING:
         return True
     schema = site.schema
-    if "const" in schema or (isinstance(schema.get("enum"), list) and len(schema["enum"]) == 1):
+    enum = schema.get("enum")
+    if "const" in schema or (isinstance(enum, list) and len(enum) == 1):
         return True
-    items = spec.deref(schema.get("items"), site.document, site.pointer)[0]
-    if isinstance(items, dict) and isinstance(items.get("description"), str) and items["description"].strip():
-        return True  # an array described by its items
+    items = schema.get("items")
+    if isinstance(items, dict):
+        items = spec.deref(items, site.document, site.pointer)[0]
+        text = items.get("description") if isinstance(items, dict) else None
+        if isinstance(text, str) and text.strip():
+            return True  # an array described by its items
     for keyword in ("anyOf", "oneOf", "allOf"):
         members = schema.get(keyword)
         if not isinstance(members, list):
             continue
-        texts = []
-        for member in members:
-            target = spec.deref(member, site.document, site.pointer)[0] if isinstance(member, dict) else None
-            if isinstance(target, dict) and schema_types(target) == {"null"}:
-                continue  # `anyOf: [X, {type: null}]`: X's description is the one a reader sees
-            text = (member.get("description") if isinstance(member, dict) else None) or (
-                target.get("description") if isinstance(target, dict) else None)
-            texts.append(text if isinstance(text, str) and text.strip() else "")
+        texts = [text for text in (_member_text(spec, site, member) for member in members) if text is not None]
         if texts and (all(texts) if keyword != "allOf" else any(texts)):
             return True
     return False
+
+
+def _member_text(spec, site, member) -> str | None:
+    """A union member's description ("" if none), or its schema's; None for a `{type: null}` member: in
+    `anyOf: [X, {type: null}]`, X's description is the one a reader sees."""
+    text = None
+    if isinstance(member, dict):
+        target = spec.deref(member, site.document, site.pointer)[0]
+        if isinstance(target, dict):
+            if schema_types(target) == _NULL_ONLY:
+                return None
+            text = member.get("description") or target.get("description")
+        else:
+            text = member.get("description")
+    return text if isinstance(text, str) and text.strip() else ""
+
+
+_NULL_ONLY = frozenset(("null",))
 
 
 def _is_property(site) -> bool:
