@@ -11,8 +11,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from workbench.spec import SpecError, source
-from workbench.spec.json_parse import covering
-from workbench.spec.pointer import lookup
+from workbench.spec.json_parse import covering, index_json
+from workbench.spec.pointer import lookup, unescape
 from workbench.spec.source import parse_document, parse_text
 from workbench.spec.yaml_parse import resolve_plain
 
@@ -146,23 +146,69 @@ def test_json_spans_round_trip(tmp_path_factory, value, indent):
     _check_spans(doc, json.loads)
 
 
-@settings(max_examples=150, deadline=None)
-@given(value=st.dictionaries(_keys, _values, min_size=1, max_size=5), indent=st.sampled_from([None, 2]),
-       data=st.data())
-def test_spans_prepared_for_some_pointers_are_the_whole_indexs(tmp_path_factory, value, indent, data):
-    text = json.dumps(value, indent=indent, ensure_ascii=indent is None)  # escaped and raw keys alike
+# JSON as people and tools write it, not only as json.dumps does: keys with `~`, `/`, quotes, backslashes and
+# non-ASCII letters, raw or escaped (`\u00e9`, `\/`); strings holding brackets and quotes; empty and nested
+# containers; any whitespace between tokens; and repeated keys (the later one is the one read).
+_awkward = st.lists(st.sampled_from([*'ab~/"\\é{}[]:, ', "~0", "~1", "😀", "\x01"]), max_size=4).map("".join)
+_trees = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.floats(allow_nan=False, allow_infinity=False)
+    | _awkward,
+    lambda inner: st.tuples(st.just("["), st.lists(inner, max_size=4))
+    | st.tuples(st.just("{"), st.lists(st.tuples(_awkward, inner), max_size=4)),
+    max_leaves=30)
+_gaps = st.lists(st.sampled_from(["", " ", "\n", "\t", "\r\n", "\n    ", " \t "]), min_size=1, max_size=6)
+
+
+def _write(tree, gaps, ascii_keys, slash_escaped):
+    """JSON text of a tree of `_trees`, the whitespace between tokens taken in turn from `gaps`."""
+    turn = iter(range(10**9))
+
+    def gap():
+        return gaps[next(turn) % len(gaps)]
+
+    def key(text):
+        written = json.dumps(text, ensure_ascii=ascii_keys)
+        return written.replace("/", "\\/") if slash_escaped else written
+
+    def value(node):
+        if isinstance(node, tuple) and node[0] == "[":
+            return "[" + gap() + f"{gap()},{gap()}".join(value(item) for item in node[1]) + gap() + "]"
+        if isinstance(node, tuple):
+            members = (f"{key(name)}{gap()}:{gap()}{value(item)}" for name, item in node[1])
+            return "{" + gap() + f"{gap()},{gap()}".join(members) + gap() + "}"
+        return json.dumps(node, ensure_ascii=not ascii_keys)
+
+    return gap() + value(tree) + gap()
+
+
+_json_texts = st.one_of(
+    st.builds(lambda value, indent: json.dumps(value, indent=indent, ensure_ascii=indent is None),  # escaped
+              st.dictionaries(_keys, _values, min_size=1, max_size=5), st.sampled_from([None, 2])),  # and raw keys
+    st.builds(_write, st.tuples(st.just("{"), st.lists(st.tuples(_awkward, _trees), min_size=1, max_size=5)),
+              _gaps, st.booleans(), st.booleans()))
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=_json_texts, data=st.data())
+def test_spans_prepared_for_some_pointers_are_the_whole_indexs(tmp_path_factory, text, data):
     whole = parse_text(text, tmp_path_factory.getbasetemp() / "x.json", "x.json").index
     doc = parse_text(text, tmp_path_factory.getbasetemp() / "x.json", "x.json")
     asked = data.draw(st.lists(st.sampled_from(sorted(whole)), max_size=6))
-    missing = [f"{asked[0] if asked else ''}/no-such-key~1x"]  # prepared too: said absent, its parent located
+    missing = [f"{asked[0] if asked else ''}/no-such-key~1x", "/~2", "/a~"]  # prepared too: said absent
+    # and the asked ones' keys as written, unescaped (`/~` for `/~0`): no key's pointer, or another key's
+    missing += [f"{parent}/{unescape(segment)}" for parent, _, segment in (p.rpartition("/") for p in asked)]
+    # The partial index is exactly the whole one restricted to what it was asked for and their ancestors.
+    covered = covering(asked + missing)
+    partial, _ = index_json(text, "x.json", only=covered)
+    assert partial == {pointer: whole[pointer] for pointer in covered if pointer in whole}
+    lazy = doc._index is None  # (a file with repeated keys is indexed whole as it is read, to place them)
     doc.prepare_spans(asked + missing)
     for pointer in asked:
         assert doc.span(pointer) == whole[pointer]
         assert doc.locate(pointer).start.offset == whole[pointer][0]
     assert doc.span(missing[0]) is None
     assert doc.locate(missing[0]).exact is False
-    assert doc._index is None  # nothing asked for beyond what was prepared: no whole index built
-    covered = covering(asked + missing)
+    assert (doc._index is None) == lazy  # nothing asked for beyond what was prepared: no whole index built
     other = next((p for p in whole if p not in covered), None)
     if other is not None:  # anything else: the whole index, as before
         assert doc.span(other) == whole[other] and doc._index is not None
