@@ -14,7 +14,7 @@ from typing import Any
 from workbench import lazy_pattern
 from workbench.spec import limits
 from workbench.spec.errors import Problem, SpecError
-from workbench.spec.pointer import escape
+from workbench.spec.pointer import escape, unescape
 from workbench.spec.yaml_parse import SpanEntry
 
 # Strings use the "unrolled loop" form: runs of plain characters are consumed in one step, not one by one.
@@ -75,9 +75,6 @@ def _check_duplicate(frame: _Frame, key: str, file: str, problems: list[Problem]
     frame.keys.add(key)
 
 
-_SKIP_VALUE = json.JSONDecoder().raw_decode  # a subtree's end, found in C
-
-
 def covering(pointers: Iterable[str]) -> set[str]:
     """The pointers and every ancestor of each: what a partial index must hold to answer for them."""
     needed: set[str] = set()
@@ -135,13 +132,25 @@ def index_json(text: str, file: str, *, find_duplicates: bool = False,
     return index, problems
 
 
-# What `_index_only` reads: a member's key (group 1) up to its value's first character (after the comma before
-# it, if any), and the gap before an array element or a closing bracket.
-_MEMBER = lazy_pattern(r'[\s,]*("[^"\\]*(?:\\.[^"\\]*)*")\s*:\s*', re.S)
+# What `_index_only` reads: a member's key (group 1, without its quotes) up to its value's first character (after
+# the comma before it, if any), and the gap before an array element or a closing bracket.
+_MEMBER = lazy_pattern(r'[\s,]*"([^"\\]*(?:\\.[^"\\]*)*)"\s*:\s*', re.S)
 _GAP = lazy_pattern(r"[\s,]*")
+_SCAN = json.JSONDecoder().scan_once  # (value, end) of the value at an index: `raw_decode` without its Python frame
 
 
-def _index_only(text: str, only: set[str]) -> dict[str, SpanEntry]:
+def _raw_keys(segments: set[str]) -> dict[str, str]:
+    """The keys (as read, unescaped) whose pointer segment is one of `segments`, each to its segment. A segment
+    that no key escapes to (`~2`, a lone `~`) is left out: no member could have it."""
+    keys: dict[str, str] = {}
+    for segment in segments:
+        key = unescape(segment)
+        if escape(key) == segment:
+            keys[key] = segment
+    return keys
+
+
+def _index_only(text: str, only: set[str]) -> dict[str, SpanEntry]:  # noqa: C901 - one loop: no call per child
     """`index_json(text, only=only)`, walking just the containers that hold a wanted node: each child is read as
     its key (one pattern match) and, unless its pointer segment is among that container's wanted ones, skipped
     in C; a wanted container without wanted children is skipped whole. No pointer is built for an unwanted node."""
@@ -153,70 +162,64 @@ def _index_only(text: str, only: set[str]) -> dict[str, SpanEntry]:
     index: dict[str, SpanEntry] = {}
     if "" not in only:
         return index
-    # The open containers that hold wanted children: [pointer, is_map, start, key_start, key_end, wanted
-    # children, elements read so far].
+    member, gap, scan = _MEMBER.match, _GAP.match, _SCAN
+    # The open containers that hold wanted children, innermost last: [pointer, is_map, start, key_start, key_end,
+    # wanted (a map's: key -> segment; an array's: the segments), elements read so far].
     stack: list[list[Any]] = []
-    pointer, at, key_start, key_end = "", _GAP.match(text, 0).end(), -1, -1
+    pointer, at, key_start, key_end = "", gap(text, 0).end(), -1, -1
     while True:
         # The wanted node `pointer` starts at `at`.
         first = text[at]
-        wanted_here = children.get(pointer)
-        if wanted_here is not None and (first == "{" or first == "["):
-            frame = [pointer, first == "{", at, key_start, key_end, wanted_here, 0]
+        if (first == "{" or first == "[") and (wanted := children.get(pointer)) is not None:
+            is_map = first == "{"
+            frame = [pointer, is_map, at, key_start, key_end, _raw_keys(wanted) if is_map else wanted, 0]
             stack.append(frame)
             position = at + 1
         else:
-            _, position = _SKIP_VALUE(text, at)
-            kind = ("map" if first == "{" else "seq") if first == "{" or first == "[" else \
-                "json" if first == '"' else "plain"
-            index[pointer] = (at, position, key_start, key_end, kind)
+            position = scan(text, at)[1]
+            index[pointer] = (at, position, key_start, key_end, ("map" if first == "{" else "seq")
+                              if first == "{" or first == "[" else "json" if first == '"' else "plain")
             if not stack:
                 return index
             frame = stack[-1]
+        parent, is_map, _, _, _, wanted, count = frame
         # The next wanted child of the innermost open container, closing the containers that end first.
         while True:
-            parent, is_map, _, _, _, wanted_here, count = frame
             if is_map:
-                segment, at, key_start, key_end, position = _next_member(text, position, wanted_here)
+                while (match := member(text, position)) is not None:
+                    key = match[1]
+                    if "\\" in key:
+                        key = json.loads(f'"{key}"')
+                    segment = wanted.get(key)
+                    if segment is not None:
+                        key_start, key_end = match.span(1)
+                        key_start -= 1
+                        key_end += 1
+                        at = match.end()
+                        break
+                    position = scan(text, match.end())[1]
+                else:
+                    segment = None
             else:
-                segment, at, count = _next_element(text, position, count, wanted_here)
-                frame[6], key_start, key_end, position = count, -1, -1, at
+                key_start = key_end = -1
+                position = gap(text, position).end()
+                while text[position] != "]":
+                    segment = str(count)
+                    count += 1
+                    if segment in wanted:
+                        at = position
+                        break
+                    position = gap(text, scan(text, position)[1]).end()
+                else:
+                    segment = None
+                frame[6] = count
             if segment is not None:
                 pointer = f"{parent}/{segment}"
                 break
-            end = _GAP.match(text, position).end() + 1  # the container ends here
+            end = gap(text, position).end() + 1  # the container ends here
             stack.pop()
             index[parent] = (frame[2], end, frame[3], frame[4], "map" if is_map else "seq")
             if not stack:
                 return index
             frame, position = stack[-1], end
-
-
-def _next_member(text: str, position: int, wanted: set[str]) -> tuple[str | None, int, int, int, int]:
-    """The next member from `position` whose pointer segment is wanted: (segment, value start, key start, key end,
-    -) or, at the object's end, (None, -, -, -, position of the closing brace's gap)."""
-    member, skip = _MEMBER.match, _SKIP_VALUE
-    while (match := member(text, position)) is not None:
-        key_start, key_end = match.span(1)
-        key = text[key_start + 1:key_end - 1]
-        if "\\" in key:
-            key = json.loads(text[key_start:key_end])
-        segment = escape(key) if "~" in key or "/" in key else key
-        if segment in wanted:
-            return segment, match.end(), key_start, key_end, position
-        _, position = skip(text, match.end())
-    return None, -1, -1, -1, position
-
-
-def _next_element(text: str, position: int, count: int, wanted: set[str]) -> tuple[str | None, int, int]:
-    """The next element from `position` (the `count`th) whose index is wanted: (segment, its start, elements read)
-    or, at the array's end, (None, position of the closing bracket, -)."""
-    gap, skip = _GAP.match, _SKIP_VALUE
-    position = gap(text, position).end()
-    while text[position] != "]":
-        segment = str(count)
-        count += 1
-        if segment in wanted:
-            return segment, position, count
-        position = gap(text, skip(text, position)[1]).end()
-    return None, position, count
+            parent, is_map, _, _, _, wanted, count = frame
