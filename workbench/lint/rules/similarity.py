@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
-from functools import lru_cache
+from itertools import chain
 
 from workbench.lint.registry import Report, rule
 from workbench.lint.rules.responses import returns_list
@@ -24,13 +24,55 @@ def _tokens(op) -> list[str]:
     return [token for token in map(_token, split_words(text)) if token is not None]
 
 
-@lru_cache(maxsize=1 << 16)  # a big spec's descriptions repeat a few thousand words a hundred thousand times
 def _token(word: str) -> str | None:
     """A word's token: lower case, a plural's `s` dropped; None for a stop word."""
     lowered = word.lower()
     if lowered in _STOP:
         return None
     return lowered.rstrip("s") if len(word) > 3 else lowered
+
+
+class _Tokens(dict):
+    """word → `_token(word)`, filled as words are met: a big spec's descriptions repeat a few thousand words a
+    hundred thousand times, and a word seen before is looked up in C."""
+
+    def __missing__(self, word: str) -> str | None:
+        if len(self) > 1 << 16:
+            self.clear()
+        token = self[word] = _token(word)
+        return token
+
+
+_TOKENS = _Tokens()
+
+
+def _mapped(words: list[str]) -> map:
+    """`_token` of each word (None for a stop word)."""
+    return map(_TOKENS.__getitem__, words)
+
+
+def _token_counts(operations) -> list[Counter[str]]:
+    """Each operation's tokens counted, in the order of their first occurrence: `Counter(_tokens(op))`.
+
+    The text's words are its operationId's and summary's, then its description's: no word spans the space
+    that joins them (a word's look-ahead sees the space as it sees the end of a text), so the description is
+    split once per distinct text (EC2 describes each action twice, once for GET and once for POST)."""
+    described: dict[str, list[str | None]] = {}
+    counts = []
+    for op in operations:
+        head = op.operation_id, op.summary
+        words = _mapped(split_words(" ".join(filter(None, head))))
+        description = op.description
+        if description:
+            tokens = described.get(description)
+            if tokens is None:
+                tokens = described[description] = list(_mapped(split_words(description)))
+            count = Counter(chain(words, tokens))
+        else:
+            count = Counter(words)
+        count.pop(None, None)  # the stop words (ordered where first met, the other tokens keep their order)
+        counts.append(count)
+    return counts
 
 
 def similar_pairs(operations, threshold: float, kinds: list | None = None) -> list[tuple[int, int, float]]:
@@ -51,7 +93,7 @@ def similar_pairs(operations, threshold: float, kinds: list | None = None) -> li
 
 def _tfidf_vectors(operations) -> list[dict[str, float]]:
     """Each operation's words, TF-IDF weighted (log term frequency), as a unit vector."""
-    docs = [Counter(_tokens(op)) for op in operations]
+    docs = _token_counts(operations)
     n = len(docs)
     df: Counter[str] = Counter()
     for doc in docs:
