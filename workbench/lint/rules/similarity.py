@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
-from itertools import chain
+from itertools import chain, repeat
+from operator import mul, truediv
 
 from workbench.lint.registry import Report, rule
 from workbench.lint.rules.responses import returns_list
@@ -92,19 +93,21 @@ def similar_pairs(operations, threshold: float, kinds: list | None = None) -> li
 
 
 def _tfidf_vectors(operations) -> list[dict[str, float]]:
-    """Each operation's words, TF-IDF weighted (log term frequency), as a unit vector."""
+    """Each operation's words, TF-IDF weighted (log term frequency), as a unit vector.
+
+    Each weight is `(1 + log count) * idf` (for a word met once that is idf exactly), the norm the sum of the
+    squares in the vector's order: the same floats as a loop over each vector would make, computed in C."""
     docs = _token_counts(operations)
     n = len(docs)
-    df: Counter[str] = Counter()
-    for doc in docs:
-        df.update(doc.keys())  # counted in C: one per document holding the token
+    df = Counter(chain.from_iterable(docs))  # one per document holding the token
     idf = {t: math.log((1 + n) / (1 + c)) + 1 for t, c in df.items()}
+    top = max(chain.from_iterable(map(dict.values, docs)), default=1)
+    tf = [0.0, 1.0, *(1 + math.log(c) for c in range(2, top + 1))]
     vectors = []
     for doc in docs:
-        # most words occur once, and (1 + log 1) * idf is idf exactly: no logarithm for them
-        weights = {t: idf[t] if c == 1 else (1 + math.log(c)) * idf[t] for t, c in doc.items()}
-        norm = math.sqrt(sum(w * w for w in weights.values())) or 1.0
-        vectors.append({t: w / norm for t, w in weights.items()})
+        weights = list(map(mul, map(tf.__getitem__, doc.values()), map(idf.__getitem__, doc)))
+        norm = math.sqrt(sum(map(mul, weights, weights))) or 1.0
+        vectors.append(dict(zip(doc, map(truediv, weights, repeat(norm)), strict=True)))
     return vectors
 
 
