@@ -99,6 +99,16 @@ def test_vectors_and_pairs_match_a_straightforward_computation(seed):
     assert similar_pairs(operations, 0.6) == reference_pairs(operations, 0.6, methods)
 
 
+def test_pairs_found_on_common_words_alone():
+    # a kind of 100 operations where every word is common (in more than 5 of them): only the heavy path finds them
+    rng = random.Random(7)
+    operations = [Op(None, " ".join(rng.choices(COMMON[:6], k=4)), None) for _ in range(100)]
+    kinds = ["get"] * len(operations)
+    for threshold in (0.5, 0.9, 1.0):
+        expected = reference_pairs(operations, threshold, kinds)
+        assert expected and similar_pairs(operations, threshold, kinds) == expected
+
+
 def test_token_counts_are_those_of_the_joined_text_in_order():
     # the description is tokenised apart from the operationId and summary (and once per distinct text): the same
     # tokens, counted, in the order of first occurrence, as splitting the joined text

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
-from itertools import chain, repeat
-from operator import mul, truediv
+from itertools import chain, compress, repeat
+from operator import mul, not_, truediv
 
 from workbench.lint.registry import Report, rule
 from workbench.lint.rules.responses import returns_list
@@ -111,75 +111,85 @@ def _tfidf_vectors(operations) -> list[dict[str, float]]:
     return vectors
 
 
+_SLACK = 1e-9  # far above the rounding of a sum of a few hundred products of unit-vector weights
+
+
 def _pairs_within(members: list[int], vectors: list[dict[str, float]],
                   threshold: float) -> list[tuple[int, int, float]]:
-    """The pairs of one kind that reach `threshold`, scoring only those the bound lets through."""
-    group_df: Counter[str] = Counter()
-    for i in members:
-        group_df.update(vectors[i].keys())
+    """The pairs of one kind that reach `threshold`, scoring only those the bound lets through.
+
+    The bounds are summed in other orders than the score, hence the slack: a pair whose score reaches the
+    threshold always passes them. Operations are taken last first, each meeting through the rare words'
+    postings only the later ones already posted."""
+    if len(members) < 2:
+        return []
+    group_df = Counter(chain.from_iterable(map(vectors.__getitem__, members)))
     cap = max(3, len(members) // 20)
-    rare_postings, common_norm = _split_rare(members, vectors, group_df, cap)
-    heavy = [i for i in members if common_norm[i] >= threshold]  # may match on common words alone
-    heavy_overlap = _common_overlaps(heavy, vectors, group_df, cap)
+    rare = {t: c <= cap for t, c in group_df.items()}  # a rare word is in at most `cap` of the kind
+    rare_items, common_norm = _split_rare(members, vectors, rare)
+    limit = threshold - _SLACK
+    heavy = [i for i in members if common_norm[i] >= limit]  # may match on common words alone
+    heavy_overlap = _common_overlaps(heavy, vectors, rare)
+    postings: defaultdict[str, list[tuple[int, float]]] = defaultdict(list)  # rare word → later (j, weight)
     pairs = []
-    for i in members:
-        vector = vectors[i]
-        partial: dict[int, float] = defaultdict(float)
-        for token, weight in vector.items():
-            if group_df[token] <= cap:
-                for j in rare_postings[token]:
-                    if j > i:
-                        partial[j] += weight * vectors[j][token]
-        candidates = {j for j, p in partial.items() if p + common_norm[i] * common_norm[j] >= threshold}
-        if common_norm[i] >= threshold:
-            # rare plus common overlap, summed in another order than the score (hence the slack): a heavy pair
-            # far below the threshold is not scored (Kubernetes has 140 heavy GETs, ten thousand such pairs)
+    for i in reversed(members):
+        partial: defaultdict[int, float] = defaultdict(float)
+        for token, weight in rare_items[i]:
+            posting = postings[token]
+            for j, other in posting:
+                partial[j] += weight * other
+            posting.append((i, weight))
+        norm = common_norm[i]
+        candidates = [j for j, p in partial.items() if p + norm * common_norm[j] >= limit]
+        if norm >= limit:
+            # rare plus common overlap: a heavy pair far below the threshold is not scored (Kubernetes has 140
+            # heavy GETs, ten thousand such pairs)
             overlap = heavy_overlap[i]
-            candidates.update(j for j in heavy
-                              if j > i and partial.get(j, 0.0) + overlap.get(j, 0.0) >= threshold - 1e-9)
+            candidates = {*candidates, *(j for j in heavy
+                                         if j > i and partial.get(j, 0.0) + overlap.get(j, 0.0) >= limit)}
+        vector = vectors[i]
+        get = vector.__getitem__
         for j in candidates:
             other = vectors[j]
-            score = sum(vector[t] * other[t] for t in vector.keys() & other.keys())
+            shared = vector.keys() & other.keys()
+            score = sum(map(mul, map(get, shared), map(other.__getitem__, shared)))
             if score >= threshold:
                 pairs.append((i, j, score))
     return pairs
 
 
-def _common_overlaps(heavy: list[int], vectors: list[dict[str, float]], group_df: Counter,
-                     cap: int) -> dict[int, dict[int, float]]:
+def _common_overlaps(heavy: list[int], vectors: list[dict[str, float]],
+                     rare: dict[str, bool]) -> dict[int, dict[int, float]]:
     """For each heavy operation i, its dot product over the common words with each later heavy j that shares
     one, through the common words' postings (a fraction of scoring every pair)."""
+    common = {i: list(compress(vectors[i].items(), map(not_, map(rare.__getitem__, vectors[i])))) for i in heavy}
     postings: dict[str, list[tuple[int, float]]] = defaultdict(list)
     for i in heavy:
-        for token, weight in vectors[i].items():
-            if group_df[token] > cap:
-                postings[token].append((i, weight))
+        for token, weight in common[i]:
+            postings[token].append((i, weight))
     overlaps: dict[int, dict[int, float]] = {}
     for i in heavy:
         overlap = overlaps[i] = defaultdict(float)
-        for token, weight in vectors[i].items():
-            if group_df[token] > cap:
-                for j, other in postings[token]:
-                    if j > i:
-                        overlap[j] += weight * other
+        for token, weight in common[i]:
+            for j, other in postings[token]:
+                if j > i:
+                    overlap[j] += weight * other
     return overlaps
 
 
-def _split_rare(members: list[int], vectors: list[dict[str, float]], group_df: Counter,
-                cap: int) -> tuple[dict[str, list[int]], dict[int, float]]:
-    """Which operations hold each rare word (in at most `cap` of the kind), and each operation's norm over
-    its common words."""
-    rare_postings: dict[str, list[int]] = defaultdict(list)
+def _split_rare(members: list[int], vectors: list[dict[str, float]],
+                rare: dict[str, bool]) -> tuple[dict[int, list[tuple[str, float]]], dict[int, float]]:
+    """Each operation's rare words with their weights, in the vector's order, and its norm over the common
+    words."""
+    rare_items: dict[int, list[tuple[str, float]]] = {}
     common_norm: dict[int, float] = {}
     for i in members:
-        common = 0.0
-        for token, weight in vectors[i].items():
-            if group_df[token] <= cap:
-                rare_postings[token].append(i)
-            else:
-                common += weight * weight
-        common_norm[i] = math.sqrt(common)
-    return rare_postings, common_norm
+        vector = vectors[i]
+        flags = list(map(rare.__getitem__, vector))
+        rare_items[i] = list(compress(vector.items(), flags))
+        weights = list(compress(vector.values(), map(not_, flags)))
+        common_norm[i] = math.sqrt(sum(map(mul, weights, weights)))
+    return rare_items, common_norm
 
 
 def _resource(path: str) -> str:
