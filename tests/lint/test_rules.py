@@ -174,6 +174,13 @@ def test_a_text_that_cannot_spell_the_ignore_key_is_not_searched_for_it():
     assert may_hold_ignore("x-lint-ignore: all") and may_hold_ignore('"\\u002d"') and may_hold_ignore("a\\\nb")
 
 
+def test_a_finding_shows_what_tells_it_apart_in_a_failed_assertion():
+    finding = lint(load_spec(example_path())).findings[0]
+    shown = repr(finding)
+    assert shown.startswith(f"Finding({finding.rule!r}, ") and repr(finding.message) in shown
+    assert repr(finding.pointer) in shown and f"<{finding.file}>" in shown
+
+
 def test_every_rule_has_a_category_and_summary():
     assert all(rule.category and rule.summary for rule in RULES.values())
 
@@ -218,6 +225,8 @@ def test_the_sites_with_a_keyword_are_those_of_the_spec_asked_about_in_order(mon
         assert expected and schemas.sites_with(spec, "enum") == expected
         assert schemas.sites_with(spec, "enum") is schemas.sites_with(spec, "enum")  # found once
         assert schemas.sites_with(spec, "no-such-keyword") == ()
+        # only the spec walked last: the GUI's earlier specs (their documents, texts and data) are not kept alive
+        assert all(entry[0] is schemas.schema_sites(spec) for entry in schemas._WITH.values())
     monkeypatch.setattr(schemas, "_CACHE", {})  # the sites walked anew: the keyword's sites follow them
     assert schemas.sites_with(example, "enum") == tuple(
         site for site in schemas.schema_sites(example) if "enum" in site.schema)

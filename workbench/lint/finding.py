@@ -50,6 +50,10 @@ class Finding(Frozen):
     def __hash__(self) -> int:
         return hash(self._compared())
 
+    def __repr__(self) -> str:  # what a failing assertion shows: the fields that tell findings apart
+        return (f"Finding({self.rule!r}, {self.severity!r}, {self.message!r}, <{self.document.name}>, "
+                f"{self.pointer!r}, {self.fix!r})")
+
     @property
     def file(self) -> str:
         return self.document.name

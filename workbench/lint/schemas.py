@@ -54,9 +54,7 @@ def sites_with(spec: Spec, keyword: str) -> tuple[SchemaSite, ...]:
     if known is not None and known[0] is sites:
         return known[1]
     found = tuple(site for site in sites if keyword in site.schema)
-    if len(_WITH) >= 8:  # (a few keywords of one spec at a time)
-        _WITH.clear()
-    _WITH[key] = (sites, found)
+    _WITH[key] = (sites, found)  # (emptied with the sites' cache: a few keywords of one spec at a time)
     return found
 
 
@@ -98,6 +96,7 @@ def _cached(spec: Spec) -> tuple[tuple[SchemaSite, ...], tuple[SchemaSite, ...]]
                    if site.role in ("parameter", "request") and site.name and not site.composition)
     result = (tuple(sites), inputs)
     _CACHE.clear()  # one spec at a time: the GUI re-lints the edited spec, the CLI lints one
+    _WITH.clear()  # (and the sites of a keyword: of this spec's sites only)
     _CACHE[id(spec)] = (spec, result)
     return result  # never read back from the cache: a worker linting another spec may have replaced it meanwhile
 
