@@ -14,7 +14,7 @@ from typing import NamedTuple
 import pytest
 
 from workbench.lint.rules import similarity
-from workbench.lint.rules.similarity import _token, _token_counts, _tokens, similar_pairs
+from workbench.lint.rules.similarity import _token, _token_counts, similar_pairs
 from workbench.naming import split_words
 
 
@@ -25,11 +25,14 @@ class Op(NamedTuple):
     method: str = "get"
 
 
+def reference_tokens(op) -> list[str]:
+    """The operation's joined text split word by word, each word's token kept unless it is a stop word."""
+    text = " ".join(filter(None, (op.operation_id, op.summary, op.description)))
+    return [token for token in map(_token, split_words(text)) if token is not None]
+
+
 def reference_vectors(operations) -> list[dict[str, float]]:
-    docs = []
-    for op in operations:
-        text = " ".join(filter(None, (op.operation_id, op.summary, op.description)))
-        docs.append(Counter(t for t in map(_token, split_words(text)) if t is not None))
+    docs = [Counter(reference_tokens(op)) for op in operations]
     n = len(docs)
     df: Counter[str] = Counter()
     for doc in docs:
@@ -117,7 +120,7 @@ def test_token_counts_are_those_of_the_joined_text_in_order():
     operations += [Op("getX", "Yz", "ABc"), Op("listHTTP", "Server", None), Op(None, None, "SSSS the of"),
                    Op("", "", ""), Op(None, None, None), Op("a", None, "A"), Op("ordersV2", "V2Orders", "orders")]
     counts = _token_counts(operations)
-    assert [list(c.items()) for c in counts] == [list(Counter(_tokens(op)).items()) for op in operations]
+    assert [list(c.items()) for c in counts] == [list(Counter(reference_tokens(op)).items()) for op in operations]
 
 
 def test_words_of_joined_texts_are_the_words_of_each():
@@ -132,7 +135,7 @@ def test_token_table_cleared_when_full_gives_the_same_tokens(monkeypatch):
     table = similarity._Tokens((f"junk{n}", None) for n in range((1 << 16) + 1))
     monkeypatch.setattr(similarity, "_TOKENS", table)
     operations = [Op("getOrders", "List the orders", "Orders of a user"), Op("getOrder", None, "Orders")]
-    assert [list(c.items()) for c in _token_counts(operations)] == [list(Counter(_tokens(op)).items())
+    assert [list(c.items()) for c in _token_counts(operations)] == [list(Counter(reference_tokens(op)).items())
                                                                   for op in operations]
     assert len(table) < 100
 

@@ -20,11 +20,6 @@ _STOP = frozenset(("a", "an", "the", "of", "to", "in", "on", "for", "and", "or",
                    "this", "that", "it", "its", "as", "at", "from", "you", "your", "can", "will", "if", "all", "any"))
 
 
-def _tokens(op) -> list[str]:
-    text = " ".join(filter(None, (op.operation_id, op.summary, op.description)))
-    return [token for token in map(_token, split_words(text)) if token is not None]
-
-
 def _token(word: str) -> str | None:
     """A word's token: lower case, a plural's `s` dropped; None for a stop word."""
     lowered = word.lower()
@@ -53,7 +48,8 @@ def _mapped(words: list[str]) -> map:
 
 
 def _token_counts(operations) -> list[Counter[str]]:
-    """Each operation's tokens counted, in the order of their first occurrence: `Counter(_tokens(op))`.
+    """Each operation's tokens counted, in the order of their first occurrence: those of its operationId, summary
+    and description joined by spaces.
 
     The text's words are its operationId's and summary's, then its description's: no word spans the space
     that joins them (a word's look-ahead sees the space as it sees the end of a text), so the description is
