@@ -266,5 +266,4 @@ class Spec(Frozen):
         return self.ref_targets.get(ref)
 
 
-_SPEC_FIELDS = ("root", "documents", "version", "spec_version", "info", "servers", "tags", "paths", "webhooks",
-                "components", "security", "extensions", "problems", "ref_targets", "resolver")
+_SPEC_FIELDS = tuple(name for name in Spec.__slots__ if name != "_operations")  # what `Spec(...)` takes
