@@ -11,7 +11,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from workbench.spec import SpecError, source
-from workbench.spec.json_parse import covering, index_json
+from workbench.spec.json_parse import covering, index_json, parse_json
 from workbench.spec.pointer import lookup, unescape
 from workbench.spec.source import parse_document, parse_text
 from workbench.spec.yaml_parse import resolve_plain
@@ -202,6 +202,7 @@ def test_spans_prepared_for_some_pointers_are_the_whole_indexs(tmp_path_factory,
     partial, _ = index_json(text, "x.json", only=covered)
     assert partial == {pointer: whole[pointer] for pointer in covered if pointer in whole}
     lazy = doc._index is None  # (a file with repeated keys is indexed whole as it is read, to place them)
+    assert lazy is not parse_json(text, "x.json")[1]  # and only such a file
     doc.prepare_spans(asked + missing)
     for pointer in asked:
         assert doc.span(pointer) == whole[pointer]
