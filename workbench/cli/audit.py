@@ -26,6 +26,6 @@ def run(args: argparse.Namespace) -> int:
           f"{'problems:':<12}none found while loading")
     print()
     config = common.config(args, path)
-    result = lint_in_scope(spec, config)
+    result = lint_in_scope(spec, config, parallel=True)
     print(lint_report.to_text(result, scored(result, config)))
     return common.EXIT_OK

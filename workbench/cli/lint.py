@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
         raise SpecError("give a SPEC to lint (or --explain RULE)", "<command line>")
     config = common.config(args, args.spec)
     try:
-        result = lint_in_scope(load_spec(args.spec, common.ref_policy(args)), config)
+        result = lint_in_scope(load_spec(args.spec, common.ref_policy(args)), config, parallel=True)
     except SpecError as exc:
         if exc.code != "syntax":
             raise

@@ -23,6 +23,6 @@ def run(args: argparse.Namespace) -> int:
     config = common.config(args, args.spec)
     spec = common.load(args, args.spec)
     overrides = scope_overrides(args)
-    result = scored(lint_in_scope(spec, config, overrides), config, overrides)
+    result = scored(lint_in_scope(spec, config, overrides, parallel=True), config, overrides)
     print(result.to_json() if args.format == "json" else result.to_text())
     return common.EXIT_OK

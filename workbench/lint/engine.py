@@ -11,7 +11,9 @@ from workbench import Frozen, lazy_pattern
 from workbench.config import LintConfig
 from workbench.lint import rules as _rules  # noqa: F401  (importing registers every rule)
 from workbench.lint.finding import Finding, Severity
+from workbench.lint.parallel import run_rules
 from workbench.lint.registry import RULES
+from workbench.lint.schemas import schema_sites
 from workbench.spec import Operation, SourceDocument, Spec, SpecError
 from workbench.spec.pointer import split
 from workbench.spec.source import detect_format, read_text
@@ -65,20 +67,26 @@ def severity_counts(findings) -> dict[Severity, int]:
 
 
 def lint(spec: Spec, config: LintConfig | None = None, scope: ToolScope | None = None,
-         only: Iterable[str] | None = None) -> LintResult:
+         only: Iterable[str] | None = None, parallel: bool = False) -> LintResult:
     """The findings on `spec`; `scope`: the tools in the config's scope (`workspace.linting.lint_in_scope` builds
     it), which the tool-count rule counts instead of every operation; `only`: run just these rules (`workbench
-    fix --rule` needs one rule's findings, not a tenth of a second of each of the others)."""
+    fix --rule` needs one rule's findings, not a tenth of a second of each of the others); `parallel`: the rules
+    may be shared with forked copies of this process on its other CPUs (a command line process, see
+    `lint.parallel`), with the same findings."""
     config = config or LintConfig()
     context = LintContext(config, scope)
     findings: list[Finding] = []
     marked: dict[int, bool] = {}  # per document: may it hold an `x-lint-ignore` at all (most hold none)
+    running = []
     for rule in RULES.values() if only is None else [RULES[rule_id] for rule_id in dict.fromkeys(only)]:
         severity = config.severities.get(rule.id, rule.default_run)
-        if severity is Severity.OFF:
-            continue
+        if severity is not Severity.OFF:
+            running.append((rule, severity))
+    sites = len(schema_sites(spec)) if parallel else 0  # (walked before any fork: every copy shares the walk)
+    reports_by_rule = run_rules(spec, context, [rule for rule, _ in running], parallel, sites)
+    for (rule, severity), reports in zip(running, reports_by_rule, strict=True):
         seen: set[tuple[str, str, str]] = set()
-        for report in rule.check(spec, context):
+        for report in reports:
             key = (report.document.name, report.pointer, report.message)
             if key in seen:
                 continue

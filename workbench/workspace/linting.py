@@ -45,9 +45,10 @@ def scored(result: LintResult, config: WorkbenchConfig, overrides: ToolOverrides
     return score(result, scoped_operations(result.spec, config, overrides) if result.spec is not None else None)
 
 
-def lint_in_scope(spec: Spec, config: WorkbenchConfig, overrides: ToolOverrides | None = None) -> LintResult:
+def lint_in_scope(spec: Spec, config: WorkbenchConfig, overrides: ToolOverrides | None = None,
+                  parallel: bool = False) -> LintResult:
     """Lint `spec` with the config's rules, the tool count taken over the operations in the config's `tools:`
-    scope (and `overrides`): what `workbench lint`, `score` and the window report."""
+    scope (and `overrides`): what `workbench lint`, `score` and the window report. `parallel`: see `lint`."""
     tool_scope = ToolScope(tuple(scoped_operations(spec, config, overrides)),
                            describe(toolset_scope(config, overrides)))
-    return lint(spec, config.lint, tool_scope)
+    return lint(spec, config.lint, tool_scope, parallel=parallel)
