@@ -13,7 +13,6 @@ from workbench.lint import rules as _rules  # noqa: F401  (importing registers e
 from workbench.lint.finding import Finding, Severity
 from workbench.lint.parallel import run_rules
 from workbench.lint.registry import RULES
-from workbench.lint.schemas import schema_sites
 from workbench.spec import Operation, SourceDocument, Spec, SpecError
 from workbench.spec.pointer import split
 from workbench.spec.source import detect_format, read_text
@@ -82,8 +81,7 @@ def lint(spec: Spec, config: LintConfig | None = None, scope: ToolScope | None =
         severity = config.severities.get(rule.id, rule.default_run)
         if severity is not Severity.OFF:
             running.append((rule, severity))
-    sites = len(schema_sites(spec)) if parallel else 0  # (walked before any fork: every copy shares the walk)
-    reports_by_rule = run_rules(spec, context, [rule for rule, _ in running], parallel, sites)
+    reports_by_rule = run_rules(spec, context, [rule for rule, _ in running], parallel)
     for (rule, severity), reports in zip(running, reports_by_rule, strict=True):
         seen: set[tuple[str, str, str]] = set()
         for report in reports:

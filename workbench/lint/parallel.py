@@ -22,10 +22,12 @@ from typing import Any
 
 from workbench.lint.finding import Fix
 from workbench.lint.registry import Report, Rule
+from workbench.lint.schemas import schema_sites
 from workbench.spec import Spec
 
 # Below this many schema sites the rules take a few milliseconds in all: a fork would cost more than it saves.
 MIN_SITES = 2000
+MAX_RULES = 256  # (each is dealt as one byte)
 MAX_WORKERS = 4  # (the rules' slowest one alone takes a quarter of their time on a large spec)
 
 
@@ -46,12 +48,11 @@ def workers() -> int:
     return max(1, min(cpus, MAX_WORKERS))
 
 
-def run_rules(spec: Spec, context: Any, rules: Sequence[Rule], parallel: bool = False,
-              sites: int = 0) -> list[list[Report]]:
-    """Each rule's reports, in `rules`' order. `parallel`: the caller's process may fork (see the module); `sites`:
-    how many schema sites the spec has (already walked, so the copies share the walk)."""
-    count = workers() if parallel and sites >= MIN_SITES and len(rules) > 1 else 1
-    if count == 1:
+def run_rules(spec: Spec, context: Any, rules: Sequence[Rule], parallel: bool = False) -> list[list[Report]]:
+    """Each rule's reports, in `rules`' order. `parallel`: the caller's process may fork (see the module); the
+    spec's schema walk is then done first, so the copies share it."""
+    count = workers() if parallel and 1 < len(rules) <= MAX_RULES else 1
+    if count == 1 or len(schema_sites(spec)) < MIN_SITES:
         return [list(rule.check(spec, context)) for rule in rules]
     return _shared(spec, context, rules, count - 1)
 
@@ -60,22 +61,21 @@ def _shared(spec: Spec, context: Any, rules: Sequence[Rule], copies: int) -> lis
     documents = list(spec.documents.values())
     place = {id(document): index for index, document in enumerate(documents)}
     queue_in, queue_out = os.pipe()
-    os.write(queue_out, bytes(range(len(rules))) if len(rules) < 256 else b"")
+    os.write(queue_out, bytes(range(len(rules))))
     os.close(queue_out)  # (closed before the forks: once every rule is taken, a read returns nothing)
     results: list[list[Report] | None] = [None] * len(rules)
     children: list[tuple[int, int]] = []
     try:
-        if len(rules) < 256:
-            for _ in range(copies):
-                answer_in, answer_out = os.pipe()
-                pid = os.fork()
-                if pid == 0:  # the copy: never returns
-                    os.close(answer_in)
-                    _copy(spec, context, rules, queue_in, answer_out, place)
-                os.close(answer_out)
-                children.append((pid, answer_in))
-            while taken := os.read(queue_in, 1):
-                results[taken[0]] = list(rules[taken[0]].check(spec, context))
+        for _ in range(copies):
+            answer_in, answer_out = os.pipe()
+            pid = os.fork()
+            if pid == 0:  # the copy: never returns
+                os.close(answer_in)
+                _copy(spec, context, rules, queue_in, answer_out, place)
+            os.close(answer_out)
+            children.append((pid, answer_in))
+        while taken := os.read(queue_in, 1):
+            results[taken[0]] = list(rules[taken[0]].check(spec, context))
         for _, answer_in in children:
             _collect(answer_in, results, documents)
     finally:
