@@ -185,3 +185,25 @@ def test_an_output_that_is_no_regular_file_is_written_in_place_never_renamed_ove
     assert written.returncode == printed.returncode and written.stderr == ""
     assert received == [printed.stdout.encode()]
     assert stat.S_ISFIFO(fifo.stat().st_mode) and [p.name for p in tmp_path.iterdir()] == ["out.fifo"]
+
+
+# Counts, on stderr, the cyclic collector's passes in a real `workbench` process once its modules are imported; runs
+# the program as its console script does (`entry`) or as an embedding caller does (`main`).
+COUNT_PASSES = """
+import gc, os, sys
+from workbench import cli
+gc.callbacks.append(lambda phase, info: phase == "start" and os.write(2, b"collector pass\\n"))
+how = sys.argv.pop(1)
+cli.entry() if how == "entry" else sys.exit(cli.main())
+"""
+
+
+@pytest.mark.parametrize("command", ["lint", "tools"])
+def test_a_command_that_ends_at_once_runs_without_the_collector_passes_main_would_make(corpus, command):
+    spec = str(corpus / "kubernetes-swagger.json")  # enough new objects for passes at the thresholds main sets
+    runs = {how: subprocess.run([sys.executable, "-c", COUNT_PASSES, how, command, spec, "--format", "json"],
+                                capture_output=True, text=True, timeout=300, check=False) for how in ("entry", "main")}
+    assert runs["entry"].returncode == runs["main"].returncode, runs["entry"].stderr[-2000:]
+    assert runs["entry"].stdout == runs["main"].stdout and runs["main"].stdout  # the same work, the same output
+    assert runs["entry"].stderr.count("collector pass") == 0
+    assert runs["main"].stderr.count("collector pass") >= 1
