@@ -12,9 +12,10 @@ MAX_NESTING = 900
 ALIAS_EXPANSION_BASE = 100_000
 ALIAS_EXPANSION_PER_NODE = 10
 
-# The garbage collector, for the whole process (every command and the window). A spec, its findings and its
-# tools are large trees without cycles: Python's default (a young pass every 700 net allocations, a full pass
-# every hundred of those) only costs time, about 10% of a lint of the 4 MB GitHub description. In the window it
+# The garbage collector, for the whole process (every command and the window; a command that ends as soon as its
+# output is written runs with it off, see `workbench.cli`). A spec, its findings and its tools are large trees
+# without cycles: Python's default (a young pass every 700 net allocations, a full pass every hundred of those)
+# only costs time, about 10% of a lint of the 4 MB GitHub description. In the window it
 # also costs stalls: a pass holds the interpreter lock, so while a worker thread builds the spec, a full pass over
 # it (0.2-0.3 s) keeps the UI thread waiting for its next Python call (a label's size hint during a layout).
 YOUNG_PASS_EVERY = 50_000  # net allocations
