@@ -280,3 +280,29 @@ def test_returns_list_reads_each_media_type_schema_once_and_still_every_differen
         "/b": {"get": {"responses": {"200": {"description": "ok", "content": {
           "application/json": {"schema": {"type": "object"}}, "text/plain": {}}}}}}}}"""))
     assert [returns_list(openapi, op) for op in openapi.operations] == [True, False]
+
+
+def test_returns_list_reads_responses_as_written_and_a_nullable_list_in_an_envelope_counts(write):
+    from workbench.lint.rules.responses import returns_list
+
+    spec = load_spec(write("n.yaml", """
+openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /orders:
+    get:
+      responses:
+        "200": {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Page'}}}}
+  /orders/{id}/lines:
+    get:
+      parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+      responses:
+        "200": {description: ok, content: {application/json: {schema: {type: object, properties: {
+          lines: {type: array, items: {type: string}}, note: {type: string}}}}}}
+components:
+  schemas:
+    Page: {type: object, properties: {data: {$ref: '#/components/schemas/Orders'}, has_more: {type: boolean}}}
+    Orders: {type: array, nullable: true, items: {type: object}}
+"""))
+    assert [returns_list(spec, op) for op in spec.operations] == [True, False]  # (an order's lines: no page)
+    assert all(m._later is not None for op in spec.operations for r in op.responses for m in r.content.values())

@@ -71,14 +71,57 @@ class Tag(NamedTuple):
     description: str | None = None
 
 
-class MediaType(NamedTuple):
-    """A body in one media type: its schema, examples and (for form bodies) per-property encoding."""
+class MediaType(Frozen):
+    """A body in one media type: its schema, examples and (for form bodies) per-property encoding.
 
-    schema: Schema | None
-    example: Any = None
-    examples: dict[str, Any] = NO_ENTRIES
+    A response's schema may be normalised only when first read (`later`: a callable that returns it, see
+    `normalize.Later`): the lint reads responses in the raw documents, and a big spec's response schemas were the
+    most of its normalisation. Compares by value, as the named tuple it replaced."""
+
+    __slots__ = ("_later", "_schema", "encoding", "example", "examples")
+
+    _schema: Schema | None
+    _later: Any  # None once the schema is known
+    example: Any
+    examples: dict[str, Any]
     # per-property serialisation of form bodies: {property: {"contentType", "style", "explode", ...}}
-    encoding: dict[str, dict[str, Any]] = NO_ENTRIES
+    encoding: dict[str, dict[str, Any]]
+
+    def __init__(self, schema: Schema | None = None, example: Any = None, examples: dict[str, Any] = NO_ENTRIES,
+                 encoding: dict[str, dict[str, Any]] = NO_ENTRIES, *, later: Any = None) -> None:
+        for name, value in (("_schema", schema), ("_later", later), ("example", example), ("examples", examples),
+                            ("encoding", encoding)):
+            object.__setattr__(self, name, value)
+
+    @property
+    def schema(self) -> Schema | None:
+        later = self._later
+        if later is None:
+            return self._schema
+        schema = later()
+        object.__setattr__(self, "_schema", schema)
+        object.__setattr__(self, "_later", None)
+        return schema
+
+    @property
+    def has_schema(self) -> bool:
+        """Whether it has a schema, without normalising one that is not read yet."""
+        return self._later is not None or self._schema is not None
+
+    def _fields(self) -> tuple:
+        return (self.schema, self.example, self.examples, self.encoding)
+
+    def __eq__(self, other: object) -> bool:
+        return self._fields() == other._fields() if isinstance(other, MediaType) else NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  (holds dicts, as the named tuple did)
+
+    def __reduce__(self) -> tuple:  # a copy or a pickle: with its schema, normalised
+        return (MediaType, self._fields())
+
+    def __repr__(self) -> str:
+        return (f"MediaType(schema={self.schema!r}, example={self.example!r}, examples={self.examples!r}, "
+                f"encoding={self.encoding!r})")
 
 
 class Parameter(NamedTuple):
@@ -189,8 +232,8 @@ class Components(NamedTuple):
 class Spec(Frozen):
     """A loaded, normalised API description."""
 
-    __slots__ = ("_operations", "components", "documents", "extensions", "info", "paths", "problems", "ref_targets",
-                 "resolver", "root", "security", "servers", "spec_version", "tags", "version", "webhooks")
+    __slots__ = ("_later", "_operations", "_targets", "components", "documents", "extensions", "info", "paths",
+                 "problems", "resolver", "root", "security", "servers", "spec_version", "tags", "version", "webhooks")
 
     root: SourceDocument
     documents: dict[str, SourceDocument]  # every file read, by name (the root included)
@@ -205,30 +248,45 @@ class Spec(Frozen):
     security: tuple[dict[str, tuple[str, ...]], ...]
     extensions: dict[str, Any]
     problems: tuple[Problem, ...]  # everything wrong that did not stop loading
-    ref_targets: dict[str, Schema]  # model $ref → schema
     resolver: Any  # refs.Resolver, for raw-document walks
     # `operations`, gathered once: the lint asks for them dozens of times, and a big spec has a thousand
     _operations: tuple[Operation, ...]
+    _targets: dict[str, Schema]  # model $ref → schema, of every schema normalised so far (see `ref_targets`)
+    _later: list[MediaType]  # the media types whose schema is normalised when first read, until all of them are
 
     def __init__(self, root: SourceDocument, documents: dict[str, SourceDocument], version: SpecVersion,
                  spec_version: str, info: dict[str, Any], servers: tuple[Server, ...], tags: tuple[Tag, ...],
                  paths: tuple[PathItem, ...], webhooks: tuple[PathItem, ...], components: Components,
                  security: tuple[dict[str, tuple[str, ...]], ...], extensions: dict[str, Any],
                  problems: tuple[Problem, ...], ref_targets: dict[str, Schema] | None = None,
-                 resolver: Any = None) -> None:
+                 resolver: Any = None, later: list[MediaType] | None = None) -> None:
         for name, value in (("root", root), ("documents", documents), ("version", version),
                             ("spec_version", spec_version), ("info", info), ("servers", servers), ("tags", tags),
                             ("paths", paths), ("webhooks", webhooks), ("components", components),
                             ("security", security), ("extensions", extensions), ("problems", problems),
-                            ("ref_targets", {} if ref_targets is None else ref_targets), ("resolver", resolver),
+                            ("_targets", {} if ref_targets is None else ref_targets), ("resolver", resolver),
+                            ("_later", [] if later is None else later),
                             ("_operations", tuple(op for item in paths for op in item.operations))):
             object.__setattr__(self, name, value)
 
     def _replace(self, **changes: Any) -> Spec:
         """A copy with these attributes changed (as a named tuple's `_replace`); its operations gathered anew."""
         fields = {name: getattr(self, name) for name in _SPEC_FIELDS}
+        fields.update(ref_targets=self._targets, later=self._later)
         fields.update(changes)
         return Spec(**fields)
+
+    @property
+    def ref_targets(self) -> dict[str, Schema]:
+        """Every model `$ref` → the normalised schema it names (the schemas still to be normalised are, first)."""
+        self._normalise_all()
+        return self._targets
+
+    def _normalise_all(self) -> None:
+        if self._later:
+            for media in list(self._later):  # (emptied once all are done: a thread that finds it empty may rely on it)
+                media.schema  # noqa: B018 - read for its effect: normalised, and its refs with it
+            self._later.clear()
 
     @property
     def operations(self) -> tuple[Operation, ...]:
@@ -263,7 +321,11 @@ class Spec(Frozen):
 
     def resolve_schema(self, ref: str) -> Schema | None:
         """The normalised schema that a model `$ref` names (`#/components/schemas/X`, `other.yaml#/X`)."""
-        return self.ref_targets.get(ref)
+        target = self._targets.get(ref)
+        if target is None and self._later:  # a ref that only a schema not normalised yet makes
+            self._normalise_all()
+            target = self._targets.get(ref)
+        return target
 
 
-_SPEC_FIELDS = tuple(name for name in Spec.__slots__ if name != "_operations")  # what `Spec(...)` takes
+_SPEC_FIELDS = tuple(name for name in Spec.__slots__ if not name.startswith("_"))  # what `Spec(...)` takes besides

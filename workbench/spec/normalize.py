@@ -18,12 +18,14 @@ What changes on the way (everything else is carried over as written):
 
 from __future__ import annotations
 
+from _thread import RLock
 from typing import Any
 
 from workbench import lazy_pattern
 from workbench.spec.errors import Problem, Severity, SpecError
 from workbench.spec.model import (
     HTTP_METHODS,
+    NO_ENTRIES,
     Components,
     Header,
     MediaType,
@@ -164,6 +166,10 @@ class Normalizer:
         self._parameters_read: dict[tuple[int, int, str], tuple[dict, Parameter | RequestBodyPart | None]] = {}
         self._ref_queue: list[tuple[str, Any, SourceDocument]] = []
         self.ref_targets: dict[str, Schema] = {}
+        # The response bodies whose schema is normalised when first read (`Later`), and the lock they are read under
+        # once the spec is loaded (the window reads it from more than one thread).
+        self.later: list[MediaType] = []
+        self.lock = RLock()
         data = root.data
         self.consumes = [c for c in _as_list(data.get("consumes")) if isinstance(c, str)] or ["application/json"]
         self.produces = [c for c in _as_list(data.get("produces")) if isinstance(c, str)] or ["application/json"]
@@ -277,6 +283,7 @@ class Normalizer:
         paths = tuple(self._path_items(_as_map(data.get("paths")), "/paths", webhook=False))
         webhooks = tuple(self._path_items(_as_map(data.get("webhooks")), "/webhooks", webhook=True))
         self.drain_refs()
+        self._parameters_read.clear()  # (the normalizer lives on while a response's schema is not read yet)
         tags = tuple(Tag(str(t["name"]), _text(t.get("description")))
                      for t in _as_list(data.get("tags")) if isinstance(t, dict) and "name" in t)
         return Spec(
@@ -294,6 +301,7 @@ class Normalizer:
             extensions=_extensions(data),
             problems=(),
             ref_targets=self.ref_targets,
+            later=self.later,
         )
 
     def _components(self) -> Components:
@@ -542,13 +550,25 @@ class Normalizer:
                                                                     join(pointer, "content")),
                            flag(raw.get("required")), _text(raw.get("description")), _extensions(raw))
 
-    def _content(self, raw: Any, document: SourceDocument, pointer: str) -> dict[str, MediaType]:
+    def _content(self, raw: Any, document: SourceDocument, pointer: str, *,
+                 later: bool = False) -> dict[str, MediaType]:
         content = {}
         for media, spec in _as_map(raw).items():
             if isinstance(spec, dict):
-                content[str(media)] = MediaType(self.schema(spec.get("schema"), document), spec.get("example"),
-                                                _as_map(spec.get("examples")), _as_map(spec.get("encoding")))
+                schema = spec.get("schema")
+                content[str(media)] = (
+                    self._later(schema, document, spec.get("example"), _as_map(spec.get("examples")),
+                                _as_map(spec.get("encoding"))) if later and schema is not None else
+                    MediaType(self.schema(schema, document), spec.get("example"), _as_map(spec.get("examples")),
+                              _as_map(spec.get("encoding"))))
         return content
+
+    def _later(self, raw: Any, document: SourceDocument, example: Any = None, examples: dict[str, Any] = NO_ENTRIES,
+               encoding: dict[str, dict[str, Any]] = NO_ENTRIES) -> MediaType:
+        """A media type whose schema (`raw`, not None) is normalised when first read: a response's."""
+        media = MediaType(None, example, examples, encoding, later=Later(self, raw, document))
+        self.later.append(media)
+        return media
 
     def _response(self, status: str, raw: Any, document: SourceDocument, pointer: str,
                   produces: list[str]) -> Response | None:
@@ -569,18 +589,36 @@ class Normalizer:
                                   self.schema(schema_raw, header_doc), _text(value.get("description")),
                                   flag(value.get("required"))))
         if self.swagger:
-            schema = self.schema(raw.get("schema"), document)
+            schema = raw.get("schema")
             examples = _as_map(raw.get("examples"))
             if schema is None and not examples:
                 content = {}
             elif examples:
-                content = {media: MediaType(schema, examples.get(media)) for media in produces}
+                content = {media: MediaType(None, examples.get(media)) if schema is None else
+                           self._later(schema, document, examples.get(media)) for media in produces}
             else:  # one (immutable) media type for all that the operation produces: Kubernetes' five per response
-                content = dict.fromkeys(produces, MediaType(schema))
+                content = dict.fromkeys(produces, self._later(schema, document))
         else:
-            content = self._content(raw.get("content"), document, join(pointer, "content"))
+            content = self._content(raw.get("content"), document, join(pointer, "content"), later=True)
         return Response(status, Origin(document, pointer), _text(raw.get("description")), content,
                         tuple(headers), _extensions(raw))
+
+
+class Later:
+    """A response's schema as written, normalised (and the schemas it refers to) when `MediaType.schema` is first
+    read, under the normalizer's lock."""
+
+    __slots__ = ("document", "normalizer", "raw")
+
+    def __init__(self, normalizer: Normalizer, raw: Any, document: SourceDocument) -> None:
+        self.normalizer, self.raw, self.document = normalizer, raw, document
+
+    def __call__(self) -> Schema | None:
+        normalizer = self.normalizer
+        with normalizer.lock:
+            schema = normalizer.schema(self.raw, self.document)
+            normalizer.drain_refs()
+        return schema
 
 
 class RequestBodyPart:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 
 from workbench.lint.registry import Report, rule
+from workbench.lint.schemas import response_schemas
 from workbench.naming import split_words
 from workbench.spec.pointer import join
 
@@ -43,7 +44,7 @@ def default_only_responses(spec, context):
 
 
 def _has_schema(response) -> bool:
-    return any(media.schema is not None for media in response.content.values())
+    return any(media.has_schema for media in response.content.values())
 
 
 def _item_action(op) -> bool:
@@ -147,34 +148,32 @@ def _returns_list(spec, op) -> bool:
     for response in op.responses:
         if not response.status.startswith("2"):
             continue
-        previous = None
-        for media in response.content.values():
-            if media.schema is previous:
-                continue  # the same answer again: a Swagger 2.0 response has one schema for every type produced
-            previous = media.schema
-            if _is_page(spec, media.schema, resource):
+        for schema, document, pointer in response_schemas(spec, response):  # as written: see `response_schemas`
+            if _is_page(spec, schema, document, pointer, resource):
                 return True
     return False
 
 
-def _is_page(spec, schema, resource: str) -> bool:
-    """An array, or a page envelope holding the list (under a paging key or the resource's name) as an array."""
-    if isinstance(schema, dict) and "$ref" in schema:
-        schema = spec.resolve_schema(schema["$ref"]) or schema
+def _array(schema) -> bool:
+    kind = schema.get("type") if isinstance(schema, dict) else None
+    return kind == "array" or (isinstance(kind, list) and "array" in kind)
+
+
+def _is_page(spec, schema, document, pointer: str, resource: str) -> bool:
+    """An array, or a page envelope holding the list (under a paging key or the resource's name) as an array (a
+    nullable one too)."""
+    schema, document, pointer = spec.deref(schema, document, pointer)
     if not isinstance(schema, dict):
         return False
-    kind = schema.get("type")
-    if kind == "array" or (isinstance(kind, list) and "array" in kind):
+    if _array(schema):
         return True
     properties = schema.get("properties")
     if not isinstance(properties, dict) or not _page_envelope(properties):
         return False  # an object that merely holds an array (an order's line items) is not a page
     for name, prop in properties.items():
-        if name.lower() not in _PAGE_KEYS and name.lower() != resource:
+        if str(name).lower() not in _PAGE_KEYS and str(name).lower() != resource:
             continue
-        if isinstance(prop, dict) and "$ref" in prop:
-            prop = spec.resolve_schema(prop["$ref"]) or prop
-        if isinstance(prop, dict) and prop.get("type") == "array":
+        if _array(spec.deref(prop, document, pointer)[0]):
             return True
     return False
 
