@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from workbench.spec import Operation, Response, SourceDocument, Spec, SpecVersion
+from workbench.spec import Operation, SourceDocument, Spec, SpecVersion
 from workbench.spec.pointer import MISSING, escape, join, lookup, unescape
 
 _COMPOSITIONS = ("allOf", "anyOf", "oneOf")
@@ -145,15 +145,6 @@ def _response_roots(raw_response: Any, at: str, swagger: bool) -> list[tuple[Any
     if swagger:
         return [(raw_response.get("schema"), f"{at}/schema")]
     return _content_roots(raw_response, at)
-
-
-def response_schemas(spec: Spec, response: Response) -> list[tuple[Any, SourceDocument, str]]:
-    """A response's body schemas as written, as (schema, document, pointer): one per media type (Swagger 2.0: its
-    one), None where a media type has none. What a rule reads instead of the normalised ones, which the lint
-    leaves unmade (`MediaType.schema`)."""
-    doc, at = response.origin.document, response.origin.pointer
-    swagger = spec.version is SpecVersion.SWAGGER_2_0
-    return [(raw, doc, pointer) for raw, pointer in _response_roots(lookup(doc.data, at, None), at, swagger)]
 
 
 def _request_roots(spec: Spec, op: Operation, swagger: bool, holders: dict[tuple[int, str], Any] | None = None,

@@ -74,23 +74,26 @@ class Tag(NamedTuple):
 class MediaType(Frozen):
     """A body in one media type: its schema, examples and (for form bodies) per-property encoding.
 
-    A response's schema may be normalised only when first read (`later`: a callable that returns it, see
-    `normalize.Later`): the lint reads responses in the raw documents, and a big spec's response schemas were the
-    most of its normalisation. Compares by value, as the named tuple it replaced."""
+    A request body's or response's schema is normalised when first read (`later`: a callable that returns it, see
+    `normalize.Later`): the lint reads them as written (`written`), and they were the most of a big spec's
+    normalisation. Compares by value, as the named tuple it replaced."""
 
-    __slots__ = ("_later", "_schema", "encoding", "example", "examples")
+    __slots__ = ("_later", "_schema", "encoding", "example", "examples", "written")
 
     _schema: Schema | None
     _later: Any  # None once the schema is known
+    # (schema as written, its document) of one normalised when first read, else None; what the lint reads instead
+    written: tuple[Any, SourceDocument] | None
     example: Any
     examples: dict[str, Any]
     # per-property serialisation of form bodies: {property: {"contentType", "style", "explode", ...}}
     encoding: dict[str, dict[str, Any]]
 
     def __init__(self, schema: Schema | None = None, example: Any = None, examples: dict[str, Any] = NO_ENTRIES,
-                 encoding: dict[str, dict[str, Any]] = NO_ENTRIES, *, later: Any = None) -> None:
+                 encoding: dict[str, dict[str, Any]] = NO_ENTRIES, *, later: Any = None,
+                 written: tuple[Any, SourceDocument] | None = None) -> None:
         for name, value in (("_schema", schema), ("_later", later), ("example", example), ("examples", examples),
-                            ("encoding", encoding)):
+                            ("encoding", encoding), ("written", written)):
             object.__setattr__(self, name, value)
 
     @property

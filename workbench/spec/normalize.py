@@ -166,8 +166,8 @@ class Normalizer:
         self._parameters_read: dict[tuple[int, int, str], tuple[dict, Parameter | RequestBodyPart | None]] = {}
         self._ref_queue: list[tuple[str, Any, SourceDocument]] = []
         self.ref_targets: dict[str, Schema] = {}
-        # The response bodies whose schema is normalised when first read (`Later`), and the lock they are read under
-        # once the spec is loaded (the window reads it from more than one thread).
+        # The request and response bodies whose schema is normalised when first read (`Later`), and the lock they
+        # are read under once the spec is loaded (the window reads it from more than one thread).
         self.later: list[MediaType] = []
         self.lock = RLock()
         data = root.data
@@ -283,7 +283,7 @@ class Normalizer:
         paths = tuple(self._path_items(_as_map(data.get("paths")), "/paths", webhook=False))
         webhooks = tuple(self._path_items(_as_map(data.get("webhooks")), "/webhooks", webhook=True))
         self.drain_refs()
-        self._parameters_read.clear()  # (the normalizer lives on while a response's schema is not read yet)
+        self._parameters_read.clear()  # (the normalizer lives on while a body's schema is not read yet)
         tags = tuple(Tag(str(t["name"]), _text(t.get("description")))
                      for t in _as_list(data.get("tags")) if isinstance(t, dict) and "name" in t)
         return Spec(
@@ -511,8 +511,9 @@ class Normalizer:
         body_params = [p for p in parts if p.location == "body"]
         if body_params:
             part = body_params[0]
-            schema = self.schema(part.raw.get("schema"), part.origin.document)
-            content = {media: MediaType(schema) for media in consumes}
+            schema = part.raw.get("schema")
+            content = {media: MediaType(None) if schema is None else self._later(schema, part.origin.document)
+                       for media in consumes}
             return RequestBody(part.origin, content, flag(part.raw.get("required")),
                                _text(part.raw.get("description")), _extensions(part.raw))
         properties: dict[str, Schema] = {}
@@ -547,7 +548,7 @@ class Normalizer:
             return None
         raw, document, pointer = found
         return RequestBody(Origin(document, pointer), self._content(raw.get("content"), document,
-                                                                    join(pointer, "content")),
+                                                                    join(pointer, "content"), later=True),
                            flag(raw.get("required")), _text(raw.get("description")), _extensions(raw))
 
     def _content(self, raw: Any, document: SourceDocument, pointer: str, *,
@@ -565,8 +566,9 @@ class Normalizer:
 
     def _later(self, raw: Any, document: SourceDocument, example: Any = None, examples: dict[str, Any] = NO_ENTRIES,
                encoding: dict[str, dict[str, Any]] = NO_ENTRIES) -> MediaType:
-        """A media type whose schema (`raw`, not None) is normalised when first read: a response's."""
-        media = MediaType(None, example, examples, encoding, later=Later(self, raw, document))
+        """A media type whose schema (`raw`, not None) is normalised when first read: a request body's or a
+        response's."""
+        media = MediaType(None, example, examples, encoding, later=Later(self, raw, document), written=(raw, document))
         self.later.append(media)
         return media
 
@@ -605,8 +607,8 @@ class Normalizer:
 
 
 class Later:
-    """A response's schema as written, normalised (and the schemas it refers to) when `MediaType.schema` is first
-    read, under the normalizer's lock."""
+    """A body's schema as written, normalised (and the schemas it refers to) when `MediaType.schema` is first read,
+    under the normalizer's lock."""
 
     __slots__ = ("document", "normalizer", "raw")
 

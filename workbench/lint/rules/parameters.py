@@ -7,11 +7,15 @@ from workbench.lint.registry import Report, rule
 
 def body_schema(spec, op) -> tuple[dict | None, bool]:
     """The request body's schema as the tool takes it (its first media type, a top-level `$ref` followed), and
-    whether the operation has a body at all."""
+    whether the operation has a body at all. As written where it is (`MediaType.written`: its top level is what
+    normalising leaves as it was), else (a Swagger 2.0 form) the one made of the form's fields."""
     body = op.request_body
     if body is None:
         return None, False
     for media in body.content.values():
+        if media.written is not None:
+            schema = spec.deref(media.written[0], media.written[1], "")[0]
+            return (schema if isinstance(schema, dict) else None), True
         schema = media.schema
         if isinstance(schema, dict) and "$ref" in schema:
             schema = spec.resolve_schema(schema["$ref"]) or schema

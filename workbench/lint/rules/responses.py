@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 
 from workbench.lint.registry import Report, rule
-from workbench.lint.schemas import response_schemas
 from workbench.naming import split_words
 from workbench.spec.pointer import join
 
@@ -148,8 +147,13 @@ def _returns_list(spec, op) -> bool:
     for response in op.responses:
         if not response.status.startswith("2"):
             continue
-        for schema, document, pointer in response_schemas(spec, response):  # as written: see `response_schemas`
-            if _is_page(spec, schema, document, pointer, resource):
+        previous = None
+        for media in response.content.values():  # each schema as written (`MediaType.written`)
+            written = media.written
+            if written is None or written[0] is previous:
+                continue  # none, or the same again: a Swagger 2.0 response has one schema for every type produced
+            previous = written[0]
+            if _is_page(spec, written[0], written[1], resource):
                 return True
     return False
 
@@ -159,10 +163,10 @@ def _array(schema) -> bool:
     return kind == "array" or (isinstance(kind, list) and "array" in kind)
 
 
-def _is_page(spec, schema, document, pointer: str, resource: str) -> bool:
+def _is_page(spec, schema, document, resource: str) -> bool:
     """An array, or a page envelope holding the list (under a paging key or the resource's name) as an array (a
     nullable one too)."""
-    schema, document, pointer = spec.deref(schema, document, pointer)
+    schema, document, _ = spec.deref(schema, document, "")
     if not isinstance(schema, dict):
         return False
     if _array(schema):
@@ -173,7 +177,7 @@ def _is_page(spec, schema, document, pointer: str, resource: str) -> bool:
     for name, prop in properties.items():
         if str(name).lower() not in _PAGE_KEYS and str(name).lower() != resource:
             continue
-        if _array(spec.deref(prop, document, pointer)[0]):
+        if _array(spec.deref(prop, document, "")[0]):
             return True
     return False
 
