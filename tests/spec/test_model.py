@@ -1,6 +1,7 @@
 """The model's records: immutable named tuples (and media types, whose response schemas are normalised when first
 read) whose empty maps share one default that nothing writes into."""
 
+import copy
 import threading
 
 import pytest
@@ -87,6 +88,8 @@ def test_a_response_schema_is_normalised_when_first_read_with_the_schemas_it_nam
     assert media._later is not None and body._later is not None
     assert media.schema == {"type": ["array", "null"], "items": {"$ref": "#/components/schemas/Pet"}}
     assert media.schema is media.schema and media._later is None
+    copied = copy.copy(body)
+    assert copied == body and copied.written == body.written and copied._later is None
     assert spec.resolve_schema("#/components/schemas/Tags") == {"type": "array",
                                                                 "items": {"type": ["string", "null"]}}
 

@@ -119,12 +119,16 @@ class MediaType(Frozen):
 
     __hash__ = None  # type: ignore[assignment]  (holds dicts, as the named tuple did)
 
-    def __reduce__(self) -> tuple:  # a copy or a pickle: with its schema, normalised
-        return (MediaType, self._fields())
+    def __reduce__(self) -> tuple:  # a copy or a pickle: with its schema, normalised, and as written
+        return (_media_type, (self._fields(), self.written))
 
     def __repr__(self) -> str:
         return (f"MediaType(schema={self.schema!r}, example={self.example!r}, examples={self.examples!r}, "
                 f"encoding={self.encoding!r})")
+
+
+def _media_type(fields: tuple, written: tuple[Any, SourceDocument] | None) -> MediaType:
+    return MediaType(*fields, written=written)
 
 
 class Parameter(NamedTuple):
