@@ -72,6 +72,16 @@ class Frozen:
             object.__setattr__(self, name, value)
 
 
+def only_thread() -> bool:
+    """Whether this process runs no thread beside the current one, Python's or a library's (counted on Linux in
+    /proc/self/task; elsewhere, and when that cannot be read, False): then nothing waits while it holds the
+    interpreter, and it may fork."""
+    try:
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:
+        return False
+
+
 def cache_folder(name: str) -> Path:
     """Where the workbench keeps what it can rebuild (`name`: one kind of thing), in the user's cache folder:
     $XDG_CACHE_HOME, else ~/.cache; never in a project."""

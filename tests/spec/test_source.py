@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from unittest import mock
 
 import pytest
@@ -10,6 +12,7 @@ import yaml
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from workbench import only_thread
 from workbench.spec import SpecError, source
 from workbench.spec.json_parse import covering, index_json, parse_json
 from workbench.spec.pointer import lookup, unescape
@@ -54,6 +57,38 @@ def test_a_big_file_reads_the_same_and_its_bad_byte_is_placed_however_far_in(wri
     assert (info.value.line, info.value.column) == (line, 7)
     with pytest.raises(SpecError, match="empty"):
         parse_document(write("blank.yaml", " \n" * 400_000))
+
+
+@pytest.mark.parametrize("sliced", [False, True])
+def test_a_big_text_decodes_the_same_whole_or_in_slices(sliced):
+    # Whole when nothing else runs (a command line), in slices beside another thread (the window's): the same text,
+    # and the same error offset, with characters of every width across the slice edges.
+    text = "".join(f"k{i}: \"{'é😀x' * (i % 7)}\"\n" for i in range(60_000))
+    raw = text.encode()
+    assert len(raw) > 3 * source._DECODE_SLICE
+    assert source._decode(raw, "utf-8", sliced=sliced) == text
+    at = raw.index(b"\n", 2 * source._DECODE_SLICE) + 1  # a line's start, past two slices
+    with pytest.raises(UnicodeDecodeError) as info:
+        source._decode(raw[:at] + b"\xe9" + raw[at:], "utf-8", sliced=sliced)
+    assert info.value.start == at
+
+
+def test_only_thread_counts_every_thread_of_the_process():
+    import threading
+    if not sys.platform.startswith("linux"):
+        assert not only_thread()
+        return
+    release = threading.Event()
+    helper = threading.Thread(target=release.wait)
+    helper.start()
+    try:
+        assert not only_thread()
+    finally:
+        release.set()
+        helper.join()
+    check = "import sys, workbench; sys.exit(0 if workbench.only_thread() else 1)"
+    alone = subprocess.run([sys.executable, "-c", check], timeout=60)
+    assert alone.returncode == 0
 
 
 def test_utf8_bom_is_accepted_and_offsets_are_after_it(write):

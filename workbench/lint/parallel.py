@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from contextlib import suppress
 from typing import Any
 
+from workbench import only_thread
 from workbench.lint.finding import Fix
 from workbench.lint.registry import Report, Rule
 from workbench.lint.schemas import schema_sites
@@ -36,10 +37,7 @@ def workers() -> int:
     process, and no thread running beside the main one."""
     if not sys.platform.startswith("linux") or not hasattr(os, "fork"):
         return 1
-    try:
-        if len(os.listdir("/proc/self/task")) > 1:  # every thread of the process, Python's or a library's
-            return 1
-    except OSError:
+    if not only_thread():
         return 1
     try:
         cpus = len(os.sched_getaffinity(0))
