@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 import os
+import subprocess
 import sys
 import threading
 import time
@@ -49,7 +50,6 @@ def test_forked_copies_give_every_rule_the_reports_it_gives_alone(box):
 
 
 def test_the_lint_of_a_large_spec_is_the_same_forked_or_not(box):
-    assert len(schema_sites(box)) >= parallel.MIN_SITES
     alone, forked = lint(box), lint(box, parallel=True)
     assert [(f.rule, f.severity, f.message, f.pointer, f.fix, f.locate()) for f in forked.findings] == \
            [(f.rule, f.severity, f.message, f.pointer, f.fix, f.locate()) for f in alone.findings]
@@ -120,22 +120,43 @@ def test_a_fix_whose_value_is_not_plain_data_comes_back_as_it_is_made(box):
     assert all(isinstance(reports[0].fix, Fix) for reports in shared)
 
 
-def test_no_copy_is_forked_beside_another_thread_or_for_a_small_spec(corpus):
+def _pid(spec, context):
+    time.sleep(0.02)  # (time enough for a copy, were there one, to take some)
+    yield Report(str(os.getpid()), spec.root, "")
+
+
+def test_no_copy_is_forked_beside_another_thread(corpus):
+    small = load_spec(corpus / "oai-v3.0-petstore.json")
     release = threading.Event()
     thread = threading.Thread(target=release.wait, daemon=True)
     thread.start()
     try:
         assert parallel.workers() == 1
+        reports = parallel.run_rules(small, LintContext(LintConfig()), [_rule(f"pid-{n}", _pid) for n in range(6)],
+                                     parallel=True)
     finally:
         release.set()
         thread.join(5)
-    small = load_spec(corpus / "oai-v3.0-petstore.json")
-    context = LintContext(LintConfig())
-
-    def pid(spec, context):
-        time.sleep(0.02)  # (time enough for a copy, were there one, to take some)
-        yield Report(str(os.getpid()), spec.root, "")
-
-    assert len(schema_sites(small)) < parallel.MIN_SITES
-    reports = parallel.run_rules(small, context, [_rule(f"pid-{n}", pid) for n in range(6)], parallel=True)
     assert {r[0].message for r in reports} == {str(os.getpid())}
+
+
+def test_a_small_spec_s_rules_are_shared_too_in_a_process_alone(corpus):
+    # (in a process of its own: this one may run other threads)
+    script = f"""
+import os, sys
+sys.path.insert(0, {os.path.dirname(__file__)!r})
+from test_parallel import _pid, _rule
+from workbench.config import LintConfig
+from workbench.lint import parallel
+from workbench.lint.engine import LintContext
+from workbench.spec import load_spec
+small = load_spec({str(corpus / "oai-v3.0-petstore.json")!r})
+reports = parallel.run_rules(small, LintContext(LintConfig()), [_rule(f"pid-{{n}}", _pid) for n in range(6)],
+                             parallel=True)
+print(len({{r[0].message for r in reports}}), parallel.workers())
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    processes, workers = map(int, done.stdout.split())
+    assert workers == min(len(os.sched_getaffinity(0)), parallel.MAX_WORKERS)
+    assert (processes > 1) == (workers > 1)
