@@ -1,12 +1,14 @@
 """Lint speed and memory side by side: our `workbench lint` against Spectral CLI and Redocly CLI, same run.
 
-    python bench/lint.py [--files NAME_OR_GLOB ...] [--skip-spectral] [--repeat N] [--spectral-repeat N]
-                         [--timeout S] [--corpus DIR] [--workbench DIR]
+    python bench/lint.py [--files NAME_OR_GLOB ...] [--skip-spectral] [--repeat N] [--ours-runs K]
+                         [--spectral-repeat N] [--timeout S] [--corpus DIR] [--workbench DIR]
 
 Each tool runs as its own whole process on the same corpus file, one after the other (never in parallel), in
-rounds: ours, Redocly, Spectral, then again, N (3) rounds, so that drift on a shared machine hits all three
-alike. Each figure is the median wall time of its runs (Spectral: of its first --spectral-repeat rounds, default
-N; it takes 6–60 s per large spec) and the highest peak MiB seen, measured the same way for all three (see
+rounds: ours, Redocly, ours, Spectral, ours, then again, N (3) rounds, so that drift on a shared machine hits all
+three alike; ours, a tenth of a peer's time or less, runs K (3) times a round, spread around the peers' runs, so
+that its median samples the stretch of time a peer's long run averages over. Each figure is the median wall time
+of its runs (Spectral: of its first --spectral-repeat rounds, default N; it takes 6–60 s per large spec) and the
+highest peak MiB seen, measured the same way for all three (see
 bench/peers.py: GNU time %M when available). Ours is `python -m workbench lint SPEC --format json` with this
 checkout's package (or --workbench DIR's), its bytecode compiled beforehand as an installed package has it.
 The ratios are peer / ours, so 10.0 means the peer took ten times as long. Figures, not checks: this never
@@ -92,6 +94,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="corpus file names or globs (default: the GitHub, Kubernetes and OpenAI specs)")
     parser.add_argument("--skip-spectral", action="store_true", help="do not run Spectral (the slow peer)")
     parser.add_argument("--repeat", type=int, default=3, help="rounds (ours, Redocly, Spectral); medians (3)")
+    parser.add_argument("--ours-runs", type=int, default=3,
+                        help="runs of ours per round, spread around the peers' runs (3)")
     parser.add_argument("--spectral-repeat", type=int, default=None,
                         help="rounds in which Spectral runs too (default: all of them)")
     parser.add_argument("--timeout", type=float, default=peers.DEFAULT_TIMEOUT_S,
@@ -101,6 +105,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="the checkout whose `workbench lint` is timed (default: this one)")
     args = parser.parse_args(argv)
     repeat = max(1, args.repeat)
+    ours_runs = max(1, args.ours_runs)
     spectral_rounds = 0 if args.skip_spectral else min(repeat, args.spectral_repeat or repeat)
 
     corpus = peers.corpus_dir(args.corpus)
@@ -114,10 +119,18 @@ def main(argv: list[str] | None = None) -> int:
         runs: dict[str, list[peers.Run]] = {"ours": [], "redocly": [], "spectral": []}
         for round_ in range(repeat):
             progress(f"{path.name}: round {round_ + 1} of {repeat}")
-            runs["ours"].append(peers.run_ours(path, args.timeout, args.workbench))
-            runs["redocly"].append(peers.run_redocly(path, args.timeout))
-            if round_ < spectral_rounds:
-                runs["spectral"].append(peers.run_spectral(path, args.timeout))
+            in_round = [("redocly", peers.run_redocly)] + ([("spectral", peers.run_spectral)]
+                                                           if round_ < spectral_rounds else [])
+            # Ours (a tenth of a peer's time or less) runs `--ours-runs` times a round, spread before, between and
+            # after the peers' runs: its median then samples the same stretch of the machine's time as a peer's
+            # seconds-long run averages over (a shared machine's speed moves by 1.5x within seconds).
+            slots = len(in_round) + 1
+            for slot in range(slots):
+                for _ in range(ours_runs // slots + (slot < ours_runs % slots)):
+                    runs["ours"].append(peers.run_ours(path, args.timeout, args.workbench))
+                if slot < len(in_round):
+                    name, run_peer = in_round[slot]
+                    runs[name].append(run_peer(path, args.timeout))
         ours, redocly, spectral = (median_of(runs[name]) for name in ("ours", "redocly", "spectral"))
         assert ours is not None and redocly is not None
         rows.append([path.name, f"{path.stat().st_size / 2**20:.1f}",
@@ -132,7 +145,8 @@ def main(argv: list[str] | None = None) -> int:
 
     print(f"Lint side by side — {peers.versions_line()}; Python {platform.python_version()}; "
           f"{os.cpu_count()} CPUs; {platform.machine()}")
-    print(f"s = wall seconds, median of {repeat} alternating rounds (Spectral: of {spectral_rounds}); "
+    print(f"s = wall seconds, median of {repeat} alternating rounds (Spectral: of {spectral_rounds}; ours: of "
+          f"{repeat * ours_runs}, {ours_runs} a round around the peers' runs); "
           f"{peers.memory_method()}, highest over the runs; ratios = peer / ours (time, then memory); timeout "
           f"{args.timeout:.0f} s; ours = the workbench package of {args.workbench.resolve()}\n")
     print_table(["file", "MB", "ours s", "ours MiB", "spectral s", "spectral MiB", "redocly s", "redocly MiB",
