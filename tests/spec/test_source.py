@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import threading
 from unittest import mock
 
 import pytest
@@ -74,7 +75,6 @@ def test_a_big_text_decodes_the_same_whole_or_in_slices(sliced):
 
 
 def test_only_thread_counts_every_thread_of_the_process():
-    import threading
     if not sys.platform.startswith("linux"):
         assert not only_thread()
         return

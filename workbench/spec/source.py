@@ -261,7 +261,8 @@ def read_text(path: Path, name: str) -> tuple[str, bool]:
             raw = raw[len(mark):] if codec == "utf-8" else raw
             break
     try:
-        text = _decode(raw, encoding, sliced=not only_thread())
+        # (the threads are counted only for a file big enough to be sliced)
+        text = _decode(raw, encoding, sliced=len(raw) > _DECODE_SLICE and not only_thread())
     except UnicodeDecodeError as exc:
         before = raw[: exc.start]
         line = before.count(b"\n") + 1
