@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 
 import pytest
@@ -128,3 +130,45 @@ def test_block_scalar_style_and_span():
 def test_second_document_is_reported():
     _, _, problems = load("a: 1\n---\nb: 2\n")
     assert [p.code for p in problems] == ["multiple-documents"]
+
+
+# Run in a fresh interpreter, where PyYAML is not imported yet: the first parse imports it.
+_DEFERRED_CHECK = r"""
+import re, sys, threading
+compile_before = re.compile
+if sys.argv[1] == "thread":
+    stop = threading.Event()
+    helper = threading.Thread(target=stop.wait)
+    helper.start()
+from workbench.spec.yaml_parse import parse_yaml
+data, _, _ = parse_yaml("a: yes\nb: 1\n", "x.yaml")
+assert data == {"a": "yes", "b": 1}, data
+import yaml
+assert re.compile is compile_before
+deferred = not isinstance(yaml.reader.Reader.NON_PRINTABLE, re.Pattern)
+resolvers = [regexp for pairs in yaml.SafeLoader.yaml_implicit_resolvers.values() for _, regexp in pairs]
+assert all(isinstance(r, re.Pattern) for r in resolvers) != deferred
+# PyYAML's own pure-Python loader reads and refuses as it always did, its patterns compiled when it needs them.
+assert yaml.load("a: yes\nb: 2001-12-14\nc: 0x1F\nd: ~\n", Loader=yaml.SafeLoader) == \
+    {"a": True, "b": __import__("datetime").date(2001, 12, 14), "c": 31, "d": None}
+try:
+    yaml.load('a: "\x07"', Loader=yaml.SafeLoader)
+except yaml.reader.ReaderError:
+    pass
+else:
+    raise AssertionError("a control character was read")
+# Other modules' patterns were never deferred.
+assert isinstance(re.compile("x+"), re.Pattern)
+print("deferred" if deferred else "compiled")
+if sys.argv[1] == "thread":
+    stop.set()
+    helper.join()
+"""
+
+
+@pytest.mark.parametrize(("threads", "expected"), [("alone", "deferred"), ("thread", "compiled")])
+def test_pyyaml_patterns_are_compiled_when_first_used_in_a_process_of_one_thread(threads, expected):
+    run = subprocess.run([sys.executable, "-c", _DEFERRED_CHECK, threads], capture_output=True, text=True,
+                         timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == [expected]

@@ -11,9 +11,11 @@ different answers than YAML 1.1 gives:
 
 from __future__ import annotations
 
+import re
+import sys
 from typing import TYPE_CHECKING, Any
 
-from workbench import lazy_pattern
+from workbench import lazy_pattern, only_thread
 from workbench.spec import limits
 from workbench.spec.errors import Problem, SpecError
 from workbench.spec.pointer import escape
@@ -35,12 +37,35 @@ def libyaml() -> bool:
 def _loader() -> type:
     global _EventLoader
     if _EventLoader is None:
+        _import_yaml()
         try:
             from yaml import CSafeLoader as loader
         except ImportError:  # pragma: no cover - depends on how PyYAML was built
             from yaml import SafeLoader as loader  # type: ignore[assignment]
         _EventLoader = loader
     return _EventLoader
+
+
+def _import_yaml() -> None:
+    """Import PyYAML with the patterns its modules compile at import deferred to their first use. They are its pure-
+    Python reader's, resolver's and constructor's (ten, one of them a class of most of Unicode), and a parse from
+    libyaml's events uses none of them: compiling them was a twentieth of a small YAML spec's `workbench lint`. Only
+    where no other thread runs (a command line), since `re.compile` is swapped for the length of the import; a
+    pattern is deferred only when a PyYAML module asks for it."""
+    compile_now = re.compile
+
+    def compile_later(pattern, flags=0):
+        if sys._getframe(1).f_globals.get("__name__", "").startswith("yaml.") and isinstance(pattern, str):
+            return lazy_pattern(pattern, flags)
+        return compile_now(pattern, flags)
+
+    if "yaml" not in sys.modules and only_thread():
+        re.compile = compile_later
+    try:
+        import yaml  # noqa: F401
+    finally:
+        re.compile = compile_now
+
 
 # Span index entry: (start, end, key_start, key_end, kind). Offsets are str indices into the text.
 # kind: "map", "seq", "alias", or the scalar style: "plain", "'", '"', "|", ">".
