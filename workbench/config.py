@@ -16,8 +16,6 @@ line and the window read it with the same function; what they override is applie
 `resources/schemas/workbench-config.schema.json` (a test keeps both equal).
 """
 
-from __future__ import annotations
-
 from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -123,7 +121,7 @@ def find_config(spec_path: Path) -> Path | None:
     return None
 
 
-def config_for(spec_path: str | Path, known: Known, explicit: str | Path | None = None) -> WorkbenchConfig:
+def config_for(spec_path: str | Path, known: "Known", explicit: str | Path | None = None) -> WorkbenchConfig:
     """The config a spec is checked with: the one given, else the one beside the spec, else the defaults."""
     path = Path(explicit) if explicit else find_config(Path(spec_path))
     return load_config(path, known)

@@ -21,8 +21,6 @@ Words in a description do not decide any of this (a "warning" in prose gates not
 warns its reader is the lint rule's business.
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 

@@ -1,8 +1,6 @@
 """Run the rules over a spec: severities from config, ignores (config and inline `x-lint-ignore`),
 one finding per place (a `$ref`'d component is reported once, at its definition), stable order."""
 
-from __future__ import annotations
-
 from collections.abc import Iterable
 from pathlib import Path
 from typing import NamedTuple

@@ -1,7 +1,5 @@
 """A lint finding: which rule, how severe (`Severity` is the loader's, shared), what to write, and exactly where."""
 
-from __future__ import annotations
-
 from typing import Any, NamedTuple
 
 from workbench import Frozen

@@ -1,7 +1,5 @@
 """Rules register themselves here; each rule is one small function with an id and a default severity."""
 
-from __future__ import annotations
-
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 

@@ -1,8 +1,6 @@
 """Walk the schemas an agent meets — parameters, request bodies, responses — in the raw documents, so
 every finding has an exact place. A `$ref`'d schema is visited once per role, at its definition."""
 
-from __future__ import annotations
-
 from typing import Any, NamedTuple
 
 from workbench.spec import Operation, SourceDocument, Spec, SpecVersion

@@ -1,7 +1,5 @@
 """Errors and problems the loader reports: always one line, naming the file and the place."""
 
-from __future__ import annotations
-
 from enum import IntEnum
 from typing import NamedTuple
 
@@ -17,7 +15,7 @@ class Severity(IntEnum):
     ERROR = 4
 
     @classmethod
-    def parse(cls, text: str) -> Severity:
+    def parse(cls, text: str) -> "Severity":
         try:
             return cls[text.strip().upper()]
         except KeyError:

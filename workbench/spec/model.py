@@ -6,16 +6,12 @@ plain JSON Schema 2020-12 dicts with `$ref`s rewritten to refs into this model (
 `other.yaml#/...` relative to the root document for multi-file specs).
 """
 
-from __future__ import annotations
-
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from workbench import Frozen
-
-if TYPE_CHECKING:
-    from workbench.spec.errors import Problem
-    from workbench.spec.source import Location, SourceDocument
+from workbench.spec.errors import Problem
+from workbench.spec.source import Location, SourceDocument
 
 Schema = dict[str, Any]
 
@@ -276,7 +272,7 @@ class Spec(Frozen):
                             ("_operations", tuple(op for item in paths for op in item.operations))):
             object.__setattr__(self, name, value)
 
-    def _replace(self, **changes: Any) -> Spec:
+    def _replace(self, **changes: Any) -> "Spec":
         """A copy with these attributes changed (as a named tuple's `_replace`); its operations gathered anew."""
         fields = {name: getattr(self, name) for name in _SPEC_FIELDS}
         fields.update(ref_targets=self._targets, later=self._later)

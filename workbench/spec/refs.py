@@ -7,8 +7,6 @@ followed; a chain that comes back to itself is reported, never followed forever.
 are not chains: their `$ref`s stay refs in the model, so cycles are kept as cycles.
 """
 
-from __future__ import annotations
-
 import os
 import re
 from collections.abc import Iterable

@@ -4,8 +4,6 @@ Offsets are indices into the decoded text (characters, not bytes). Lines and col
 computed on demand from the offsets.
 """
 
-from __future__ import annotations
-
 import bisect
 import codecs
 import os

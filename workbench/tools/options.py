@@ -3,8 +3,6 @@ a panel overrides. `workbench tools` and `workbench call` build their tools here
 consumer (the mock, the round trip, the selection suite, the tool-preview panel), so that all of them see
 the same tools with the same argument shapes."""
 
-from __future__ import annotations
-
 from typing import TYPE_CHECKING, NamedTuple
 
 from workbench.config import WorkbenchConfig
@@ -52,7 +50,7 @@ def toolset_scope(config: WorkbenchConfig, overrides: ToolOverrides | None = Non
                  read_only=value["read_only"], include_deprecated=value["include_deprecated"], budget=budget)
 
 
-def toolset_options(config: WorkbenchConfig, overrides: ToolOverrides | None = None) -> ConvertOptions:
+def toolset_options(config: WorkbenchConfig, overrides: ToolOverrides | None = None) -> "ConvertOptions":
     from workbench.tools.convert import ConvertOptions
 
     overrides = overrides or ToolOverrides()
@@ -63,7 +61,7 @@ def toolset_options(config: WorkbenchConfig, overrides: ToolOverrides | None = N
                           split_unions=value["split_unions"], json_schema_form=bool(overrides.json_schema_form))
 
 
-def build_toolset(spec: Spec, config: WorkbenchConfig, overrides: ToolOverrides | None = None) -> ToolSet:
+def build_toolset(spec: Spec, config: WorkbenchConfig, overrides: ToolOverrides | None = None) -> "ToolSet":
     from workbench.tools.convert import convert
 
     return convert(spec, toolset_options(config, overrides))

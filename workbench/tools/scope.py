@@ -1,7 +1,5 @@
 """Which operations become tools: tags, allowlist, read-only, deprecated, hidden ones."""
 
-from __future__ import annotations
-
 from typing import TYPE_CHECKING, NamedTuple
 
 from workbench.policy import safety
@@ -43,7 +41,7 @@ def describe(scope: Scope) -> str:
     return "; ".join(parts)
 
 
-def select(spec: Spec, scope: Scope) -> tuple[list[Operation], list[Rejected]]:
+def select(spec: Spec, scope: Scope) -> "tuple[list[Operation], list[Rejected]]":
     """The operations in scope, and every one left out with its reason (left-out is not an error)."""
     chosen: list[Operation] = []
     left_out: list[tuple[str, str, str]] = []

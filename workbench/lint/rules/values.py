@@ -1,8 +1,6 @@
 """Values an agent must get right: enums hidden in prose, numbers without units, strings without formats,
 ids without a source. These are where generated calls validate yet mean the wrong thing."""
 
-from __future__ import annotations
-
 import re
 from functools import lru_cache
 from typing import NamedTuple
