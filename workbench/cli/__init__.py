@@ -14,7 +14,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from workbench import __version__
+from workbench import __version__, patterns
 from workbench.cli import common
 from workbench.spec import SpecError
 from workbench.spec.limits import collect_rarely
@@ -94,6 +94,7 @@ def entry() -> None:
     if ends_at_once:
         gc.disable()
     code = main()
+    patterns.save()  # (before `os._exit`, which runs no clean-up)
     if ends_at_once:
         try:
             sys.stdout.flush()

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from contextlib import suppress
 from typing import Any
 
-from workbench import only_thread
+from workbench import only_thread, patterns
 from workbench.lint.finding import Fix
 from workbench.lint.registry import Report, Rule
 from workbench.lint.schemas import schema_sites
@@ -112,6 +112,8 @@ def _copy(spec: Spec, context: Any, rules: Sequence[Rule], queue_in: int, answer
     except BaseException:  # whatever it did not send, the parent runs
         code = 1
     finally:
+        with suppress(BaseException):
+            patterns.save()  # the patterns its rules compiled
         os._exit(code)
 
 
