@@ -1,7 +1,7 @@
 """Lint speed and memory side by side: our `workbench lint` against Spectral CLI and Redocly CLI, same run.
 
     python bench/lint.py [--files NAME_OR_GLOB ...] [--skip-spectral] [--repeat N] [--ours-runs K]
-                         [--spectral-repeat N] [--timeout S] [--corpus DIR] [--workbench DIR]
+                         [--spectral-repeat N] [--timeout S] [--corpus DIR] [--workbench DIR] [--cold-cache]
 
 Each tool runs as its own whole process on the same corpus file, one after the other (never in parallel), in
 rounds: ours, Redocly, ours, Spectral, ours, then again, N (3) rounds, so that drift on a shared machine hits all
@@ -10,7 +10,9 @@ that its median samples the stretch of time a peer's long run averages over. Eac
 of its runs (Spectral: of its first --spectral-repeat rounds, default N; it takes 6–60 s per large spec) and the
 highest peak MiB seen, measured the same way for all three (see
 bench/peers.py: GNU time %M when available). Ours is `python -m workbench lint SPEC --format json` with this
-checkout's package (or --workbench DIR's), its bytecode compiled beforehand as an installed package has it.
+checkout's package (or --workbench DIR's), its bytecode compiled beforehand as an installed package has it, with
+the user's cache folder as it is (after one run it holds the compiled patterns) or, with --cold-cache, an empty one
+for every run (a first run on a machine, as a fresh CI container has it).
 The ratios are peer / ours, so 10.0 means the peer took ten times as long. Figures, not checks: this never
 fails on a slow result.
 
@@ -103,6 +105,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corpus", help="corpus directory (default: $WORKBENCH_CORPUS or ../shared/corpus)")
     parser.add_argument("--workbench", type=Path, default=REPO,
                         help="the checkout whose `workbench lint` is timed (default: this one)")
+    parser.add_argument("--cold-cache", action="store_true",
+                        help="ours with an empty cache folder every run (a first run on a machine)")
     args = parser.parse_args(argv)
     repeat = max(1, args.repeat)
     ours_runs = max(1, args.ours_runs)
@@ -127,7 +131,8 @@ def main(argv: list[str] | None = None) -> int:
             slots = len(in_round) + 1
             for slot in range(slots):
                 for _ in range(ours_runs // slots + (slot < ours_runs % slots)):
-                    runs["ours"].append(peers.run_ours(path, args.timeout, args.workbench))
+                    runs["ours"].append(peers.run_ours(path, args.timeout, args.workbench,
+                                                         cold_cache=args.cold_cache))
                 if slot < len(in_round):
                     name, run_peer = in_round[slot]
                     runs[name].append(run_peer(path, args.timeout))
@@ -148,7 +153,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"s = wall seconds, median of {repeat} alternating rounds (Spectral: of {spectral_rounds}; ours: of "
           f"{repeat * ours_runs}, {ours_runs} a round around the peers' runs); "
           f"{peers.memory_method()}, highest over the runs; ratios = peer / ours (time, then memory); timeout "
-          f"{args.timeout:.0f} s; ours = the workbench package of {args.workbench.resolve()}\n")
+          f"{args.timeout:.0f} s; ours = the workbench package of {args.workbench.resolve()}, "
+          f"{'an empty cache folder every run' if args.cold_cache else 'the cache folder as it is'}\n")
     print_table(["file", "MB", "ours s", "ours MiB", "spectral s", "spectral MiB", "redocly s", "redocly MiB",
                  "spectral/ours s", "spectral/ours MiB", "redocly/ours s", "redocly/ours MiB"], rows)
     print("Findings reported (ours: all severities, default config; Spectral: spectral:oas recommended; "

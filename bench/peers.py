@@ -336,15 +336,22 @@ def prepare_ours(root: Path = REPO) -> None:
                    env={**os.environ, **OURS_ENV}, capture_output=True, timeout=INSTALL_TIMEOUT_S, check=False)
 
 
-def measure_ours(args: list[str], timeout: float = DEFAULT_TIMEOUT_S, root: Path = REPO) -> Run:
+def measure_ours(args: list[str], timeout: float = DEFAULT_TIMEOUT_S, root: Path = REPO, *,
+                 cold_cache: bool = False) -> Run:
     """`python -m workbench ARGS` with checkout `root`'s package (cwd `root` puts it first on the path),
-    measured the same way as the peers."""
-    return measure([sys.executable, "-m", "workbench", *args], timeout=timeout, cwd=Path(root), env=OURS_ENV)
+    measured the same way as the peers. `cold_cache`: with an empty cache folder of its own (XDG_CACHE_HOME), as
+    the first run on a machine has it (no compiled patterns, no token table), instead of the user's."""
+    if not cold_cache:
+        return measure([sys.executable, "-m", "workbench", *args], timeout=timeout, cwd=Path(root), env=OURS_ENV)
+    with tempfile.TemporaryDirectory(prefix="bench-cache-") as cache:
+        return measure([sys.executable, "-m", "workbench", *args], timeout=timeout, cwd=Path(root),
+                       env={**OURS_ENV, "XDG_CACHE_HOME": cache})
 
 
-def run_ours(spec: Path, timeout: float = DEFAULT_TIMEOUT_S, root: Path = REPO) -> Run:
+def run_ours(spec: Path, timeout: float = DEFAULT_TIMEOUT_S, root: Path = REPO, *, cold_cache: bool = False) -> Run:
     """`workbench lint SPEC --format json`, measured the same way as the peers."""
-    return measure_ours(["lint", str(Path(spec).resolve()), "--format", "json"], timeout, root)
+    return measure_ours(["lint", str(Path(spec).resolve()), "--format", "json"], timeout, root,
+                        cold_cache=cold_cache)
 
 
 def count_findings(tool: str, output: Any) -> int | None:

@@ -102,6 +102,8 @@ def test_an_opcode_list_re_rejects_is_compiled_as_usual(store):
     pattern_store.forget()
     made = pattern_store.compiled(r"(?P<word>[a-z]+)\d", 0)
     assert made.search("ab1").group("word") == "ab"
+    pattern_store.save()  # the list compiled afresh takes the rejected one's place
+    assert marshal.loads(path.read_bytes())[(r"(?P<word>[a-z]+)\d", 0)][1] != [255, 1, 2]
 
 
 @pytest.mark.parametrize("content", [b"", b"not marshal data", marshal.dumps(["a list"]), marshal.dumps({1: 2})])

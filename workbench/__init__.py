@@ -190,8 +190,11 @@ class PatternStore:
 
             entry = self._stored.get(key)
             if entry is not None:
-                return _sre.compile(text, *entry)
-            if flags & (re.DEBUG | re.TEMPLATE) or not isinstance(text, str):
+                try:
+                    return _sre.compile(text, *entry)
+                except Exception:  # a list it rejects: compiled afresh below, and kept in its place
+                    pass
+            if flags & re.DEBUG or not isinstance(text, str):
                 return re.compile(text, flags)
             entry = self._opcodes(text, flags)
             pattern = _sre.compile(text, *entry)
