@@ -4,6 +4,7 @@ a copy does (answers, fails, dies, names a document it cannot send back)."""
 from __future__ import annotations
 
 import datetime
+import json
 import os
 import subprocess
 import sys
@@ -160,3 +161,43 @@ print(len({{r[0].message for r in reports}}), parallel.workers())
     processes, workers = map(int, done.stdout.split())
     assert workers == min(len(os.sched_getaffinity(0)), parallel.MAX_WORKERS)
     assert (processes > 1) == (workers > 1)
+
+
+def _pid_and_pattern(n):
+    """A rule that reports its process and compiles a pattern of its own."""
+    from workbench import lazy_pattern
+
+    pattern = lazy_pattern(rf"rule-{n}-\d+")
+
+    def check(spec, context):
+        assert pattern.fullmatch(f"rule-{n}-7")
+        yield from _pid(spec, context)
+
+    return check
+
+
+def test_a_copy_keeps_the_patterns_its_rules_compiled(corpus, tmp_path):
+    # (in a process of its own, with a store of its own; the parent has saved nothing when the rules are done)
+    script = f"""
+import glob, json, marshal, os, sys
+sys.path.insert(0, {os.path.dirname(__file__)!r})
+from test_parallel import _pid_and_pattern, _rule
+from workbench.config import LintConfig
+from workbench.lint import parallel
+from workbench.lint.engine import LintContext
+from workbench.spec import load_spec
+small = load_spec({str(corpus / "oai-v3.0-petstore.json")!r})
+reports = parallel.run_rules(small, LintContext(LintConfig()), [_rule(f"r{{n}}", _pid_and_pattern(n))
+                                                                for n in range(8)], parallel=True)
+copied = sorted(n for n, rule_reports in enumerate(reports) if rule_reports[0].message != str(os.getpid()))
+stored = sorted(int(text.split("-")[1]) for path in glob.glob({str(tmp_path)!r} + "/agent-spec-workbench/patterns-*")
+                for text, _ in marshal.loads(open(path, "rb").read()) if text.startswith("rule-"))
+print(json.dumps([copied, stored, parallel.workers()]))
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "XDG_CACHE_HOME": str(tmp_path)})
+    assert done.returncode == 0, done.stderr
+    copied, stored, workers = json.loads(done.stdout)
+    if workers > 1:
+        assert copied  # a copy ran some of them
+    assert stored == copied  # exactly what the copy compiled: the parent saves only when its command ends

@@ -113,6 +113,7 @@ def _copy(spec: Spec, context: Any, rules: Sequence[Rule], queue_in: int, answer
         code = 1
     finally:
         with suppress(BaseException):
+            os.close(answer_out)  # (the parent reads to the end: it is not kept waiting for the save)
             patterns.save()  # the patterns its rules compiled
         os._exit(code)
 
