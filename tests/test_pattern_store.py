@@ -84,6 +84,7 @@ def test_every_constant_pattern_made_from_the_store_is_the_one_re_makes(store):
     texts = _texts()
     for text, flags in constants:
         made, expected = pattern_store.compiled(text, flags), re.compile(text, flags)
+        assert made == expected  # (a pattern compares its flags and its compiled code)
         assert (made.pattern, made.flags, made.groups, made.groupindex) == \
             (expected.pattern, expected.flags, expected.groups, expected.groupindex)
         for subject in texts:
@@ -172,3 +173,13 @@ def test_a_lint_reports_the_same_with_an_empty_store_and_with_the_one_it_left(tm
             break
     else:
         raise AssertionError("every later run still compiled patterns the store did not hold")
+
+
+def test_a_relative_cache_folder_setting_is_ignored(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/cache")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert pattern_store.path().parent == tmp_path / ".cache" / "agent-spec-workbench"
+
+
+def test_the_store_is_named_by_the_interpreter_s_exact_version(store):
+    assert f"{sys.hexversion:x}" in pattern_store.path().name

@@ -86,8 +86,11 @@ def only_thread() -> bool:
 
 def cache_folder(name: str) -> Path:
     """Where the workbench keeps what it can rebuild (`name`: one kind of thing), in the user's cache folder:
-    $XDG_CACHE_HOME, else ~/.cache; never in a project."""
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "agent-spec-workbench" / name
+    $XDG_CACHE_HOME, else ~/.cache; never in a project (a relative $XDG_CACHE_HOME is ignored, as the XDG
+    specification asks: it would name a folder inside wherever the command runs)."""
+    configured = os.environ.get("XDG_CACHE_HOME")
+    base = Path(configured) if configured and os.path.isabs(configured) else Path.home() / ".cache"
+    return base / "agent-spec-workbench" / name
 
 
 def replace_file(path: Path, data: bytes | Iterable[bytes], *, durable: bool = False, mode: int | None = None) -> None:
@@ -139,6 +142,14 @@ def remove_leftovers(path: Path, older_than_s: float = 600.0) -> None:
         pass  # a folder that cannot be listed, or a file gone meanwhile: nothing to tidy
 
 
+def write_cache(path: Path, data: bytes) -> None:
+    """Write a cache file (its folder made first) through `replace_file`, tidying what killed writes left; OSError
+    when it cannot be written, which a cache's caller ignores (a cache that cannot be written only costs time)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    remove_leftovers(path)
+    replace_file(path, data)
+
+
 def _leftover_prefix(path: Path) -> str:
     return f".{path.name[:48]}."
 
@@ -155,9 +166,12 @@ class PatternStore:
     the same arguments, that `re.compile` ends with.
 
     Whatever does not fit is compiled by `re` as usual: another interpreter than CPython, internals that changed, a
-    store that cannot be read or written, a list `_sre` rejects (it checks every list it is given). A process adds
-    what it compiled when it ends (`save`: the command line calls it before its `os._exit`, a forked copy before its
-    own), merged with what another process wrote meanwhile."""
+    store that cannot be read or written, a list `_sre` rejects (it checks every list it is given). The store's file
+    is named by the interpreter's exact version too (a patch release may fix the parser without a new MAGIC). A
+    process adds what it compiled when it ends (`save`: the command line calls it before its `os._exit`; a forked
+    lint copy sends its patterns back with its answers, `compiled_here` and `adopt`), merged with what another
+    process wrote meanwhile. A warning the parser gives for a pattern (a FutureWarning on a possible nested set)
+    appears only in the run that compiles it."""
 
     MAX_ENTRIES = 4096  # (the package has a few hundred constant patterns; past this the store starts afresh)
 
@@ -169,7 +183,7 @@ class PatternStore:
     def path() -> Path:
         import _sre
 
-        return cache_folder(f"patterns-{sys.implementation.cache_tag}-{_sre.MAGIC}.marshal")
+        return cache_folder(f"patterns-{sys.implementation.cache_tag}-{sys.hexversion:x}-{_sre.MAGIC}.marshal")
 
     @staticmethod
     def _read(path: Path) -> dict[tuple[str, int], tuple]:
@@ -218,23 +232,32 @@ class PatternStore:
         return (int(flags | parsed.state.flags), [int(op) for op in code], parsed.state.groups - 1, names,
                 tuple(by_index))
 
+    def compiled_here(self) -> dict[tuple[str, int], tuple]:
+        """The patterns this process compiled that the store does not hold yet (plain data: `marshal` sends them)."""
+        return dict(self._new)
+
+    def adopt(self, compiled: object) -> None:
+        """Take another process's `compiled_here` (a forked copy's) for this one's `save`."""
+        if isinstance(compiled, dict):
+            self._new.update((key, entry) for key, entry in compiled.items()
+                             if isinstance(key, tuple) and isinstance(entry, tuple))
+
     def save(self) -> None:
         """Add the patterns this process compiled to the store (nothing to do when it compiled none)."""
-        if not self._new:
+        new = dict(self._new)  # (a thread may compile one meanwhile: it is kept for a later save)
+        if not new:
             return
         try:
             path = self.path()
             merged = self._read(path)
-            if len(merged) + len(self._new) > self.MAX_ENTRIES:
+            if len(merged) + len(new) > self.MAX_ENTRIES:
                 merged = {}
-            merged.update(self._new)
-            data = marshal.dumps(merged)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            remove_leftovers(path)
-            replace_file(path, data)
+            merged.update(new)
+            write_cache(path, marshal.dumps(merged))
         except (OSError, ValueError):
             return  # a store that cannot be written only costs time
-        self._new.clear()
+        for key in new:
+            self._new.pop(key, None)
 
     def forget(self) -> None:
         """Drop what this process read and compiled (tests: the next pattern reads the store afresh)."""

@@ -176,12 +176,14 @@ def _pid_and_pattern(n):
     return check
 
 
-def test_a_copy_keeps_the_patterns_its_rules_compiled(corpus, tmp_path):
-    # (in a process of its own, with a store of its own; the parent has saved nothing when the rules are done)
+def test_a_copy_sends_back_the_patterns_its_rules_compiled(corpus, tmp_path):
+    # (in a process of its own, with a store of its own: the process that forked keeps them for its save, and the
+    # copy writes nothing itself)
     script = f"""
-import glob, json, marshal, os, sys
+import glob, json, os, sys
 sys.path.insert(0, {os.path.dirname(__file__)!r})
 from test_parallel import _pid_and_pattern, _rule
+from workbench import patterns
 from workbench.config import LintConfig
 from workbench.lint import parallel
 from workbench.lint.engine import LintContext
@@ -190,14 +192,15 @@ small = load_spec({str(corpus / "oai-v3.0-petstore.json")!r})
 reports = parallel.run_rules(small, LintContext(LintConfig()), [_rule(f"r{{n}}", _pid_and_pattern(n))
                                                                 for n in range(8)], parallel=True)
 copied = sorted(n for n, rule_reports in enumerate(reports) if rule_reports[0].message != str(os.getpid()))
-stored = sorted(int(text.split("-")[1]) for path in glob.glob({str(tmp_path)!r} + "/agent-spec-workbench/patterns-*")
-                for text, _ in marshal.loads(open(path, "rb").read()) if text.startswith("rule-"))
-print(json.dumps([copied, stored, parallel.workers()]))
+held = sorted(int(text.split("-")[1]) for text, _ in patterns.compiled_here() if text.startswith("rule-"))
+print(json.dumps([copied, held, glob.glob({str(tmp_path)!r} + "/agent-spec-workbench/patterns-*"),
+                  parallel.workers()]))
 """
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
                           env={**os.environ, "XDG_CACHE_HOME": str(tmp_path)})
     assert done.returncode == 0, done.stderr
-    copied, stored, workers = json.loads(done.stdout)
+    copied, held, written, workers = json.loads(done.stdout)
     if workers > 1:
         assert copied  # a copy ran some of them
-    assert stored == copied  # exactly what the copy compiled: the parent saves only when its command ends
+    assert held == list(range(8))  # its own rules' patterns and the copy's
+    assert written == []

@@ -106,23 +106,21 @@ def _copy(spec: Spec, context: Any, rules: Sequence[Rule], queue_in: int, answer
                                   for r in rules[index].check(spec, context)]
             except Exception:  # not answered: the parent runs it and meets the same exception
                 continue
-        payload = memoryview(_dumps(answers))
+        payload = memoryview(_dumps(answers, patterns.compiled_here()))
         while payload:
             payload = payload[os.write(answer_out, payload):]
     except BaseException:  # whatever it did not send, the parent runs
         code = 1
     finally:
-        with suppress(BaseException):
-            os.close(answer_out)  # (the parent reads to the end: it is not kept waiting for the save)
-            patterns.save()  # the patterns its rules compiled
         os._exit(code)
 
 
-def _dumps(answers: dict[int, list[tuple]]) -> bytes:
-    """The answers in `marshal`'s form (plain data only, read back far quicker than a pickle); a rule whose fix holds
-    a value of another type (a subclass, a date read from YAML) is left out, for the parent to run."""
+def _dumps(answers: dict[int, list[tuple]], compiled: dict) -> bytes:
+    """The answers, and the patterns the copy compiled (for the parent's store: one process writes it), in
+    `marshal`'s form (plain data only, read back far quicker than a pickle); a rule whose fix holds a value of another
+    type (a subclass, a date read from YAML) is left out, for the parent to run."""
     try:
-        return marshal.dumps(answers)
+        return marshal.dumps((answers, compiled))
     except ValueError:
         plain = {}
         for index, reports in answers.items():
@@ -131,7 +129,7 @@ def _dumps(answers: dict[int, list[tuple]]) -> bytes:
             except ValueError:
                 continue
             plain[index] = reports
-        return marshal.dumps(plain)
+        return marshal.dumps((plain, compiled))
 
 
 def _collect(answer_in: int, results: list[list[Report] | None], documents: list) -> None:
@@ -141,9 +139,10 @@ def _collect(answer_in: int, results: list[list[Report] | None], documents: list
     if not chunks:
         return
     try:
-        answers = marshal.loads(b"".join(chunks))
+        answers, compiled = marshal.loads(b"".join(chunks))
     except (EOFError, ValueError, TypeError):  # a copy cut off mid-answer: its rules are run here
         return
+    patterns.adopt(compiled)
     for index, reports in answers.items():
         results[index] = [Report(message, documents[at], pointer, fix if fix is None else Fix(*fix))
                           for message, at, pointer, fix in reports]

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+from contextlib import suppress
 from pathlib import Path
 
-from workbench import cache_folder, remove_leftovers, replace_file
+from workbench import cache_folder, write_cache
 from workbench.lint.registry import Report, rule
 from workbench.lint.schemas import schema_sites, schema_types
 from workbench.spec.pointer import join, lookup
@@ -70,12 +71,8 @@ class _VerdictCache:
     def save(self) -> None:
         if not self.dirty:
             return
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            remove_leftovers(self.path)
-            replace_file(self.path, json.dumps(self.verdicts).encode("utf-8"))
-        except OSError:
-            pass  # a cache that cannot be written only costs time
+        with suppress(OSError):  # a cache that cannot be written only costs time
+            write_cache(self.path, json.dumps(self.verdicts).encode("utf-8"))
 
 
 def _validator(spec, schema):
