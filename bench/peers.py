@@ -341,11 +341,9 @@ def measure_ours(args: list[str], timeout: float = DEFAULT_TIMEOUT_S, root: Path
     """`python -m workbench ARGS` with checkout `root`'s package (cwd `root` puts it first on the path),
     measured the same way as the peers. `cold_cache`: with an empty cache folder of its own (XDG_CACHE_HOME), as
     the first run on a machine has it (no compiled patterns, no token table), instead of the user's."""
-    if not cold_cache:
-        return measure([sys.executable, "-m", "workbench", *args], timeout=timeout, cwd=Path(root), env=OURS_ENV)
-    with tempfile.TemporaryDirectory(prefix="bench-cache-") as cache:
-        return measure([sys.executable, "-m", "workbench", *args], timeout=timeout, cwd=Path(root),
-                       env={**OURS_ENV, "XDG_CACHE_HOME": cache})
+    with tempfile.TemporaryDirectory(prefix="bench-cache-") if cold_cache else contextlib.nullcontext() as cache:
+        env = {**OURS_ENV, "XDG_CACHE_HOME": cache} if cache else OURS_ENV
+        return measure([sys.executable, "-m", "workbench", *args], timeout=timeout, cwd=Path(root), env=env)
 
 
 def run_ours(spec: Path, timeout: float = DEFAULT_TIMEOUT_S, root: Path = REPO, *, cold_cache: bool = False) -> Run:

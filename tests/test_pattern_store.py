@@ -3,6 +3,7 @@
 import importlib
 import json
 import marshal
+import os
 import pkgutil
 import re
 import subprocess
@@ -138,7 +139,7 @@ def test_a_save_keeps_what_another_process_wrote_meanwhile(store):
     pattern_store.compiled(r"first\d", 0)
     other = subprocess.run([sys.executable, "-c", "from workbench import patterns as pattern_store\n"
                             "pattern_store.compiled(r'second\\d', 0); pattern_store.save()"],
-                           env={**__import__("os").environ, "XDG_CACHE_HOME": str(store)}, timeout=60)
+                           env={**os.environ, "XDG_CACHE_HOME": str(store)}, timeout=60)
     assert other.returncode == 0
     pattern_store.save()
     assert {(r"first\d", 0), (r"second\d", 0)} <= set(marshal.loads(_store_file(store).read_bytes()))
@@ -161,7 +162,7 @@ def test_a_lint_reports_the_same_with_an_empty_store_and_with_the_one_it_left(tm
     patterns, which the next run adds)."""
     command = [sys.executable, "-m", "workbench", "lint", str(corpus_dir() / "twilio-verify-v2.yaml"),
                "--format", "json"]
-    env = {**__import__("os").environ, "XDG_CACHE_HOME": str(tmp_path)}
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
     first = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
     assert first.returncode == 1 and json.loads(first.stdout)  # (the spec has errors)
     assert len(marshal.loads(_store_file(tmp_path).read_bytes())) > 30

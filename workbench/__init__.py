@@ -160,18 +160,17 @@ class PatternStore:
 
     `re` compiles a pattern in two steps. Its Python code parses the text and turns it into a list of opcodes, which
     is nearly all of the cost; then `_sre.compile`, in C, makes the pattern object from that list in microseconds. A
-    lint of a small spec compiles some fifty patterns, about a third of the CPU time of its rules. The store keeps each
-    list, by pattern text and flags, in the user's cache folder, in one file per interpreter version and
-    `_sre.MAGIC` (the version of the opcodes), and runs only the C step for a pattern it holds: the same call, with
-    the same arguments, that `re.compile` ends with.
+    lint of a small spec compiles some fifty patterns, about a third of the CPU time of its rules. The store keeps
+    each list, by pattern text and flags, in the user's cache folder, in one file per interpreter (its exact
+    version: a patch release may fix the parser) and `_sre.MAGIC` (the version of the opcodes), and runs only the C
+    step for a pattern it holds: the same call, with the same arguments, that `re.compile` ends with.
 
     Whatever does not fit is compiled by `re` as usual: another interpreter than CPython, internals that changed, a
-    store that cannot be read or written, a list `_sre` rejects (it checks every list it is given). The store's file
-    is named by the interpreter's exact version too (a patch release may fix the parser without a new MAGIC). A
-    process adds what it compiled when it ends (`save`: the command line calls it before its `os._exit`; a forked
-    lint copy sends its patterns back with its answers, `compiled_here` and `adopt`), merged with what another
-    process wrote meanwhile. A warning the parser gives for a pattern (a FutureWarning on a possible nested set)
-    appears only in the run that compiles it."""
+    store that cannot be read or written, a list `_sre` rejects (it checks every list it is given). A process adds
+    what it compiled when it ends (`save`: the command line calls it before its `os._exit`; a forked lint copy sends
+    its patterns back with its answers, `compiled_here` and `adopt`), merged with what another process wrote
+    meanwhile. A warning the parser gives for a pattern (a FutureWarning on a possible nested set) appears only in
+    the run that compiles it."""
 
     MAX_ENTRIES = 4096  # (the package has a few hundred constant patterns; past this the store starts afresh)
 
