@@ -136,7 +136,10 @@ def index_json(text: str, file: str, *, find_duplicates: bool = False,
 # the comma before it, if any), and the gap before an array element or a closing bracket.
 _MEMBER = lazy_pattern(r'[\s,]*"([^"\\]*(?:\\.[^"\\]*)*)"\s*:\s*', re.S)
 _GAP = lazy_pattern(r"[\s,]*")
-_SCAN = json.JSONDecoder().scan_once  # (value, end) of the value at an index: `raw_decode` without its Python frame
+# (value, end) of the value at an index: `raw_decode` without its Python frame. Only the end is ever used, so an object
+# is handed to `len` as its list of pairs instead of being built into a dict: skipping the whole of a 3 MB spec takes
+# 0.7x the time.
+_SCAN = json.JSONDecoder(object_pairs_hook=len).scan_once
 
 
 def _raw_keys(segments: set[str]) -> dict[str, str]:
