@@ -335,3 +335,9 @@ def test_extent_is_the_key_or_value_start_and_the_end_that_locate_gives(tmp_path
     for pointer in ("", "/a", "/a/b", "/a/b/0", "/a/b/1/c", "/a/d~0e~1f", "/g", "/a/b/1/nothing", "/nowhere/x"):
         where = parse_document(path).locate(pointer)  # a fresh document: each asks in its own order
         assert document.extent(pointer) == ((where.key_start or where.start), where.end), pointer
+
+
+def test_a_json_number_longer_than_python_reads_is_refused_with_its_place():
+    with pytest.raises(SpecError, match="more than 4,300 digits") as info:
+        parse_json('{"a":\n  ' + "9" * 5000 + "}", "t.json")
+    assert (info.value.line, info.value.column) == (2, 3)

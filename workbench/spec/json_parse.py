@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from collections.abc import Iterable
 from typing import Any
 
@@ -40,6 +41,12 @@ def parse_json(text: str, file: str) -> tuple[Any, bool]:
                         code="syntax") from None
     except RecursionError:
         raise SpecError(f"nesting deeper than {limits.MAX_NESTING} levels", file) from None
+    except ValueError:  # not a syntax error (caught above): a number longer than Python reads
+        digits = sys.get_int_max_str_digits()
+        found = re.search(f"[0-9]{{{digits + 1}}}", text) if digits else None
+        at = found.start() if found else 0
+        line = text.count("\n", 0, at) + 1
+        raise limits.too_many_digits(file, line, at - text.rfind("\n", 0, at)) from None
 
 
 class _Frame:

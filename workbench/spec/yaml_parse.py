@@ -74,6 +74,7 @@ SpanEntry = tuple[int, int, int, int, str]
 _INT = lazy_pattern(r"[-+]?[0-9]+\Z")
 _FLOAT = lazy_pattern(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z")
 _NUMBER_START = frozenset("0123456789-+.")
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 # The plain scalars that are not text and do not start like a number: all of them.
 _WORDS = {"~": None, "null": None, "Null": None, "NULL": None, "true": True, "True": True, "TRUE": True,
           "false": False, "False": False, "FALSE": False}
@@ -101,17 +102,14 @@ def resolve_plain(value: str) -> Any:
         return int(value)
     if value.startswith("0o") and len(value) > 2 and all(c in "01234567" for c in value[2:]):
         return int(value[2:], 8)
-    if value.startswith("0x") and len(value) > 2:
-        try:
-            return int(value[2:], 16)
-        except ValueError:
-            return value
+    if value.startswith("0x") and len(value) > 2 and all(c in _HEX_DIGITS for c in value[2:]):
+        return int(value[2:], 16)  # (only digits: int() would also take `0x0x5`, `0x-1` and `0x1_0`)
     if _FLOAT.match(value):
         return float(value)
-    lowered = value.lstrip("+-").lower()
+    lowered = (value[1:] if value[0] in "+-" else value).lower()  # (one sign, and on infinity only)
     if lowered == ".inf":
         return float("-inf") if value.startswith("-") else float("inf")
-    if lowered == ".nan":
+    if lowered == ".nan" and value[0] == ".":
         return float("nan")
     return value
 
@@ -150,14 +148,174 @@ def _duplicate(problems: list[Problem], file: str, pointer: str, key: str, key_e
                             f"{pointer}/{escape(key)}", line=at.line + 1, column=at.column + 1))
 
 
+# The fast reading, for data without spans: yaml-rs (a YAML 1.2 parser in Rust) builds the data in a quarter of the
+# time our loop over libyaml's events takes (OpenAI's 2.8 MB spec: 56 against 225 ms), and is used only where it is
+# sure to read exactly what the loop reads. The loop reads the text instead when it holds an alias or a duplicate key
+# (yaml-rs refuses both, on the options below), a key that is not text (yaml-rs reads `true:` as True; an integer key,
+# `200:`, is given back as the text it was written as, the checks below having ruled out any spelling of it other
+# than Python's), or, found by `_may_read_otherwise` in a few passes over the text's UTF-8 bytes, each fast because
+# it starts with a fixed character and each hit checked on its own:
+# - a tab, a control character, or a line break other than CR/LF (NEL, LS, PS break lines in libyaml's YAML 1.1 only);
+# - a merge key, a directive, a second document, a tag, an explicit key (`? `);
+# - a line starting with 200 indentation or indicator characters (block nesting that deep could exhaust yaml-rs's
+#   stack; flow nesting it refuses itself, at 256 levels);
+# - a number that YAML 1.2's core schema reads as text and yaml-rs as a number (`1_000`, `0b101`, `0X1F`, `0O7`,
+#   `-0x1`), an integer key not written as Python writes it (`0200:`, `+1:`, `-0:`, `0x1F:`), or a number longer than
+#   Python reads (the loop refuses it).
+# A hit may also be inside prose: then the loop reads the text, as it did before.
+_NOT_ALLOWED = bytes([9, *range(0, 9), 11, 12, *range(14, 32), 127])  # tab, C0 controls but LF and CR, DEL
+_ALLOWED = bytes(sorted(set(range(256)) - set(_NOT_ALLOWED)))
+# C1 controls and NEL; LS and PS; a byte-order mark, U+FFFE and U+FFFF (one pattern each: each starts with one byte)
+_OTHER_CHARACTERS = tuple(lazy_pattern(pattern) for pattern in
+                          (rb"\xc2[\x80-\x9f]", rb"\xe2\x80[\xa8\xa9]", rb"\xef(?:\xbb\xbf|\xbf[\xbe\xbf])"))
+_LINE_START = lazy_pattern(rb"\n(?:[%]|---(?=\s|\Z)|\.\.\.(?=\s|\Z)|[ ?:-]{200})")
+# Where a key starts a line or follows `{`, `,` or `[` (one hit each), and what makes it one that may read otherwise.
+_KEY_HITS = tuple(lazy_pattern(prefix + rb"[ -]*+[?&+0]") for prefix in (rb"\n", rb"\{", rb",", rb"\["))
+_KEY = lazy_pattern(rb"[\n{,\[][ ]*(?:-[ ]+)*(?:\?(?=\s|\Z)|(?:&\S+[ ]+)?(?:\+[0-9]|-0|0[0-9xo])[^\s:,\[\]{}]*[ ]*:"
+                    rb"(?=[\s,\]}]|\Z))")
+_TAG_HITS = lazy_pattern(rb"!(?=[^\s=])")
+_TAG_BEFORE = lazy_pattern(rb"(?:(?<=\n)|[:?,\[{-]|&\S+ )[ ]*\Z")  # what a tag's line holds before it
+# A number's underscore (with nothing but a number's characters or the token's end on either side) or its radix, and
+# the tokens around them that yaml-rs reads as numbers and the core schema as text.
+_NUMBER_HITS = (lazy_pattern(rb"_(?<=[^\w.+-]_|[0-9_.eE+-]_)(?=[0-9_.eE+-]|[^\w.+-]|\Z)"), lazy_pattern(rb"0[bBXOxo]"))
+_TOKEN_END = lazy_pattern(rb"[\w.+-]*")
+_TOKEN_START = lazy_pattern(rb"[\w.+-]*\Z")
+_OTHER_NUMBER = lazy_pattern(rb"[-+]?(?:(?=[^0-9]*[0-9])[0-9_.eE+-]*_[0-9_.eE+-]*|0[bBXO][0-9a-fA-F_]+|"
+                             rb"0[xo][0-9a-fA-F]*_[0-9a-fA-F_]*)|[-+]0[xo][0-9a-fA-F]+")
+_DIGITS = lazy_pattern(rb"[0-9]*")
+_DIGITS_BEFORE = lazy_pattern(rb"[0-9]*\Z")
+_MAX_HITS = 20_000  # (past that many hits of one kind, the loop reads the text rather than this checking each)
+# Comment or blank lines, then a `---` line with nothing after it but a comment: the one document marker allowed.
+_FIRST_MARKER = lazy_pattern(rb"(?:[ ]*(?:#[^\n]*)?\r?\n)*---[ ]*(?:#[^\r\n]*)?(?=\r?\n|\Z)")
+
+
+def _may_read_otherwise(text: str) -> bool:
+    """Whether the text holds anything yaml-rs and `parse_yaml`'s loop may read differently, or that only the loop
+    checks (see above)."""
+    try:
+        data = b"\n" + text.encode()
+    except UnicodeEncodeError:  # a lone surrogate
+        return True
+    if data.translate(None, _ALLOWED) or b"<<" in data or any(other.search(data) for other in _OTHER_CHARACTERS):
+        return True
+    marker = _FIRST_MARKER.match(data, 1)
+    if _LINE_START.search(data, marker.end() if marker else 0):
+        return True
+    if (limit := sys.get_int_max_str_digits()) and _longer_number(data, limit):
+        return True
+    return _a_hit_reads_otherwise(data)
+
+
+def _a_hit_reads_otherwise(data: bytes) -> bool:
+    """Whether a key, a tag or a number found in the text (see above) may read otherwise."""
+    for hits in _KEY_HITS:
+        for count, hit in enumerate(hits.finditer(data)):
+            if count == _MAX_HITS or _KEY.match(data, hit.start()):
+                return True
+    for count, hit in enumerate(_TAG_HITS.finditer(data)):
+        at = hit.start()
+        if count == _MAX_HITS or _TAG_BEFORE.search(data, data.rfind(b"\n", 0, at) + 1, at):
+            return True
+    for hits in _NUMBER_HITS:
+        for count, hit in enumerate(hits.finditer(data)):
+            at = hit.start()
+            start = _TOKEN_START.search(data, max(0, at - 100), at).start()  # (a longer one: its last 100)
+            if count == _MAX_HITS or _OTHER_NUMBER.fullmatch(data, start, _TOKEN_END.match(data, at).end()):
+                return True
+    return False
+
+
+def _longer_number(data: bytes, limit: int) -> bool:
+    """Whether the text holds a run of more than `limit` digits: the loop refuses a number that long (as Python's
+    int() does), yaml-rs reads it. Such a run holds two of the places `limit // 2` apart that are looked at."""
+    step = max(1, limit // 2)
+    for at in range(0, len(data) - step, step):
+        if 48 <= data[at] <= 57 and _DIGITS.match(data, at).end() > at + step:
+            start = _DIGITS_BEFORE.search(data, max(0, at - limit), at).start()
+            if _DIGITS.match(data, at).end() - start > limit:
+                return True
+    return False
+
+
+_yaml_rs: Any = None  # the module, False when it cannot be imported
+
+
+def read_fast(text: str) -> tuple[Any, list[str]] | None:
+    """The data of a YAML text and the strings written as `$ref` values in it, read by yaml-rs, when that is sure
+    to be what `parse_yaml` reads (see above); else None."""
+    global _yaml_rs
+    if _yaml_rs is None:
+        try:
+            import yaml_rs
+        except ImportError:  # pragma: no cover - a platform without its wheel: the loop reads everything
+            yaml_rs = False
+        _yaml_rs = yaml_rs
+    if _yaml_rs is False:
+        return None
+    if _may_read_otherwise(text):
+        return None
+    try:
+        data = _yaml_rs.loads(text, parse_datetime=False, alias_limits=_yaml_rs.AliasLimits(0),
+                              duplicate_key_policy=_yaml_rs.DuplicateKeyPolicy.Error)
+    except Exception:  # not YAML, an alias, a duplicate key: the loop reads it (and reports what it finds)
+        return None
+    refs = _text_keys_and_refs(data)
+    return None if refs is None else (data, refs)
+
+
+def _text_keys_and_refs(data: Any) -> list[str] | None:
+    """The strings under a `$ref` key in data read by yaml-rs, each mapping's integer keys turned back into the text
+    they were written as on the way; None when a key is neither (the loop reads the text)."""
+    refs: list[str] = []
+    stack = [data] if type(data) is dict or type(data) is list else []
+    while stack:
+        node = stack.pop()
+        if type(node) is list:
+            stack += [value for value in node if type(value) is dict or type(value) is list]
+            continue
+        for key, value in node.items():
+            if type(key) is not str:
+                if not _keys_as_written(node):
+                    return None
+                stack.append(node)  # (read again, its keys now text; what it pushed is read twice, to no effect)
+                break
+            kind = type(value)
+            if kind is dict or kind is list:
+                stack.append(value)
+            elif key == "$ref" and kind is str:
+                refs.append(value)
+    return refs
+
+
+def _keys_as_written(mapping: dict) -> bool:
+    """A mapping's integer keys as the text they were written as (`200:` is the response code "200":
+    `_may_read_otherwise` ruled out every other spelling of an integer key), in place and in order; False when a key
+    is of another type or two keys would be the same text (the loop reads such a text, and reports the duplicate)."""
+    try:
+        keys = [key if type(key) is str else str(key) if type(key) is int else None for key in mapping]
+    except ValueError:  # an integer past Python's 4,300 digits for str()
+        return False
+    if None in keys or len(set(keys)) != len(keys):
+        return False
+    values = list(mapping.values())
+    mapping.clear()
+    mapping.update(zip(keys, values, strict=True))
+    return True
+
+
 # Complex on purpose: the loader's speed on multi-MB specs is its work per event, so one loop does it all, with the
 # state of the innermost open container in local variables and the steps for a scalar written out in place (every
 # Python call per event is a few percent of the parse, measured).
 def parse_yaml(text: str, file: str, *, spans: bool = True,  # noqa: C901
                refs: list[str] | None = None) -> tuple[Any, dict[str, SpanEntry] | None, list[Problem]]:
     """Parse the first YAML document of `text`. Returns (data, span index, problems); the index is None without
-    `spans` (a quarter of the parse on a 3 MB spec, for a command that places nothing). Given `refs`, every string
-    written as the value of a `$ref` key is appended to it, wherever it is (examples and extensions too)."""
+    `spans` (a quarter of the parse on a 3 MB spec, for a command that places nothing), and the data is then read by
+    `read_fast` where it can be. Given `refs`, every string written as the value of a `$ref` key is appended to it,
+    wherever it is (examples and extensions too)."""
+    if not spans and (fast := read_fast(text)) is not None:
+        if refs is not None:
+            refs += fast[1]
+        return fast[0], None, []
     index: dict[str, SpanEntry] = {}
     problems: list[Problem] = []
     anchors: dict[str, tuple[Any, int]] = {}  # name -> (value, expanded size)
@@ -348,6 +506,8 @@ def parse_yaml(text: str, file: str, *, spans: bool = True,  # noqa: C901
                         column=mark.column + 1 if mark else None, code="syntax") from None
     except yaml.YAMLError as exc:
         raise SpecError(f"YAML error: {exc}", file) from None
+    except ValueError:  # int() of a number longer than Python reads (the only ValueError the loop lets out)
+        raise limits.too_many_digits(file, event.start_mark.line + 1, event.start_mark.column + 1) from None
     finally:
         loader.dispose()
     return root, index if spans else None, problems
