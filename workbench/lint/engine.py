@@ -135,7 +135,8 @@ def _order(finding: Finding) -> tuple:
 
 # An escape that spells one of the characters of `x-lint-ignore` (JSON's and YAML's `\u`, YAML's `\x` and `\U`) or a
 # YAML line continuation: the only ways a key can read `x-lint-ignore` without those characters in a row in the text.
-_SPELT_ESCAPE = lazy_pattern(r"\\(?:u00|x|U000000)(?:2[dD]|6[579cCeEfF]|7[248])|\\[\r\n]")
+# (One backslash first: searched for as a literal, 0.7x the time of two alternatives that each start with one.)
+_SPELT_ESCAPE = lazy_pattern(r"\\(?:(?:u00|x|U000000)(?:2[dD]|6[579cCeEfF]|7[248])|[\r\n])")
 
 
 def may_hold_ignore(text: str) -> bool:
