@@ -8,13 +8,9 @@ import sys
 import time
 
 import pytest
-import yaml
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
-from tests.catalogue import corpus_file
 from workbench.spec import SpecError, limits
-from workbench.spec.yaml_parse import parse_yaml, read_fast
+from workbench.spec.yaml_parse import parse_yaml
 
 
 def load(text: str):
@@ -187,100 +183,6 @@ def test_pyyaml_patterns_are_compiled_when_first_used_in_a_process_of_one_thread
 
 
 
-# The fast reading (`read_fast`, yaml-rs) is used without spans only where it reads exactly what the loop reads.
-
-def same(a, b) -> bool:
-    """Equal, type for type (1 is not 1.0 nor True), NaN equal to NaN, keys in the same order."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return list(a) == list(b) and all(same(a[k], b[k]) for k in a)
-    if isinstance(a, list):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
-    if isinstance(a, float) and math.isnan(a):
-        return math.isnan(b)
-    return a == b
-
-
-def by_loop(text: str):
-    refs: list[str] = []
-    data, _, problems = parse_yaml(text, "t.yaml", spans=True, refs=refs)  # (spans: never the fast reading)
-    return data, refs, problems
-
-
-def assert_fast_reads_as_loop(text: str) -> bool:
-    """The fast reading declines, or gives the loop's data and `$ref`s; whether it read the text."""
-    fast = read_fast(text)
-    try:
-        data, refs, problems = by_loop(text)
-    except SpecError:
-        assert fast is None, f"the loop refuses {text!r}, the fast reading read {fast!r}"
-        return False
-    if fast is not None:
-        assert not problems
-        assert same(fast[0], data), (text, fast[0], data)
-        assert sorted(fast[1]) == sorted(refs)
-    return fast is not None
-
-
-# Plain scalars spelt from the characters numbers, booleans and nulls are made of, as values, keys and items.
-_SPELLINGS = st.text(st.sampled_from("0123456789+-._eExXoObBaAfFiInNlLuUtTrRsS~"), min_size=1, max_size=8)
-
-
-@settings(max_examples=600, deadline=None)
-@given(spelling=_SPELLINGS, form=st.sampled_from(["k: {}\n", "{}: v\n", "- {}\n", "[{}]\n", "{{{}: 1}}\n",
-                                                   "a:\n  {}: v\n", "- {}: v\n"]))
-def test_fast_reading_reads_every_plain_scalar_as_the_loop_does(spelling, form):
-    assert_fast_reads_as_loop(form.format(spelling))
-
-
-_TEXT = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=30) | st.sampled_from(
-    ["", " lead", "trail ", "a: b", "- x", "#c", "x # y", "'q'", '"d"', "\\", "line\nbreak", "l1\n\nl2\n", "\t",
-     "1_000", "0x1F", "0b1", "-0", "yes", "~", "null", "<<", "&a", "*a", "!t", "? k", "%x", "---", "...", "@", "`"])
-_SCALARS = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | _TEXT
-_VALUES = st.recursive(_SCALARS, lambda inner: st.lists(inner, max_size=4) |
-                       st.dictionaries(_TEXT | st.sampled_from(["$ref", "200", "0200", "+1"]), inner, max_size=4),
-                       max_leaves=20)
-
-
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(value=_VALUES, style=st.sampled_from([None, '"', "'", "|", ">"]), flow=st.sampled_from([None, True, False]),
-       width=st.sampled_from([20, 80]), unicode=st.booleans(), indent=st.sampled_from([2, 4]))
-def test_fast_reading_reads_what_the_loop_reads(value, style, flow, width, unicode, indent):
-    text = yaml.safe_dump({"v": value, "$ref": "#/v"}, default_style=style, default_flow_style=flow, width=width,
-                          allow_unicode=unicode, indent=indent, sort_keys=False)
-    assert_fast_reads_as_loop(text)
-
-
-@pytest.mark.parametrize("text", [
-    "a: &x 1\nb: *x\n",  # an alias
-    "a: 1\na: 2\n",  # a duplicate key
-    "200: a\n'200': b\n",  # the same key, once as a number
-    "base: {a: 1}\nuse:\n  <<: {b: 2}\n",  # a merge key
-    "a: 1\n---\nb: 2\n", "a: 1\n...\n",  # a second document
-    "%YAML 1.2\n---\na: 1\n",  # a directive
-    "a: !!str 12\n", "a: !Ref x\n", "- !t x\n", "a: &x !t y\n",  # tags
-    "? a\n: 1\n", "{? a: 1}\n",  # explicit keys
-    "a: 1_000\n", "a: _1\n", "a: 0b101\n", "a: 0X1F\n", "a: 0O7\n", "a: -0x1\n", "a: 0x1_0\n", "a: [1, 2_0]\n",
-    "0200: a\n", "+1: a\n", "-0: a\n", "0x1F: a\n", "- 0o7: a\n", "{0200: a}\n", "a: {b: 1, 010: c}\n",
-    "true: a\n", "null: a\n", "1.5: a\n", "9" * 5000 + ": a\n",  # keys that are not text (or too long to be)
-    "a: x\ty\n", "a: x\x01y\n", "a: x\x85y\n", "a: x\u2028y\n", "a: x\ufeffy\n", "a: x\ufffey\n",
-    "- " * 100 + "\n" + " " * 200 + "x\n",  # indentation that deep
-])
-def test_fast_reading_leaves_to_the_loop_what_it_may_read_otherwise(text):
-    assert read_fast(text) is None
-    assert_fast_reads_as_loop(text)
-
-
-def test_fast_reading_reads_response_codes_as_text_and_gathers_refs():
-    text = ("paths:\n  /a:\n    get:\n      responses:\n        200: {$ref: '#/r'}\n"
-            "        4XX:\n          $ref: \"#/s\"\n")
-    data, refs = read_fast(text)
-    assert data == by_loop(text)[0]
-    assert list(data["paths"]["/a"]["get"]["responses"]) == ["200", "4XX"]
-    assert sorted(refs) == ["#/r", "#/s"]
-
-
 @pytest.mark.parametrize("text", [
     "[" * 100_000 + "]" * 100_000,
     "a: " + "{b: " * 100_000 + "}" * 100_000,
@@ -306,11 +208,6 @@ def test_alias_bomb_is_refused_without_spans_too():
 def test_duplicates_are_reported_without_spans_too():
     _, _, problems = parse_yaml("info:\n  title: A\n  title: B\n", "t.yaml", spans=False)
     assert [(p.code, p.pointer, p.line) for p in problems] == [("duplicate-key", "/info/title", 3)]
-
-
-def test_a_large_corpus_spec_is_read_fast_as_the_loop_reads_it():
-    text = corpus_file("openai-openapi.yaml").read_text(encoding="utf-8")
-    assert assert_fast_reads_as_loop(text)  # (read fast: nothing in it may read otherwise)
 
 
 @pytest.mark.parametrize("spans", [True, False])
