@@ -46,7 +46,7 @@ class _LaterPattern:
         return f"lazy_pattern({self._source[0]!r}, {self._source[1]!r})"
 
 
-def lazy_pattern(text: str | bytes, flags: int = 0) -> re.Pattern:
+def lazy_pattern(text: str, flags: int = 0) -> re.Pattern[str]:
     """`re.compile(text, flags)`, compiled when first used: for a module's constant patterns. Compiling them all at
     import was a tenth of a small spec's `workbench lint`, and a run reaches only some (a rule's patterns compile
     when the rule first has text to read), from what earlier runs compiled where it can (`PatternStore`). The
@@ -192,8 +192,8 @@ class PatternStore:
             return {}
         return stored if isinstance(stored, dict) else {}
 
-    def compiled(self, text: str | bytes, flags: int = 0) -> re.Pattern:
-        """`re.compile(text, flags)`, from the store when it holds the pattern (of text or of bytes)."""
+    def compiled(self, text: str, flags: int = 0) -> re.Pattern[str]:
+        """`re.compile(text, flags)`, from the store when it holds the pattern."""
         flags = int(flags)
         key = (text, flags)
         try:
@@ -207,7 +207,7 @@ class PatternStore:
                     return _sre.compile(text, *entry)
                 except Exception:  # a list it rejects: compiled afresh below, and kept in its place
                     pass
-            if flags & re.DEBUG or not isinstance(text, str | bytes):
+            if flags & re.DEBUG or not isinstance(text, str):
                 return re.compile(text, flags)
             entry = self._opcodes(text, flags)
             pattern = _sre.compile(text, *entry)
@@ -217,7 +217,7 @@ class PatternStore:
         return pattern
 
     @staticmethod
-    def _opcodes(text: str | bytes, flags: int) -> tuple:
+    def _opcodes(text: str, flags: int) -> tuple:
         """What `re._compiler.compile` gives `_sre.compile` after the pattern: flags, opcodes, group count, the
         groups' names both ways; as plain data (the opcodes are int subclasses)."""
         from re import _compiler, _parser
