@@ -339,5 +339,5 @@ def test_extent_is_the_key_or_value_start_and_the_end_that_locate_gives(tmp_path
 
 def test_a_json_number_longer_than_python_reads_is_refused_with_its_place():
     with pytest.raises(SpecError, match="more than 4,300 digits") as info:
-        parse_json('{"a":\n  ' + "9" * 5000 + "}", "t.json")
-    assert (info.value.line, info.value.column) == (2, 3)
+        parse_json('{"s": "' + "1" * 5000 + '",\n "a": -' + "9" * 5000 + "}", "t.json")
+    assert (info.value.line, info.value.column) == (2, 8)  # the number, not the string of digits before it

@@ -182,7 +182,6 @@ def test_pyyaml_patterns_are_compiled_when_first_used_in_a_process_of_one_thread
     assert run.stdout.split() == [expected]
 
 
-
 @pytest.mark.parametrize("text", [
     "[" * 100_000 + "]" * 100_000,
     "a: " + "{b: " * 100_000 + "}" * 100_000,

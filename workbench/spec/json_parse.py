@@ -43,8 +43,8 @@ def parse_json(text: str, file: str) -> tuple[Any, bool]:
         raise SpecError(f"nesting deeper than {limits.MAX_NESTING} levels", file) from None
     except ValueError:  # not a syntax error (caught above): a number longer than Python reads
         digits = sys.get_int_max_str_digits()
-        found = re.search(f"[0-9]{{{digits + 1}}}", text) if digits else None
-        at = found.start() if found else 0
+        found = re.search(f"[:\\[,]\\s*-?([0-9]{{{digits + 1}}})", text) if digits else None  # (a value, not a string)
+        at = found.start(1) if found else 0
         line = text.count("\n", 0, at) + 1
         raise limits.too_many_digits(file, line, at - text.rfind("\n", 0, at)) from None
 

@@ -1,5 +1,7 @@
 """Documented limits of the loader. Past them the input is refused with a clear message, never a hang."""
 
+import sys
+
 from workbench.spec.errors import SpecError
 
 # Largest file read (bytes). A 50 MB spec loads; past this we refuse rather than exhaust memory.
@@ -15,12 +17,9 @@ ALIAS_EXPANSION_BASE = 100_000
 ALIAS_EXPANSION_PER_NODE = 10
 
 
-
 def too_many_digits(file: str, line: int, column: int) -> SpecError:
     """The error for a number written with more digits than Python reads into an integer (4,300 unless
     `sys.set_int_max_str_digits` says otherwise): refused with its place, as any other unusable input."""
-    import sys
-
     return SpecError(f"a number of more than {sys.get_int_max_str_digits():,} digits, more than can be read", file,
                      line=line, column=column)
 
