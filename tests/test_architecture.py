@@ -33,7 +33,7 @@ def imported_modules(path: Path, package: str | None = None) -> set[str]:
 LAYERS: list[tuple[str, ...]] = [
     ("workbench",),  # the version
     ("spec",),  # documents with positions → one model
-    ("naming", "config", "policy", "wire", "examples"),  # the small shared pieces
+    ("naming", "config", "policy", "wire", "examples", "dealing"),  # the small shared pieces
     ("lint", "tools", "summary"),
     ("edit",),  # lint fixes become splices
     ("http", "mock"),  # the executor (client) and the mock server never import each other

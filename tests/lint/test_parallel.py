@@ -13,6 +13,7 @@ import time
 
 import pytest
 
+from workbench import dealing
 from workbench.config import LintConfig
 from workbench.lint import RULES, Fix, Severity, lint, parallel
 from workbench.lint.engine import LintContext
@@ -132,7 +133,7 @@ def test_no_copy_is_forked_beside_another_thread(corpus):
     thread = threading.Thread(target=release.wait, daemon=True)
     thread.start()
     try:
-        assert parallel.workers() == 1
+        assert dealing.processes_here() == 1
         reports = parallel.run_rules(small, LintContext(LintConfig()), [_rule(f"pid-{n}", _pid) for n in range(6)],
                                      parallel=True)
     finally:
@@ -147,6 +148,7 @@ def test_a_small_spec_s_rules_are_shared_too_in_a_process_alone(corpus):
 import os, sys
 sys.path.insert(0, {os.path.dirname(__file__)!r})
 from test_parallel import _pid, _rule
+from workbench import dealing
 from workbench.config import LintConfig
 from workbench.lint import parallel
 from workbench.lint.engine import LintContext
@@ -154,12 +156,12 @@ from workbench.spec import load_spec
 small = load_spec({str(corpus / "oai-v3.0-petstore.json")!r})
 reports = parallel.run_rules(small, LintContext(LintConfig()), [_rule(f"pid-{{n}}", _pid) for n in range(6)],
                              parallel=True)
-print(len({{r[0].message for r in reports}}), parallel.workers())
+print(len({{r[0].message for r in reports}}), dealing.processes_here())
 """
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     processes, workers = map(int, done.stdout.split())
-    assert workers == min(len(os.sched_getaffinity(0)), parallel.MAX_WORKERS)
+    assert workers == min(len(os.sched_getaffinity(0)), dealing.MAX_PROCESSES)
     assert (processes > 1) == (workers > 1)
 
 
@@ -183,7 +185,7 @@ def test_a_copy_sends_back_the_patterns_its_rules_compiled(corpus, tmp_path):
 import glob, json, os, sys
 sys.path.insert(0, {os.path.dirname(__file__)!r})
 from test_parallel import _pid_and_pattern, _rule
-from workbench import patterns
+from workbench import dealing, patterns
 from workbench.config import LintConfig
 from workbench.lint import parallel
 from workbench.lint.engine import LintContext
@@ -194,7 +196,7 @@ reports = parallel.run_rules(small, LintContext(LintConfig()), [_rule(f"r{{n}}",
 copied = sorted(n for n, rule_reports in enumerate(reports) if rule_reports[0].message != str(os.getpid()))
 held = sorted(int(text.split("-")[1]) for text, _ in patterns.compiled_here() if text.startswith("rule-"))
 print(json.dumps([copied, held, glob.glob({str(tmp_path)!r} + "/agent-spec-workbench/patterns-*"),
-                  parallel.workers()]))
+                  dealing.processes_here()]))
 """
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
                           env={**os.environ, "XDG_CACHE_HOME": str(tmp_path)})

@@ -97,6 +97,15 @@ def test_a_text_cut_at_its_spaces_counts_as_the_text_whole_and_the_second_time_a
     assert [counter._count(text) for text in texts] == [counter._pieces_count(text) for text in texts]  # cached
 
 
+def test_the_white_space_that_is_not_a_space_is_named_one_character_at_a_time_as_the_class_names_it():
+    named = "".join(char for group in tokens._WHITE_CHARS_BUT_SPACE for char in group)
+    every = [chr(c) for c in range(0x110000) if not 0xD800 <= c < 0xE000]
+    assert sorted(named) == [char for char in every if tokens._IS_WHITE(char) and char != " "]
+    assert all(tokens._white_but_space(f"text{char}é") and tokens._white_but_space(f"text{char}")
+               for char in named)
+    assert not tokens._white_but_space("text é → text") and not tokens._white_but_space("plain  text")
+
+
 def test_texts_of_spaces_and_other_white_space_cut_or_not_count_as_the_pattern_counts():
     # Every text of up to six characters over letters, digits, punctuation and white space of four kinds, and
     # of up to four parts with runs of spaces.

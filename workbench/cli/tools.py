@@ -60,6 +60,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"workbench: {exc}", file=sys.stderr)
             return common.EXIT_UNUSABLE
         toolset = relevance.narrowed(toolset, [t.name for t in picked])
+    toolset.count_tokens(parallel=True)  # (the command line's process may fork to count them)
     if args.format == "json":
         common.emit_pieces(args, toolset.json_pieces())
     else:

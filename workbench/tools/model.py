@@ -129,8 +129,13 @@ class ToolSet:
 
     @property
     def tokens(self) -> TokenEstimate:
+        return self.count_tokens()
+
+    def count_tokens(self, parallel: bool = False) -> TokenEstimate:
+        """The estimate, made now if it has not been. `parallel`: the caller's process may fork to count (the
+        command line's; see `tools.tokens.counts`)."""
         if callable(self.estimate):
-            self.estimate = self.estimate()
+            self.estimate = self.estimate(parallel=parallel)
         return self.estimate
 
     def mapping(self) -> dict[str, dict]:

@@ -508,10 +508,11 @@ def narrowed(toolset: ToolSet, names: Sequence[str]) -> ToolSet:
     kept = [position[n] for n in dict.fromkeys(names) if n in position]
     chosen = {toolset.tools[i].name for i in kept}
 
-    def tokens() -> TokenEstimate:  # counted when asked for, as the whole set's are
-        per_tool = {toolset.tools[i].name: toolset.tokens.per_tool.get(toolset.tools[i].name, 0) for i in kept}
-        overhead = toolset.tokens.overhead if kept else 0
-        return TokenEstimate(sum(per_tool.values()) + overhead, per_tool, overhead, toolset.tokens.method)
+    def tokens(parallel: bool = False) -> TokenEstimate:  # counted when asked for, as the whole set's are
+        whole = toolset.count_tokens(parallel)
+        per_tool = {toolset.tools[i].name: whole.per_tool.get(toolset.tools[i].name, 0) for i in kept}
+        overhead = whole.overhead if kept else 0
+        return TokenEstimate(sum(per_tool.values()) + overhead, per_tool, overhead, whole.method)
 
     return ToolSet(toolset.vendor, toolset.spec_sha256, [toolset.tools[i] for i in kept],
                    [toolset.native[i] for i in kept], list(toolset.rejected),

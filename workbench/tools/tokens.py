@@ -30,7 +30,7 @@ from importlib.util import find_spec
 from operator import itemgetter
 from pathlib import Path
 
-from workbench import cache_folder, replace_file
+from workbench import cache_folder, dealing, replace_file
 from workbench.tools.model import TokenEstimate, compact_json
 
 METHOD = "estimate: o200k_base tokens of the serialised tool definition"
@@ -40,6 +40,7 @@ MAX_CHARS = 1_000_000  # "Input too long to encode safely"
 CHUNK_LIMIT = 200_000  # its chunk limit for o200k_base
 SHORT = 3  # tokens of up to this many bytes are looked up in a dictionary, longer ones by bisection
 CACHE_PIECES = 1 << 16  # distinct pieces whose counts are kept (a 4 MB spec has some 13,000)
+SHARED_FROM = 500_000  # characters of tool definitions from which `counts` may share them with forked copies
 
 # tiktoken's o200k_base pre-tokenizer, run by the `regex` package (the standard `re` has no \p{...} classes)
 PATTERN = "|".join((
@@ -76,7 +77,11 @@ _CUT = re.compile(f"(?<=[^{_WHITE}]) ")
 _WHITE_BUT_SPACE = _WHITE.replace(" ", "")
 _UNCUT_SPACE = re.compile(f"[{_WHITE_BUT_SPACE}] | {{2,}}[{_WHITE_BUT_SPACE}]").search
 _LONG_RUN = re.compile("   +")
-_ASCII_WHITE = tuple("\t\n\x0b\x0c\r")  # the ASCII characters of _WHITE_BUT_SPACE (the range \t-\r)
+# The characters of _WHITE_BUT_SPACE one by one, ASCII first: a text holding none of them (the most of those that are
+# not ASCII) needs no _UNCUT_SPACE search, and a character's `in` is a fast scan where the search is not (on a
+# 100 KB tool definition with a letter that is not ASCII, 2.3 ms against 0.2 for all of them)
+_WHITE_CHARS_BUT_SPACE = tuple("\t\n\x0b\x0c\r"), tuple(
+    "\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000")
 _NOT_ASCII = re.compile(r"[^\x00-\x7f]+")
 
 
@@ -203,7 +208,7 @@ class Counter:
         """A text is cut before each of its spaces (see `split` and _UNCUT_SPACE), and each part is counted once:
         a tool set's serialised JSON repeats its words and phrases, and one str.split is a fifth of the time of
         the pattern over the whole text."""
-        if (not text.isascii() or any(white in text for white in _ASCII_WHITE)) and _UNCUT_SPACE(text):
+        if _white_but_space(text) and _UNCUT_SPACE(text):
             return self._pieces_count(text)  # (the pattern's search is slow: most texts never need it)
         words = self.words
         if len(words) > CACHE_PIECES:
@@ -247,6 +252,12 @@ class Counter:
     def _merged(self, piece: str) -> int:
         counted = self.pieces[piece] = self.table.merged_count(piece.encode("utf-8"))
         return counted
+
+
+def _white_but_space(text: str) -> bool:
+    ascii_white, other_white = _WHITE_CHARS_BUT_SPACE
+    return any(white in text for white in ascii_white) or (
+        not text.isascii() and any(white in text for white in other_white))
 
 
 def split(text: str) -> Iterator[list[str]]:
@@ -358,11 +369,25 @@ def method() -> str:
     return METHOD if _encoder() is not None else "estimate: characters / 4 (no tokenizer available)"
 
 
+def counts(texts: Sequence[str], parallel: bool = False) -> list[int]:
+    """Each text's count. `parallel`: the caller's process may fork (`workbench.dealing`); the texts are then shared
+    with copies of it on the other CPUs when there are enough of them to repay a fork (a copy's caches start as
+    this process's, so words met by both are merged twice; on a machine whose second CPU gives half a core,
+    Kubernetes' 1,123 tools are counted in 0.39 s instead of 0.57, OpenAI's 288 in 0.12 s instead of 0.14, and
+    Twilio Verify's 57 (74 KB) would take 29 ms instead of 17)."""
+    copies = 0
+    if parallel and len(texts) > 1 and sum(map(len, texts)) >= SHARED_FROM:
+        copies = dealing.processes_here() - 1
+        if copies:
+            _encoder()  # (loaded before the forks: every copy shares it)
+    return dealing.share(len(texts), lambda index: count(texts[index]), copies)
+
+
 def estimate(native_tools: list[dict], names: list[str], overhead: int = 0,
-             texts: Callable[[], Sequence[str]] | None = None) -> TokenEstimate:
+             texts: Callable[[], Sequence[str]] | None = None, *, parallel: bool = False) -> TokenEstimate:
     """`texts`, when given, returns each native tool already serialised by `serialise` (aligned with
-    `native_tools`), so that a command that prints the tools serialises each one once."""
+    `native_tools`), so that a command that prints the tools serialises each one once. `parallel`: see `counts`."""
     serialised = texts() if texts is not None else [serialise(tool) for tool in native_tools]
-    per_tool = {name: count(text) for name, text in zip(names, serialised, strict=True)}
+    per_tool = dict(zip(names, counts(serialised, parallel), strict=True))
     overhead = overhead if native_tools else 0
     return TokenEstimate(sum(per_tool.values()) + overhead, per_tool, overhead, method())

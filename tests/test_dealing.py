@@ -1,0 +1,105 @@
+"""Work shared with forked copies of the process: the same answers as when one process does it all."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+from workbench import dealing
+from workbench.tools import tokens
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="copies are forked on Linux only")
+
+
+def _slow_pid(index):
+    time.sleep(0.01)
+    return [index, os.getpid()]
+
+
+def test_every_piece_is_answered_once_in_order_and_both_processes_take_some():
+    answers = dealing.share(24, _slow_pid, 1)
+    assert [index for index, _ in answers] == list(range(24))
+    assert len({pid for _, pid in answers}) == 2 and os.getpid() in {pid for _, pid in answers}
+
+
+def test_answers_go_through_send_there_and_receive_here_and_the_parting_data_is_adopted():
+    adopted = []
+    parent = os.getpid()
+    answers = dealing.share(12, _slow_pid, 1, send=lambda answer: [*answer, "sent"],
+                            receive=lambda answer: tuple(answer), parting=lambda: {"from": os.getpid()},
+                            adopt=adopted.append)
+    copied = [answer for answer in answers if answer[1] != parent]
+    assert copied and all(answer[2:] == ("sent",) and isinstance(answer, tuple) for answer in copied)
+    assert all(isinstance(answer, list) and len(answer) == 2 for answer in answers if answer[1] == parent)
+    assert len(adopted) == 1 and adopted[0]["from"] not in (parent, None)
+
+
+def test_a_piece_that_fails_in_a_copy_fails_here_as_it_does_alone():
+    def work(index):
+        time.sleep(0.01)
+        if index == 7:
+            raise LookupError("piece 7's own bug")
+        return index
+
+    with pytest.raises(LookupError, match="piece 7's own bug"):
+        dealing.share(12, work, 1)
+
+
+def test_what_a_dead_copy_or_an_answer_that_is_not_plain_data_left_is_done_here():
+    from fractions import Fraction
+
+    parent = os.getpid()
+
+    def dies_in_a_copy(index):
+        time.sleep(0.01)
+        if os.getpid() != parent and index >= 5:
+            os._exit(9)
+        return index * 2
+
+    assert dealing.share(12, dies_in_a_copy, 1) == [index * 2 for index in range(12)]
+
+    def not_plain(index):  # (marshal sends no Fraction)
+        time.sleep(0.01)
+        return [os.getpid() == parent, Fraction(index, 3)]
+
+    assert dealing.share(8, not_plain, 1) == [[True, Fraction(index, 3)] for index in range(8)]
+
+
+def test_nothing_is_forked_for_one_piece_no_copies_or_more_pieces_than_the_pipe_takes():
+    for count, copies in ((1, 1), (5, 0), (dealing.MAX_PIECES + 1, 1)):
+        assert {pid for pid in dealing.share(count, lambda _: os.getpid(), copies)} == {os.getpid()}
+
+
+def test_token_counts_shared_with_a_copy_are_the_counts_of_one_process(corpus):
+    # (in a process of its own: this one may run other threads, and then nothing is forked)
+    script = f"""
+import json, os
+from workbench import dealing
+from workbench.spec import load_spec
+from workbench.tools import ConvertOptions, Scope, convert, tokens
+toolset = convert(load_spec({str(corpus / "box-openapi.json")!r}), ConvertOptions(vendor="openai",
+                  scope=Scope(include_deprecated=True)))
+texts = toolset.native_json()
+forks = []
+real_fork = os.fork
+def fork():
+    forks.append(1)
+    return real_fork()
+os.fork = fork
+shared = tokens.counts(texts, parallel=True)
+alone = tokens.Counter(tokens.Table(tokens.RANKS.read_bytes()))
+print(json.dumps([shared == [alone(text) for text in texts], len(forks), sum(map(len, texts)), len(texts),
+                  toolset.count_tokens(parallel=True).total == sum(shared) + toolset.tokens.overhead,
+                  dealing.processes_here()]))
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    same, forks, size, tools, total, processes = json.loads(done.stdout)
+    assert size >= tokens.SHARED_FROM and tools > 100  # (enough to be shared)
+    assert processes == min(len(os.sched_getaffinity(0)), dealing.MAX_PROCESSES)
+    assert same and total and forks == (1 if processes > 1 else 0)
