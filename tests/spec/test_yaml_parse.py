@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
 import subprocess
 import sys
@@ -214,3 +215,82 @@ def test_a_number_longer_than_python_reads_is_refused_with_its_place(spans):
     with pytest.raises(SpecError, match="more than 4,300 digits") as info:
         parse_yaml("a:\n  b: " + "9" * 5000 + "\n", "t.yaml", spans=spans)
     assert (info.value.line, info.value.column) == (2, 6)
+
+
+# -- the events, made without running Python code -------------------------------------------------------------
+
+# Every kind of event and every path of the loop that reads one: tags, anchors and aliases (as values and as keys),
+# merge keys, block and flow collections, duplicates, quoting styles, a second document, keys needing escapes.
+EVERY_EVENT = """%YAML 1.1
+---
+base: &base {a: 1, 'b': "two"}
+list: &items [x, !!str 3, !!int "4", !!float 5, !!bool yes, !!null ~, !Ref local]
+key: &k name
+*k : aliased key
+merged:
+  <<: *base
+  c: *items
+  "a/b~c": |
+    block
+  folded: >
+    folded
+  dup: 1
+  dup: 2
+top: *base
+---
+second: document
+"""
+
+
+def _parse_every_way(text):
+    return [parse_yaml(text, "t.yaml", spans=spans, refs=[]) for spans in (True, False)]
+
+
+def test_events_made_as_the_parser_s_own_classes_read_the_same(monkeypatch):
+    from workbench.spec import yaml_parse
+
+    assert yaml_parse._c_events()  # (this PyYAML has libyaml, and passes the fields in the order read)
+    made = _parse_every_way(EVERY_EVENT)
+    data, index, problems = made[0]
+    assert data["merged"] == {"a": 1, "b": "two", "c": ["x", "3", 4, 5.0, True, None, "local"], "a/b~c": "block\n",
+                              "folded": "folded\n", "dup": 2} and data["name"] == "aliased key"
+    assert [p.code for p in problems] == ["duplicate-key", "multiple-documents"]
+    alias_key = EVERY_EVENT.index("*k :")
+    assert index["/merged/a~1b~0c"][4] == "|" and index["/name"][2:4] == (alias_key, alias_key + 2)
+    monkeypatch.setattr(yaml_parse, "_made_in_c", False)  # each of PyYAML's own events copied instead
+    assert repr(_parse_every_way(EVERY_EVENT)) == repr(made)
+    import yaml
+
+    monkeypatch.setattr(yaml_parse, "_EventLoader", yaml.SafeLoader)  # its pure-Python parser
+    assert repr(_parse_every_way(EVERY_EVENT)) == repr(made)
+
+
+@pytest.mark.parametrize("text", ["a: [1, 2", "a: *nowhere\n", "a: &x [*x]\n", "a: !!int nine\n", "ok: 1\n"])
+def test_the_parser_s_own_event_classes_are_back_after_every_parse(text):
+    import yaml
+    import yaml._yaml
+
+    with contextlib.suppress(SpecError):
+        parse_yaml(text, "t.yaml")
+    assert all(getattr(yaml._yaml, name) is getattr(yaml.events, name)
+               for name in ("ScalarEvent", "AliasEvent", "MappingStartEvent", "SequenceEndEvent"))
+    assert [type(event) for event in yaml.parse("a: 1\n", Loader=yaml.CSafeLoader)][3] is yaml.ScalarEvent
+
+
+def test_parses_in_two_threads_at_once_read_what_one_reads(corpus):
+    import threading
+
+    text = (corpus / "twilio-verify-v2.yaml").read_text(encoding="utf-8")
+    alone = repr(parse_yaml(text, "t.yaml")), repr(parse_yaml(EVERY_EVENT, "t.yaml"))
+    results: list[tuple[str, str]] = []
+
+    def parse(times):
+        for _ in range(times):
+            results.append((repr(parse_yaml(text, "t.yaml")), repr(parse_yaml(EVERY_EVENT, "t.yaml"))))
+
+    threads = [threading.Thread(target=parse, args=(3,)) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    assert results == [alone] * 6

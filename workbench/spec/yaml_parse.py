@@ -13,6 +13,9 @@ from __future__ import annotations
 
 import re
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import ExitStack
 from typing import TYPE_CHECKING, Any
 
 from workbench import lazy_pattern, only_thread
@@ -67,6 +70,90 @@ def _import_yaml() -> None:
         re.compile = compile_now
 
 
+class _Event(BaseException):
+    """One of the parser's events in a class whose construction runs no Python code (an exception's: its arguments
+    kept as `args`). PyYAML's own event classes set their fields in an `__init__` written in Python, which took 40
+    of the 180 ms of reading OpenAI's 2.8 MB spec's 134,481 events from libyaml. The loop reads `args` by
+    position (PyYAML's C parser passes the fields in `FIELDS`' order); the rare paths read them by name."""
+
+    __slots__ = ()
+    FIELDS: tuple[str, ...] = ()
+
+    def __getattr__(self, name: str) -> Any:
+        fields = type(self).FIELDS
+        if name in fields:
+            return self.args[fields.index(name)]
+        raise AttributeError(name)
+
+
+_NODE_FIELDS = ("anchor", "tag", "implicit", "start_mark", "end_mark", "flow_style")
+_FIELDS = {"ScalarEvent": ("anchor", "tag", "implicit", "value", "start_mark", "end_mark", "style"),
+           "MappingStartEvent": _NODE_FIELDS, "SequenceStartEvent": _NODE_FIELDS,
+           "MappingEndEvent": ("start_mark", "end_mark"), "SequenceEndEvent": ("start_mark", "end_mark"),
+           "AliasEvent": ("anchor", "start_mark", "end_mark"),
+           "DocumentStartEvent": ("start_mark", "end_mark", "explicit", "version", "tags"),
+           "DocumentEndEvent": ("start_mark", "end_mark", "explicit"),
+           "StreamStartEvent": ("start_mark", "end_mark", "encoding"), "StreamEndEvent": ("start_mark", "end_mark")}
+EVENTS: dict[str, type[_Event]] = {name: type(name, (_Event,), {"__slots__": (), "FIELDS": fields})
+                                   for name, fields in _FIELDS.items()}
+_made_in_c: bool | None = None  # whether libyaml's events are made as EVENTS (checked once, see _c_events)
+_swapping = threading.Lock()
+
+
+def _c_events() -> bool:
+    """Whether PyYAML's C parser makes its events as EVENTS when they stand in for its own classes: checked once, on
+    a small document holding every kind of event, field by field against its own. A PyYAML that passes the fields
+    otherwise (or keeps its classes elsewhere) gets its own classes, each event then copied into EVENTS' by name."""
+    global _made_in_c
+    if _made_in_c is None:
+        sample = "%YAML 1.1\n---\na: &x [1, !!str 2, 'b']\nc:\n  d: *x\n  e: |\n    text\n  f: {g: ~}\n...\n"
+        try:
+            import yaml
+
+            own = list(iter(_loader()(sample).get_event, None))
+            with _made_as_events():
+                made = list(iter(_loader()(sample).get_event, None))
+            _made_in_c = len(own) == len(made) > 10 and all(
+                type(mine) is EVENTS[type(theirs).__name__]
+                and [_mark(getattr(theirs, name)) for name in mine.FIELDS] == list(map(_mark, mine.args))
+                and set(vars(theirs)) <= set(mine.FIELDS)
+                for theirs, mine in zip(own, made, strict=True)) and _loader() is yaml.CSafeLoader
+        except Exception:  # (anything unexpected: the events are copied instead)
+            _made_in_c = False
+    return _made_in_c
+
+
+def _mark(value: Any) -> Any:
+    return (value.index, value.line, value.column) if hasattr(value, "line") else value
+
+
+class _made_as_events:
+    """While held, PyYAML's C parser makes its events as EVENTS (the names it looks up are its module's; one parse
+    at a time, and the parse holds the interpreter throughout, so no parse waits longer than it would anyway)."""
+
+    def __enter__(self) -> None:
+        import yaml._yaml as module
+
+        _swapping.acquire()
+        self.module, self.own = module, {name: getattr(module, name) for name in EVENTS}
+        for name, event_class in EVENTS.items():
+            setattr(module, name, event_class)
+
+    def __exit__(self, *_: object) -> None:
+        try:
+            for name, event_class in self.own.items():
+                setattr(self.module, name, event_class)
+        finally:
+            _swapping.release()
+
+
+def _copied(events: Iterator[Any]) -> Iterator[_Event]:
+    """Events of PyYAML's own classes (its pure-Python parser's) as EVENTS."""
+    for event in events:
+        made = EVENTS[type(event).__name__]
+        yield made(*(getattr(event, name) for name in made.FIELDS))
+
+
 # Span index entry: (start, end, key_start, key_end, kind). Offsets are str indices into the text.
 # kind: "map", "seq", "alias", or the scalar style: "plain", "'", '"', "|", ">".
 SpanEntry = tuple[int, int, int, int, str]
@@ -114,7 +201,7 @@ def resolve_plain(value: str) -> Any:
     return value
 
 
-def _tagged_value(event: yaml.ScalarEvent, file: str) -> Any:
+def _tagged_value(event: _Event, file: str) -> Any:
     """The value of a scalar written with a tag (the loop resolves the untagged ones itself)."""
     tag = event.tag
     if tag == "!" or tag == _STR_TAG:
@@ -133,6 +220,12 @@ def _plain_key(event: Any) -> bool:
     """Whether the key read from `event` is plain: only a plain `<<` is a merge key, a quoted or tagged one is an
     ordinary key. An alias (it has no `implicit`) counts as plain."""
     return not hasattr(event, "implicit") or (event.implicit[0] and event.tag is None)
+
+
+def _key_marks(key_event: _Event) -> tuple[Any, Any]:
+    """Where the key read from `key_event` starts and ends (a scalar's marks, or an alias's)."""
+    fields = key_event.args
+    return (fields[4], fields[5]) if len(fields) == 7 else (fields[1], fields[2])
 
 
 def _pointer(stack: list[tuple]) -> str:
@@ -190,30 +283,37 @@ def parse_yaml(text: str, file: str, *, spans: bool = True,  # noqa: C901
     # The loader's events straight from its C method (`yaml.parse` wraps every event in a Python generator
     # step and a check_event call: a third of the time of a 3 MB spec). None is the end of the stream.
     loader = _loader()(text)
-    import yaml  # loaded by _loader: the event and error classes
+    import yaml  # loaded by _loader: the error classes
     # Bound to locals once: a global or attribute lookup per event adds up.
-    ScalarEvent, AliasEvent = yaml.ScalarEvent, yaml.AliasEvent
-    MappingStartEvent, SequenceStartEvent = yaml.MappingStartEvent, yaml.SequenceStartEvent
-    MappingEndEvent, SequenceEndEvent = yaml.MappingEndEvent, yaml.SequenceEndEvent
+    ScalarEvent, AliasEvent = EVENTS["ScalarEvent"], EVENTS["AliasEvent"]
+    MappingStartEvent, SequenceStartEvent = EVENTS["MappingStartEvent"], EVENTS["SequenceStartEvent"]
+    MappingEndEvent, SequenceEndEvent = EVENTS["MappingEndEvent"], EVENTS["SequenceEndEvent"]
     maybe_special, max_nesting = _MAYBE_SPECIAL, limits.MAX_NESTING
-    events = iter(loader.get_event, None)
+    in_c = _c_events()
+    events: Iterator[Any] = iter(loader.get_event, None)
+    if not in_c:
+        events = _copied(events)
+    held = ExitStack()
+    if in_c:
+        held.enter_context(_made_as_events())
     try:
         for event in events:
             kind = type(event)
             if kind is ScalarEvent:
+                fields = event.args  # anchor, tag, implicit, value, start_mark, end_mark, style
                 if is_map and key is None:
-                    key = event.value
+                    key = fields[3]
                     key_event = event
                     keys += 1
                     continue
                 values += 1
-                value = event.value
-                if event.tag is not None:
+                value = fields[3]
+                if fields[1] is not None:
                     value = _tagged_value(event, file)
-                elif event.implicit[0] and (not value or value[0] in maybe_special):
+                elif fields[2][0] and (not value or value[0] in maybe_special):
                     value = resolve_plain(value)  # (any other plain scalar is text for sure)
-                if event.anchor:
-                    anchors[event.anchor] = (value, 1)
+                if fields[0]:
+                    anchors[fields[0]] = (value, 1)
                 # A scalar is never merged (a merge key's value is a mapping or a list of them).
                 if is_map:
                     if key in container:
@@ -223,18 +323,18 @@ def parse_yaml(text: str, file: str, *, spans: bool = True,  # noqa: C901
                         refs.append(value)
                     if spans:
                         token = key if "~" not in key and "/" not in key else escape(key)
-                        index[f"{pointer}/{token}"] = (event.start_mark.index, event.end_mark.index,
-                                                       key_event.start_mark.index, key_event.end_mark.index,
-                                                       event.style or "plain")
+                        key_start, key_end = _key_marks(key_event)
+                        index[f"{pointer}/{token}"] = (fields[4].index, fields[5].index, key_start.index,
+                                                       key_end.index, fields[6] or "plain")
                     key = None
                 elif container is not None:
                     if spans:
-                        index[f"{pointer}/{len(container)}"] = (event.start_mark.index, event.end_mark.index,
-                                                                -1, -1, event.style or "plain")
+                        index[f"{pointer}/{len(container)}"] = (fields[4].index, fields[5].index, -1, -1,
+                                                                fields[6] or "plain")
                     container.append(value)
                 else:
                     root, have_root = value, True
-                    index[""] = (event.start_mark.index, event.end_mark.index, -1, -1, event.style or "plain")
+                    index[""] = (fields[4].index, fields[5].index, -1, -1, fields[6] or "plain")
             elif kind is MappingEndEvent or kind is SequenceEndEvent:
                 value = container
                 if merges:
@@ -243,7 +343,7 @@ def parse_yaml(text: str, file: str, *, spans: bool = True,  # noqa: C901
                     open_anchors.discard(anchor)
                     anchors[anchor] = (value, values + expanded - alias_keys - before)
                 if spans:  # this container's entry, at the pointer computed at its start (from the parent)
-                    span_pointer, span_start, span_end = pointer, start, event.end_mark.index
+                    span_pointer, span_start, span_end = pointer, start, event.args[1].index
                     span_kind = "map" if is_map else "seq"
                 container, is_map, key, key_event, pointer, start, anchor, before, merges = stack.pop()
                 if is_map:
@@ -254,8 +354,8 @@ def parse_yaml(text: str, file: str, *, spans: bool = True,  # noqa: C901
                             _duplicate(problems, file, pointer if spans else _pointer(stack), key, key_event)
                         container[key] = value
                         if spans:
-                            index[span_pointer] = (span_start, span_end, key_event.start_mark.index,
-                                                    key_event.end_mark.index, span_kind)
+                            key_start, key_end = _key_marks(key_event)
+                            index[span_pointer] = (span_start, span_end, key_start.index, key_end.index, span_kind)
                     key = None
                 else:
                     if spans:
@@ -276,8 +376,8 @@ def parse_yaml(text: str, file: str, *, spans: bool = True,  # noqa: C901
                         pointer = f"{pointer}/{escape(key)}"
                     elif container is not None:
                         pointer = f"{pointer}/{len(container)}"
-                    start = event.start_mark.index
-                anchor = event.anchor
+                    start = event.args[3].index
+                anchor = event.args[0]
                 if anchor:
                     open_anchors.add(anchor)
                     before = values + expanded - alias_keys
@@ -286,7 +386,7 @@ def parse_yaml(text: str, file: str, *, spans: bool = True,  # noqa: C901
                 container = {} if is_map else []
                 key = key_event = merges = None
             elif kind is AliasEvent:
-                name = event.anchor
+                name = event.args[0]
                 if name in open_anchors:
                     raise fail(f"alias *{name} refers to a node that contains it (a recursive alias)",
                                event.start_mark)
@@ -306,7 +406,7 @@ def parse_yaml(text: str, file: str, *, spans: bool = True,  # noqa: C901
                     key_event = event
                     alias_keys += size
                     continue
-                span_start, span_end = event.start_mark.index, event.end_mark.index
+                span_start, span_end = event.args[1].index, event.args[2].index
                 if is_map:
                     if key == "<<" and _is_merge(value) and _plain_key(key_event):
                         merges = (merges or []) + ([value] if isinstance(value, dict) else list(value))
@@ -317,8 +417,9 @@ def parse_yaml(text: str, file: str, *, spans: bool = True,  # noqa: C901
                         if key == "$ref" and refs is not None and isinstance(value, str):
                             refs.append(value)
                         if spans:
-                            index[f"{pointer}/{escape(key)}"] = (span_start, span_end, key_event.start_mark.index,
-                                                                 key_event.end_mark.index, "alias")
+                            key_start, key_end = _key_marks(key_event)
+                            index[f"{pointer}/{escape(key)}"] = (span_start, span_end, key_start.index,
+                                                                 key_end.index, "alias")
                     key = None
                 elif container is not None:
                     if spans:
@@ -327,10 +428,10 @@ def parse_yaml(text: str, file: str, *, spans: bool = True,  # noqa: C901
                 else:
                     root, have_root = value, True
                     index[""] = (span_start, span_end, -1, -1, "alias")
-            elif kind is yaml.DocumentEndEvent and have_root:
+            elif kind is EVENTS["DocumentEndEvent"] and have_root:
                 break
         for event in events:  # peek: is there a second document?
-            if type(event) is yaml.DocumentStartEvent:
+            if type(event) is EVENTS["DocumentStartEvent"]:
                 problems.append(Problem("multiple-documents", "the file holds more than one YAML document; "
                                         "only the first is read", file, line=event.start_mark.line + 1,
                                         column=event.start_mark.column + 1))
@@ -349,6 +450,7 @@ def parse_yaml(text: str, file: str, *, spans: bool = True,  # noqa: C901
     except ValueError:  # int() of a number longer than Python reads (the only ValueError the loop lets out)
         raise limits.too_many_digits(file, event.start_mark.line + 1, event.start_mark.column + 1) from None
     finally:
+        held.close()
         loader.dispose()
     return root, index if spans else None, problems
 
