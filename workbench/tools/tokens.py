@@ -228,13 +228,42 @@ class Counter:
         rest = parts[1:]
         counts = list(map(words.get, rest))
         if None in counts:
-            counts = [counted if counted is not None else self._word(part)
-                      for part, counted in zip(rest, counts, strict=True)]
+            new = list(dict.fromkeys(part for part, counted in zip(rest, counts, strict=True) if counted is None))
+            together = [part for part in new if part and part.isascii() and not part[-1].isspace()]
+            if together:
+                self._words_together(together)
+            for part in new:
+                if part not in words:
+                    self._word(part)
+            counts = list(map(words.__getitem__, rest))
         return total + sum(counts)
 
     def _word(self, part: str) -> int:
         counted = self.words[part] = self._pieces_count(" " + part)
         return counted
+
+    def _words_together(self, parts: list[str]) -> None:
+        """Each part's `_word` count, the parts split as one text, " " + each in turn: a space after a character that
+        is not white space starts a piece (see `split`), so the text's pieces are each part's in turn, found by
+        their lengths. ASCII parts that do not end in white space only: one pattern run for a text's new words,
+        not one each (OpenAI's 288 tools counted in 0.13 s instead of 0.15)."""
+        pieces = _ASCII_SPLIT(" " + " ".join(parts))
+        known = self.pieces
+        if len(known) > CACHE_PIECES:
+            known.clear()
+        counts = list(map(known.get, pieces))
+        if None in counts:
+            counts = [counted or known.get(piece) or self._merged(piece)
+                      for piece, counted in zip(pieces, counts, strict=True)]
+        words = self.words
+        at = 0
+        for part in parts:
+            left, total = len(part) + 1, 0
+            while left > 0:
+                left -= len(pieces[at])
+                total += counts[at]
+                at += 1
+            words[part] = total
 
     def _pieces_count(self, text: str) -> int:
         pieces = self.pieces
