@@ -18,7 +18,6 @@ from __future__ import annotations
 import base64
 import collections
 import heapq
-import re
 import struct
 import sys
 import zlib
@@ -30,7 +29,7 @@ from importlib.util import find_spec
 from operator import itemgetter
 from pathlib import Path
 
-from workbench import cache_folder, dealing, replace_file
+from workbench import cache_folder, dealing, lazy_pattern, replace_file
 from workbench.tools.model import TokenEstimate, compact_json
 
 METHOD = "estimate: o200k_base tokens of the serialised tool definition"
@@ -65,24 +64,24 @@ ASCII_PATTERN = "|".join((
     rf"""[{_S}]+(?![^{_S}])""",
     rf"""[{_S}]+""",
 ))
-_ASCII_SPLIT = re.compile(ASCII_PATTERN).findall
+_ASCII = lazy_pattern(ASCII_PATTERN)  # (compiled when first used, from the pattern store: `tools` imports this)
 # What PATTERN's \s matches (Unicode's White_Space), and where a text can be cut (see `split`)
 _WHITE = r"\t-\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
-_IS_WHITE = re.compile(f"[{_WHITE}]").match
-_CUT = re.compile(f"(?<=[^{_WHITE}]) ")
+_IS_WHITE = lazy_pattern(f"[{_WHITE}]")
+_CUT = lazy_pattern(f"(?<=[^{_WHITE}]) ")
 # Where cutting a text at every space (see Counter._count) would count otherwise than the pattern: a space after white
 # space other than a space, or two spaces or more before such white space. A run of spaces before anything else is
 # the pattern's piece of all but its last space, then the next word: the cut counts it so once corrected (JSON holds
 # no white space but its strings' spaces, and prose puts two after a full stop and indents code with more).
 _WHITE_BUT_SPACE = _WHITE.replace(" ", "")
-_UNCUT_SPACE = re.compile(f"[{_WHITE_BUT_SPACE}] | {{2,}}[{_WHITE_BUT_SPACE}]").search
-_LONG_RUN = re.compile("   +")
+_UNCUT_SPACE = lazy_pattern(f"[{_WHITE_BUT_SPACE}] | {{2,}}[{_WHITE_BUT_SPACE}]")
+_LONG_RUN = lazy_pattern("   +")
 # The characters of _WHITE_BUT_SPACE one by one, ASCII first: a text holding none of them (the most of those that are
 # not ASCII) needs no _UNCUT_SPACE search, and a character's `in` is a fast scan where the search is not (on a
 # 100 KB tool definition with a letter that is not ASCII, 2.3 ms against 0.2 for all of them)
 _WHITE_CHARS_BUT_SPACE = tuple("\t\n\x0b\x0c\r"), tuple(
     "\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000")
-_NOT_ASCII = re.compile(r"[^\x00-\x7f]+")
+_NOT_ASCII = lazy_pattern(r"[^\x00-\x7f]+")
 
 
 def serialise(tool: dict) -> str:
@@ -208,7 +207,7 @@ class Counter:
         """A text is cut before each of its spaces (see `split` and _UNCUT_SPACE), and each part is counted once:
         a tool set's serialised JSON repeats its words and phrases, and one str.split is a fifth of the time of
         the pattern over the whole text."""
-        if _white_but_space(text) and _UNCUT_SPACE(text):
+        if _white_but_space(text) and _UNCUT_SPACE.search(text):
             return self._pieces_count(text)  # (the pattern's search is slow: most texts never need it)
         words = self.words
         if len(words) > CACHE_PIECES:
@@ -247,7 +246,7 @@ class Counter:
         is not white space starts a piece (see `split`), so the text's pieces are each part's in turn, found by
         their lengths. ASCII parts that do not end in white space only: one pattern run for a text's new words,
         not one each (OpenAI's 288 tools counted in 0.13 s instead of 0.15)."""
-        pieces = _ASCII_SPLIT(" " + " ".join(parts))
+        pieces = _ASCII.findall(" " + " ".join(parts))
         known = self.pieces
         if len(known) > CACHE_PIECES:
             known.clear()
@@ -295,7 +294,7 @@ def split(text: str) -> Iterator[list[str]]:
     a piece (no piece holds a space but as its first character or among white space only), and no piece looks
     behind itself, so the text can be cut before any such space and each part split alone."""
     if text.isascii() or _splits_as_ascii(text):
-        yield _ASCII_SPLIT(text)
+        yield _ASCII.findall(text)
         return
     unicode_split = _unicode_split()
     done = 0  # where the pieces yielded so far end: the start of the text or a cut
@@ -303,17 +302,17 @@ def split(text: str) -> Iterator[list[str]]:
         if run.start() < done:
             continue  # inside the words just split
         cut = text.rfind(" ", done, run.start() + 1)
-        while cut > done and _IS_WHITE(text, cut - 1):
+        while cut > done and _IS_WHITE.match(text, cut - 1):
             cut = text.rfind(" ", done, cut)
         cut = max(cut, done)
         after = _CUT.search(text, run.end())
         end = after.start() if after else len(text)
         if cut > done:
-            yield _ASCII_SPLIT(text[done:cut])
+            yield _ASCII.findall(text[done:cut])
         yield unicode_split(text[cut:end])
         done = end
     if done < len(text):
-        yield _ASCII_SPLIT(text[done:])
+        yield _ASCII.findall(text[done:])
 
 
 def _splits_as_ascii(text: str) -> bool:
@@ -332,7 +331,7 @@ def _punctuation_alike(char: str) -> bool:
     import unicodedata
 
     category = unicodedata.category(char)
-    return category[0] in "PSC" and category != "Cn" and not _IS_WHITE(char)
+    return category[0] in "PSC" and category != "Cn" and not _IS_WHITE.match(char)
 
 
 @cache
