@@ -94,7 +94,7 @@ os.fork = fork
 shared = tokens.counts(texts, parallel=True)
 alone = tokens.Counter(tokens.Table(tokens.RANKS.read_bytes()))
 print(json.dumps([shared == [alone(text) for text in texts], len(forks), sum(map(len, texts)), len(texts),
-                  toolset.count_tokens(parallel=True).total == sum(shared) + toolset.tokens.overhead,
+                  toolset.tokens.total == sum(shared) + toolset.tokens.overhead,
                   dealing.processes_here()]))
 """
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
@@ -103,3 +103,82 @@ print(json.dumps([shared == [alone(text) for text in texts], len(forks), sum(map
     assert size >= tokens.SHARED_FROM and tools > 100  # (enough to be shared)
     assert processes == min(len(os.sched_getaffinity(0)), dealing.MAX_PROCESSES)
     assert same and total and forks == (1 if processes > 1 else 0)
+
+
+def _in_a_process_alone(script: str) -> list:
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+_TOOLSET = """
+import json, os, signal, time
+from workbench import dealing
+from workbench.spec import load_spec
+from workbench.tools import ConvertOptions, Scope, convert, tokens
+toolset = convert(load_spec({spec!r}), ConvertOptions(vendor="openai", scope=Scope(include_deprecated=True)))
+texts = toolset.native_json()
+alone = tokens.Counter(tokens.Table(tokens.RANKS.read_bytes()))
+expected = [alone(text) for text in texts]
+"""
+
+
+def test_a_counting_process_counts_what_this_one_counts_and_this_one_loads_no_table(corpus):
+    script = _TOOLSET.format(spec=str(corpus / "box-openapi.json")) + """
+counter = tokens.CountingProcess.start()
+counter.send(texts)
+counted, how = counter.counts(texts)
+print(json.dumps([counted == expected, how == tokens.METHOD, tokens._encoder.cache_info().currsize,
+                  counter.pid, dealing.processes_here()]))
+"""
+    same, how, loaded_here, pid_after, processes = _in_a_process_alone(script)
+    assert processes > 1  # (this machine, and CI's, has a second CPU)
+    assert same and how and loaded_here == 0 and pid_after == 0
+
+
+def test_what_a_counting_process_did_not_answer_is_counted_here(corpus):
+    # killed before it answers; and a process whose texts are not the ones asked about
+    script = _TOOLSET.format(spec=str(corpus / "twilio-verify-v2.yaml")) + """
+killed = tokens.CountingProcess.start()
+os.kill(killed.pid, signal.SIGKILL)
+toolset.estimate_with(killed)
+estimate = toolset.tokens
+tokens._encoder.cache_clear()  # (counted here, above: a process is started only where the table is not loaded)
+other = tokens.CountingProcess.start()
+other.send(texts[:3])
+print(json.dumps([killed.counts(texts), list(estimate.per_tool.values()) == expected, other.counts(list(texts)),
+                  estimate.method == tokens.METHOD]))
+"""
+    killed_answer, counted_here, other_answer, method = _in_a_process_alone(script)
+    assert killed_answer is None and other_answer is None and counted_here and method
+
+
+def test_an_unused_counting_process_ends_when_closed(corpus):
+    script = """
+import json, os, time
+from workbench.tools import tokens
+counter = tokens.CountingProcess.start()
+pid = counter.pid
+started = time.monotonic()
+counter.close()
+try:
+    os.kill(pid, 0)
+    alive = True
+except ProcessLookupError:
+    alive = False
+print(json.dumps([alive, time.monotonic() - started < 10, counter.pid]))
+"""
+    alive, quick, pid_after = _in_a_process_alone(script)
+    assert not alive and quick and pid_after == 0
+
+
+def test_the_tools_command_s_token_counts_are_the_counts_of_one_process(corpus, tmp_path):
+    spec = corpus / "box-openapi.json"
+    out = tmp_path / "tools.json"
+    done = subprocess.run([sys.executable, "-m", "workbench", "tools", str(spec), "--include-deprecated",
+                           "--output", str(out)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    printed = json.loads(out.read_text(encoding="utf-8"))
+    counter = tokens.Counter(tokens.Table(tokens.RANKS.read_bytes()))
+    assert list(printed["tokens"]["per_tool"].values()) == [counter(tokens.serialise(tool))
+                                                          for tool in printed["tools"]]

@@ -9,6 +9,7 @@ from workbench.cli import common
 from workbench.cli.toolset_args import add_toolset_options, overrides
 from workbench.tools import ToolSet
 from workbench.tools.options import build_toolset
+from workbench.tools.tokens import CountingProcess
 
 HELP = "the spec's operations as tool definitions for one vendor"
 DEFAULT_TOP = 5
@@ -49,6 +50,16 @@ def run(args: argparse.Namespace) -> int:
         from workbench.cli.diff import run_check
 
         return run_check(args, overrides(args, read_only=args.read_only))
+    # (forked first, while this process is small: it loads the token table while the spec is read here)
+    counter = CountingProcess.start()
+    try:
+        return _convert_and_emit(args, counter)
+    finally:
+        if counter is not None:
+            counter.close()
+
+
+def _convert_and_emit(args: argparse.Namespace, counter: CountingProcess | None) -> int:
     spec = common.load(args, args.spec, positions=False)
     toolset = build_toolset(spec, common.config(args, args.spec), overrides(args, read_only=args.read_only))
     if args.relevant_to is not None:
@@ -60,8 +71,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"workbench: {exc}", file=sys.stderr)
             return common.EXIT_UNUSABLE
         toolset = relevance.narrowed(toolset, [t.name for t in picked])
-    toolset.count_tokens(parallel=True)  # (the command line's process may fork to count them)
+    toolset.estimate_with(counter)
     if args.format == "json":
+        if counter is not None and args.relevant_to is None:
+            counter.send(toolset.native_json())  # (counted there while the tools are written here)
         common.emit_pieces(args, toolset.json_pieces())
     else:
         common.emit(args, to_text(toolset))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any, NamedTuple
 
 from workbench.spec import Operation, Schema
@@ -131,11 +132,16 @@ class ToolSet:
     def tokens(self) -> TokenEstimate:
         return self.count_tokens()
 
-    def count_tokens(self, parallel: bool = False) -> TokenEstimate:
-        """The estimate, made now if it has not been. `parallel`: the caller's process may fork to count (the
-        command line's; see `tools.tokens.counts`)."""
+    def estimate_with(self, counter: Any) -> None:
+        """Have the estimate, when first asked for, made by `counter` (a `tools.tokens.CountingProcess`)."""
         if callable(self.estimate):
-            self.estimate = self.estimate(parallel=parallel)
+            self.estimate = partial(self.estimate, counter=counter)
+
+    def count_tokens(self, counter: Any = None) -> TokenEstimate:
+        """The estimate, made now if it has not been. `counter`: a `tools.tokens.CountingProcess` to count in (the
+        command line's)."""
+        if callable(self.estimate):  # (no counter given: the one `estimate_with` gave, if any)
+            self.estimate = self.estimate(counter=counter) if counter is not None else self.estimate()
         return self.estimate
 
     def mapping(self) -> dict[str, dict]:
@@ -143,10 +149,15 @@ class ToolSet:
                          "operationId": t.operation.operation_id} for t in self.tools}
 
     def to_json(self) -> dict:
+        return {**self._without_tokens(), "tokens": self._tokens_json()}
+
+    def _without_tokens(self) -> dict:
         return {"vendor": self.vendor, "spec_sha256": self.spec_sha256, "tools": self.native,
                 "mapping": self.mapping(), "rejected": [r.to_json() for r in self.rejected],
-                "warnings": [w.to_json() for w in self.warnings],
-                "tokens": {"total": self.tokens.total, "per_tool": self.tokens.per_tool}}
+                "warnings": [w.to_json() for w in self.warnings]}
+
+    def _tokens_json(self) -> dict:
+        return {"total": self.tokens.total, "per_tool": self.tokens.per_tool}
 
     def json_text(self) -> str:
         """`to_json()` as text indented by 2 like `json.dumps(..., indent=2)`, except that each tool is one line:
@@ -156,10 +167,13 @@ class ToolSet:
     def json_pieces(self) -> Iterator[str]:
         """`json_text` in pieces, to be written as they come: the tools of a 4 MB spec are 17 MB of text, and
         joining them into one string (then encoding it) held several copies at once. The indenting encoder
-        is pure Python (0.6 s for those 17 MB); the compact one is C and has run already for the counts."""
-        document = self.to_json()
+        is pure Python (0.6 s for those 17 MB); the compact one is C and has run already for the counts. The token
+        estimate comes last and is made last: a process counting them (`tools.tokens.CountingProcess`) meanwhile."""
+        document = {**self._without_tokens(), "tokens": None}
         yield "{\n"
         for position, (key, value) in enumerate(document.items()):
+            if key == "tokens":
+                value = self._tokens_json()
             yield (",\n  " if position else "  ") + json.dumps(key) + ": "
             if key == "tools" and value:
                 texts = self.native_json()

@@ -508,8 +508,8 @@ def narrowed(toolset: ToolSet, names: Sequence[str]) -> ToolSet:
     kept = [position[n] for n in dict.fromkeys(names) if n in position]
     chosen = {toolset.tools[i].name for i in kept}
 
-    def tokens(parallel: bool = False) -> TokenEstimate:  # counted when asked for, as the whole set's are
-        whole = toolset.count_tokens(parallel)
+    def tokens(counter: Any = None) -> TokenEstimate:  # counted when asked for, as the whole set's are
+        whole = toolset.count_tokens(counter)
         per_tool = {toolset.tools[i].name: whole.per_tool.get(toolset.tools[i].name, 0) for i in kept}
         overhead = whole.overhead if kept else 0
         return TokenEstimate(sum(per_tool.values()) + overhead, per_tool, overhead, whole.method)

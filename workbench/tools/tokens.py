@@ -18,12 +18,15 @@ from __future__ import annotations
 import base64
 import collections
 import heapq
+import marshal
+import os
 import struct
 import sys
 import zlib
 from array import array
 from bisect import bisect_left
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import suppress
 from functools import cache
 from importlib.util import find_spec
 from operator import itemgetter
@@ -411,11 +414,115 @@ def counts(texts: Sequence[str], parallel: bool = False) -> list[int]:
     return dealing.share(len(texts), lambda index: count(texts[index]), copies)
 
 
+class CountingProcess:
+    """A forked process that loads the table while this one reads and converts the spec, then counts the texts it is
+    sent (`counts`, shared with a copy of itself on another CPU): the command line's way to count a tool set, for
+    which this process then loads no table and imports no `regex` (OpenAI's tools: from their texts to their counts
+    0.18 s in this process, the table loaded, then the counts shared with a copy of a 70 MB process; 0.11-0.13 s
+    sent there, the tools written here meanwhile; `workbench tools` peaks at 52 MB instead of 70). Whatever goes
+    wrong there (it died, sent back something else) is counted here instead."""
+
+    def __init__(self, pid: int, texts_out: int, counts_in: int) -> None:
+        self.pid, self.texts_out, self.counts_in = pid, texts_out, counts_in
+        self.sent: Sequence[str] | None = None
+
+    @classmethod
+    def start(cls) -> CountingProcess | None:
+        """The process, or None where this one may not fork (`dealing.processes_here`), has one CPU, or has the
+        table already."""
+        if dealing.processes_here() < 2 or _encoder.cache_info().currsize:
+            return None
+        texts_in, texts_out = os.pipe()
+        counts_in, counts_out = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the counting process: never returns
+            os.close(texts_out)
+            os.close(counts_in)
+            _count_sent(texts_in, counts_out)
+        os.close(texts_in)
+        os.close(counts_out)
+        return cls(pid, texts_out, counts_in)
+
+    def send(self, texts: Sequence[str]) -> None:
+        """Have the texts counted from now on (a command that prints the tools before their counts). Once only."""
+        if self.sent is not None:
+            raise ValueError("this process has its texts already")
+        self.sent = texts
+        try:
+            payload = memoryview(marshal.dumps(list(texts)))
+            while payload:
+                payload = payload[os.write(self.texts_out, payload):]
+        except (OSError, ValueError):
+            pass  # (nothing comes back: `counts` says so)
+        finally:
+            with suppress(OSError):
+                os.close(self.texts_out)
+            self.texts_out = -1
+
+    def counts(self, texts: Sequence[str]) -> tuple[list[int], str] | None:
+        """Each text's count and how they were counted (`method`), or None if the process did not give them: the
+        texts given to `send`, or sent now. Once only: the process then ends."""
+        try:
+            if self.sent is None:
+                self.send(texts)
+            answer = marshal.loads(_read_all(self.counts_in)) if self.sent is texts else None
+        except (OSError, EOFError, ValueError, TypeError):
+            answer = None
+        finally:
+            self.close()
+        if not (isinstance(answer, tuple) and len(answer) == 2 and isinstance(answer[0], list)
+                and len(answer[0]) == len(texts) and all(type(n) is int for n in answer[0])
+                and isinstance(answer[1], str)):
+            return None
+        return answer
+
+    def close(self) -> None:
+        """End the process (unused, it reads the end of its pipe and ends) and wait for it."""
+        for fd in (self.texts_out, self.counts_in):
+            if fd >= 0:
+                with suppress(OSError):
+                    os.close(fd)
+        self.texts_out = self.counts_in = -1
+        if self.pid:
+            with suppress(ChildProcessError):
+                os.waitpid(self.pid, 0)
+            self.pid = 0
+
+
+def _count_sent(texts_in: int, counts_out: int) -> None:
+    """The counting process's whole life: load the table, wait for the texts, count them, send the counts back, and
+    end without running any of its parent's clean-up (`os._exit`: no buffered output of the parent written twice)."""
+    code = 0
+    try:
+        _encoder()
+        sent = _read_all(texts_in)
+        if sent:
+            texts = marshal.loads(sent)
+            payload = memoryview(marshal.dumps((counts(texts, parallel=True), method())))
+            while payload:
+                payload = payload[os.write(counts_out, payload):]
+    except BaseException:  # nothing sent back: the parent counts
+        code = 1
+    finally:
+        os._exit(code)
+
+
+def _read_all(fd: int) -> bytes:
+    chunks = []
+    while chunk := os.read(fd, 1 << 20):
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
 def estimate(native_tools: list[dict], names: list[str], overhead: int = 0,
-             texts: Callable[[], Sequence[str]] | None = None, *, parallel: bool = False) -> TokenEstimate:
+             texts: Callable[[], Sequence[str]] | None = None, *, counter: CountingProcess | None = None
+             ) -> TokenEstimate:
     """`texts`, when given, returns each native tool already serialised by `serialise` (aligned with
-    `native_tools`), so that a command that prints the tools serialises each one once. `parallel`: see `counts`."""
+    `native_tools`), so that a command that prints the tools serialises each one once. `counter`: a process
+    started to count them (see `CountingProcess`)."""
     serialised = texts() if texts is not None else [serialise(tool) for tool in native_tools]
-    per_tool = dict(zip(names, counts(serialised, parallel), strict=True))
+    answer = counter.counts(serialised) if counter is not None else None
+    numbers, how = answer if answer is not None else (counts(serialised), method())
+    per_tool = dict(zip(names, numbers, strict=True))
     overhead = overhead if native_tools else 0
-    return TokenEstimate(sum(per_tool.values()) + overhead, per_tool, overhead, method())
+    return TokenEstimate(sum(per_tool.values()) + overhead, per_tool, overhead, how)
