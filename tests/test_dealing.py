@@ -182,3 +182,71 @@ def test_the_tools_command_s_token_counts_are_the_counts_of_one_process(corpus, 
     counter = tokens.Counter(tokens.Table(tokens.RANKS.read_bytes()))
     assert list(printed["tokens"]["per_tool"].values()) == [counter(tokens.serialise(tool))
                                                           for tool in printed["tools"]]
+
+
+def test_pieces_a_small_pipe_cannot_hold_are_done_here(monkeypatch):
+    import fcntl
+
+    real_pipe = os.pipe
+
+    def small_pipe():
+        ends = real_pipe()
+        fcntl.fcntl(ends[1], fcntl.F_SETPIPE_SZ, 4096)  # (a pipe of a user over the kernel's soft limit)
+        return ends
+
+    monkeypatch.setattr(os, "pipe", small_pipe)
+    started = time.monotonic()
+    answers = dealing.share(6000, lambda index: [index, os.getpid()], 1)
+    assert [index for index, _ in answers] == list(range(6000)) and time.monotonic() - started < 60
+    assert len({pid for _, pid in answers}) == 2
+
+
+def test_where_no_copy_can_be_forked_or_no_pipe_had_this_process_does_it_all(monkeypatch):
+    def no_fork():
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", no_fork)
+    monkeypatch.setattr(dealing, "processes_here", lambda: 2)  # (as in a command-line process on two CPUs)
+    tokens._encoder.cache_clear()  # (a counting process is started only where the table is not loaded)
+    open_before = len(os.listdir("/proc/self/fd"))
+    assert dealing.share(10, lambda index: index * 3, 1) == [index * 3 for index in range(10)]
+    assert tokens.CountingProcess.start() is None
+    assert len(os.listdir("/proc/self/fd")) == open_before
+
+    def no_pipe():
+        raise OSError(24, "Too many open files")
+
+    monkeypatch.setattr(os, "pipe", no_pipe)
+    assert dealing.share(10, lambda index: index * 3, 1) == [index * 3 for index in range(10)]
+
+
+def test_of_several_failing_pieces_the_first_in_order_raises_as_alone():
+    def work(index):
+        time.sleep(0.01)
+        if index in (5, 6, 9):
+            raise LookupError(f"piece {index}")
+        return index
+
+    for _ in range(3):
+        with pytest.raises(LookupError, match="piece 5"):
+            dealing.share(12, work, 1)
+
+
+def test_the_counting_process_counts_the_spec_s_words_only_until_the_texts_come(corpus):
+    spec = corpus / "box-openapi.json"
+    waiting_in, waiting_out = os.pipe()
+    sent_in, sent_out = os.pipe()
+    os.write(sent_out, b"texts")
+    try:
+        waiting, sent = (tokens.Counter(tokens.Table(tokens.RANKS.read_bytes())) for _ in range(2))
+        tokens._warm(waiting, spec, waiting_in)
+        tokens._warm(sent, spec, sent_in)
+        assert len(waiting.words) > 3000 and not sent.words and not sent.pieces
+        assert tokens._warm(waiting, corpus / "no-such-file.yaml", waiting_in) is None
+    finally:
+        for fd in (waiting_in, waiting_out, sent_in, sent_out):
+            os.close(fd)
+    # what was counted before is kept as counting anything keeps it: the same counts after
+    texts = [line for line in spec.read_text(encoding="utf-8").splitlines() if line.strip()][::7]
+    fresh = tokens.Counter(tokens.Table(tokens.RANKS.read_bytes()))
+    assert [waiting(text) for text in texts] == [fresh(text) for text in texts]

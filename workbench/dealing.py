@@ -7,7 +7,7 @@ quicker than a pickle). Whatever a copy did not send back (it failed, was killed
 this process does itself: the answers, and any exception a piece raises, are the same as when it does them all.
 
 Forking is only for a caller that asks for it (the command line, never the window), in a process that runs no other
-thread, on Linux (`copies_here`). Used by the lint (a piece: one rule) and by the token estimate (one tool).
+thread, on Linux (`processes_here`). Used by the lint (a piece: one rule) and by the token estimate (one tool).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from workbench import only_thread
 MAX_PIECES = 1 << 15  # (two bytes each, all in the pipe's 64 KiB before anyone reads)
 MAX_PROCESSES = 4
 
+_ATOMIC = 512  # bytes a pipe writes whole or not at all (POSIX's least PIPE_BUF)
 NOT_DONE: Any = object()  # what `share` holds for a piece before it is done
 
 
@@ -45,49 +46,94 @@ def share(count: int, work: Callable[[int], Any], copies: int, *, send: Callable
           receive: Callable[[Any], Any] | None = None, parting: Callable[[], Any] | None = None,
           adopt: Callable[[Any], None] | None = None) -> list[Any]:
     """`[work(0), …, work(count - 1)]`, the pieces shared with `copies` forked copies of this process. A copy's
-    answer goes through `send` there (to plain data) and `receive` here; `parting()`, in a copy after its last piece,
-    is data sent back with its answers for `adopt` here. A copy that raises from `work` leaves that piece to this
-    process, which then raises the same."""
+    answer goes through `send` there (to plain data: `marshal`'s types, a bytes-like answer coming back as bytes)
+    and `receive` here; `parting()`, in a copy after its last piece, is data sent back with its answers for `adopt`
+    here. A piece that raises, here or in a copy, is done again here after every piece before it: the exception
+    raised is the one doing them in order raises. Where a pipe or a fork cannot be had, this process does it all."""
     if copies < 1 or not 1 < count <= MAX_PIECES:
         return [work(index) for index in range(count)]
-    queue_in, queue_out = os.pipe()
-    os.write(queue_out, b"".join(index.to_bytes(2, "little") for index in range(count)))
-    os.close(queue_out)  # (closed before the forks: once every piece is taken, a read returns nothing)
     results: list[Any] = [NOT_DONE] * count
     children: list[tuple[int, int]] = []
+    queue_in = -1
     try:
+        queue_in = _queue(count)
         for _ in range(copies):
-            answer_in, answer_out = os.pipe()
-            pid = os.fork()
-            if pid == 0:  # the copy: never returns
-                os.close(answer_in)
-                _copy(work, queue_in, answer_out, send, parting)
-            os.close(answer_out)
-            children.append((pid, answer_in))
+            child = _fork(work, queue_in, send, parting)
+            if child is None:
+                break
+            children.append(child)
         while taken := os.read(queue_in, 2):
             index = int.from_bytes(taken, "little")
-            results[index] = work(index)
+            try:
+                results[index] = work(index)
+            except Exception:  # (done again below, in order)
+                _drain(queue_in)  # (the rest taken from the copies: they stop)
+                break
         for _, answer_in in children:
             _collect(answer_in, results, receive, adopt)
+    except OSError:
+        pass  # no pipe: what is not done is done below
     finally:
-        os.close(queue_in)
+        if queue_in >= 0:
+            _drain(queue_in)  # (an interrupt: the copies stop)
+            os.close(queue_in)
         for pid, answer_in in children:
             with suppress(OSError):
                 os.close(answer_in)
             with suppress(ChildProcessError):
                 os.waitpid(pid, 0)
     for index, result in enumerate(results):
-        if result is NOT_DONE:  # a piece no copy answered for: done here
+        if result is NOT_DONE:  # a piece no process answered for: done here
             results[index] = work(index)
     return results
 
 
-def _copy(work: Callable[[int], Any], queue_in: int, answer_out: int, send: Callable[[Any], Any] | None,
-          parting: Callable[[], Any] | None) -> None:
+def _queue(count: int) -> int:
+    """The read end of a pipe holding the pieces' indices, as many as it takes (a pipe may hold less than 64 KiB:
+    the rest are done by the caller, after)."""
+    queue_in, queue_out = os.pipe()
+    indices = b"".join(index.to_bytes(2, "little") for index in range(count))
+    try:
+        os.set_blocking(queue_out, False)
+        for at in range(0, len(indices), _ATOMIC):  # (each write whole or not at all: no index is cut in two)
+            os.write(queue_out, indices[at:at + _ATOMIC])
+    except BlockingIOError:
+        pass
+    finally:
+        os.close(queue_out)  # (closed before the forks: once every piece is taken, a read returns nothing)
+    return queue_in
+
+
+def _fork(work: Callable[[int], Any], queue_in: int, send: Callable[[Any], Any] | None,
+          parting: Callable[[], Any] | None) -> tuple[int, int] | None:
+    """A copy taking pieces from `queue_in`: its pid and the read end of its answers; None if it cannot be forked."""
+    answer_in, answer_out = os.pipe()
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(answer_in)
+        os.close(answer_out)
+        return None
+    if pid == 0:  # the copy: never returns
+        _copy(work, queue_in, answer_in, answer_out, send, parting)
+    os.close(answer_out)
+    return pid, answer_in
+
+
+def _drain(queue_in: int) -> None:
+    with suppress(OSError):
+        while os.read(queue_in, 1 << 16):
+            pass
+
+
+def _copy(work: Callable[[int], Any], queue_in: int, answer_in: int, answer_out: int,
+          send: Callable[[Any], Any] | None, parting: Callable[[], Any] | None) -> None:
     """A forked copy's whole life: take pieces until none is left, send back their answers, and end without running
-    any of the parent's clean-up (`os._exit`: no buffered output of the parent is written twice)."""
+    any of the parent's clean-up (`os._exit`, whatever happens: no buffered output of the parent is written twice,
+    and the copy never returns into its parent's code)."""
     code = 0
     try:
+        os.close(answer_in)
         answers: dict[int, Any] = {}
         while taken := os.read(queue_in, 2):
             index = int.from_bytes(taken, "little")

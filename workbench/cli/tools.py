@@ -50,8 +50,9 @@ def run(args: argparse.Namespace) -> int:
         from workbench.cli.diff import run_check
 
         return run_check(args, overrides(args, read_only=args.read_only))
-    # (forked first, while this process is small: it loads the token table while the spec is read here)
-    counter = CountingProcess.start()
+    # (forked first, while this process is small: it loads the token table and counts the spec's words while the
+    # spec is read here)
+    counter = CountingProcess.start(words_from=args.spec)
     try:
         return _convert_and_emit(args, counter)
     finally:

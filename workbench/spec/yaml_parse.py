@@ -129,19 +129,25 @@ def _mark(value: Any) -> Any:
 
 class _made_as_events:
     """While held, PyYAML's C parser makes its events as EVENTS (the names it looks up are its module's; one parse
-    at a time, and the parse holds the interpreter throughout, so no parse waits longer than it would anyway)."""
+    at a time, and the parse holds the interpreter throughout, so no parse waits longer than it would anyway).
+    Meanwhile another thread's use of that parser's event interface (`yaml.parse` or `yaml.emit` with the C
+    classes) would meet them: nothing of the workbench's does (`yaml.load` and `yaml.dump` do not use them)."""
 
     def __enter__(self) -> None:
         import yaml._yaml as module
 
         _swapping.acquire()
-        self.module, self.own = module, {name: getattr(module, name) for name in EVENTS}
-        for name, event_class in EVENTS.items():
-            setattr(module, name, event_class)
+        try:
+            self.module, self.own = module, {name: getattr(module, name) for name in EVENTS}
+            for name, event_class in EVENTS.items():
+                setattr(module, name, event_class)
+        except BaseException:
+            self.__exit__()
+            raise
 
     def __exit__(self, *_: object) -> None:
         try:
-            for name, event_class in self.own.items():
+            for name, event_class in getattr(self, "own", {}).items():
                 setattr(self.module, name, event_class)
         finally:
             _swapping.release()
