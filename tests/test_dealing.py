@@ -250,3 +250,40 @@ def test_the_counting_process_counts_the_spec_s_words_only_until_the_texts_come(
     texts = [line for line in spec.read_text(encoding="utf-8").splitlines() if line.strip()][::7]
     fresh = tokens.Counter(tokens.Table(tokens.RANKS.read_bytes()))
     assert [waiting(text) for text in texts] == [fresh(text) for text in texts]
+
+
+def test_the_counting_process_leaves_a_spec_read_from_a_pipe_to_the_command(corpus):
+    text = (corpus / "twilio-verify-v2.yaml").read_bytes()[:4000]
+    spec_in, spec_out = os.pipe()
+    texts_in, texts_out = os.pipe()
+    os.write(spec_out, text)
+    os.close(spec_out)  # (all of it sent: reading the pipe would take it whole, not wait)
+    try:
+        counter = tokens.Counter(tokens.Table(tokens.RANKS.read_bytes()))
+        tokens._warm(counter, f"/proc/self/fd/{spec_in}", texts_in)
+        assert not counter.words and os.read(spec_in, len(text) + 1) == text
+    finally:
+        for fd in (spec_in, texts_in, texts_out):
+            os.close(fd)
+
+
+def test_the_tools_command_reads_a_spec_that_comes_late_through_a_pipe_whole(corpus, tmp_path):
+    spec = (corpus / "box-openapi.json").read_bytes()
+    out = tmp_path / "tools.json"
+    spec_in, spec_out = os.pipe()
+    try:
+        command = subprocess.Popen([sys.executable, "-m", "workbench", "tools", f"/dev/fd/{spec_in}", "--output",
+                                    str(out)], pass_fds=(spec_in,), stderr=subprocess.PIPE, text=True)
+        os.close(spec_in)
+        spec_in = -1
+        time.sleep(0.5)  # (as `<(curl …)` does: the counting process has its table by now)
+        with os.fdopen(spec_out, "wb") as writer:
+            spec_out = -1
+            writer.write(spec)
+        _, errors = command.communicate(timeout=120)
+    finally:
+        for fd in (spec_in, spec_out):
+            if fd >= 0:
+                os.close(fd)
+    assert command.returncode == 0, errors
+    assert len(json.loads(out.read_text(encoding="utf-8"))["tools"]) == 296

@@ -524,13 +524,16 @@ WARM_LINES = 400  # lines of the spec counted between two looks for the texts
 
 
 def _warm(counter: Counter, path: str | os.PathLike[str], texts_in: int) -> None:
-    """Count the words of the file at `path`, a few hundred lines at a time, until the texts can be read from
+    """Count the words of the regular file at `path`, a few hundred lines at a time, until the texts can be read from
     `texts_in`: the tools' texts repeat the spec's prose and names, so their words are then mostly counted already,
     and what was counted is kept as counting anything keeps it (the same counts). OpenAI's 288 tools: 147 ms of
     counting after their texts come, 95 after the spec's words; GitHub's 127 and 66; Box's 79 and 40."""
     import select
+    import stat
 
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return  # (a pipe, `<(curl …)` or /dev/stdin: what it holds is the command's to read, once)
         with open(path, encoding="utf-8", errors="replace") as file:
             lines = file.read(4 * MAX_CHARS).splitlines()
     except OSError:
